@@ -1,0 +1,61 @@
+#!/usr/bin/env node
+// The `understudy` command.
+
+import { parseArgs } from 'node:util';
+import { runServe } from './serve.js';
+import { runValidate } from './validate.js';
+
+const USAGE = `usage:
+  understudy serve [--host 127.0.0.1] [--port 8100] [--fixtures FILE...] [--strict]
+  understudy validate FILE...`;
+
+async function main(argv: string[]): Promise<number> {
+  const [command, ...rest] = argv;
+  const print = (line: string) => process.stdout.write(`${line}\n`);
+  if (command === 'validate') return runValidate(rest, print);
+  if (command === 'serve') {
+    let parsed;
+    try {
+      parsed = parseArgs({
+        args: rest,
+        allowPositionals: true,
+        options: {
+          host: { type: 'string', default: '127.0.0.1' },
+          port: { type: 'string', default: '8100' },
+          fixtures: { type: 'string', multiple: true, default: [] },
+          strict: { type: 'boolean', default: false },
+        },
+      });
+    } catch (error) {
+      process.stderr.write(`${(error as Error).message}\n${USAGE}\n`);
+      return 2;
+    }
+    const port = Number(parsed.values.port);
+    if (!Number.isInteger(port) || port < 0 || port > 65535) {
+      process.stderr.write(`--port must be an integer 0-65535, got "${parsed.values.port}"\n`);
+      return 2;
+    }
+    // Positionals after --fixtures FILE are more fixture files (so a shell glob works).
+    const fixtures = [...(parsed.values.fixtures ?? []), ...parsed.positionals];
+    const server = await runServe({ host: parsed.values.host ?? '127.0.0.1', port, fixtures, strict: parsed.values.strict ?? false }, print);
+    if (!server) return 1;
+    const stop = () => {
+      void server.close().then(() => process.exit(0));
+    };
+    process.once('SIGINT', stop);
+    process.once('SIGTERM', stop);
+    return -1;
+  }
+  process.stderr.write(`${command ? `unknown command "${command}"\n` : ''}${USAGE}\n`);
+  return command === undefined || command === '--help' || command === 'help' ? 0 : 2;
+}
+
+main(process.argv.slice(2)).then(
+  (code) => {
+    if (code >= 0) process.exitCode = code;
+  },
+  (error: unknown) => {
+    process.stderr.write(`understudy: ${error instanceof Error ? error.message : String(error)}\n`);
+    process.exitCode = 1;
+  },
+);

@@ -1,0 +1,43 @@
+// `understudy serve`: the server with fixture files loaded into its default session.
+
+import { formatProblems, loadFixtureFile } from '../engine/fixture-file.js';
+import type { FixtureSpec } from '../engine/spec.js';
+import { UnderstudyServer } from '../transport/server.js';
+
+export interface ServeOptions {
+  host: string;
+  port: number;
+  fixtures: string[];
+  strict: boolean;
+}
+
+export async function runServe(options: ServeOptions, out: (line: string) => void): Promise<UnderstudyServer | undefined> {
+  const fixtures: FixtureSpec[] = [];
+  for (const file of options.fixtures) {
+    const result = await loadFixtureFile(file);
+    if (!result.ok) {
+      out(formatProblems(result.problems));
+      return undefined;
+    }
+    fixtures.push(result.fixture);
+  }
+  const server = new UnderstudyServer({
+    host: options.host,
+    port: options.port,
+    fixtures,
+    defaultSession: { fallback: options.strict ? 'strict' : 'auto' },
+  });
+  const { url } = await server.listen();
+  const scenarios = server.registry.defaultSession.scripts.map((s) => s.name);
+  out(`Understudy is listening on ${url}`);
+  out(`  fixtures: ${options.fixtures.length ? options.fixtures.join(', ') : '(none)'}; scenarios: ${scenarios.length ? scenarios.join(', ') : '(none)'}`);
+  out(`  unmatched requests: ${options.strict ? 'strict (409 no_match naming the nearest script)' : 'zero-config answers (--strict turns this off)'}`);
+  out('');
+  out('Point an SDK at it:');
+  out(`  new OpenAI({ baseURL: '${server.providerUrl('openai')}', apiKey: 'understudy' })`);
+  out('Or call it:');
+  out(`  curl ${server.providerUrl('openai')}/chat/completions -H 'Content-Type: application/json' \\`);
+  out(`    -d '{"model":"gpt-4o","messages":[{"role":"user","content":"hello"}]}'`);
+  out(`Control API: ${url}/_understudy/health, ${url}/_understudy/sessions (docs/control-api.md)`);
+  return server;
+}

@@ -1,0 +1,23 @@
+// `understudy validate FILE...`: checks fixture files and prints one line per file or problem.
+
+import { formatProblems, loadFixtureFile } from '../engine/fixture-file.js';
+
+/** Exit code: 0 when every file is valid, 1 when any has problems, 2 when no file was given. */
+export async function runValidate(files: string[], out: (line: string) => void): Promise<number> {
+  if (files.length === 0) {
+    out('usage: understudy validate FILE [FILE...]   (YAML or JSON fixture files)');
+    return 2;
+  }
+  let failed = false;
+  for (const file of files) {
+    const result = await loadFixtureFile(file);
+    if (result.ok) {
+      const n = result.fixture.scenarios.length;
+      out(`ok  ${file} (${n} ${n === 1 ? 'scenario' : 'scenarios'})`);
+    } else {
+      failed = true;
+      for (const line of formatProblems(result.problems).split('\n')) out(line);
+    }
+  }
+  return failed ? 1 : 0;
+}

@@ -1,0 +1,126 @@
+// A fluent way to write a ScenarioSpec: `when…` methods describe the next step's predicates, a
+// reply method (`replies`, `repliesJson`, `callsTool`, `callsTools`, `fails`, `reply`) closes
+// the step. `onChange` lets an in-process session apply every change at once.
+
+import type { JsonValue, Reply, ScriptedToolCall } from '../core/model.js';
+import type { ExhaustionPolicy, MessageSpec, ScenarioSpec, StepSpec, TextMatchSpec, WhenSpec } from '../engine/spec.js';
+
+export class ScenarioBuilder {
+  private readonly steps: StepSpec[] = [];
+  private when: WhenSpec = {};
+  private exhausted?: ExhaustionPolicy;
+  private maxReplies?: number;
+
+  constructor(
+    readonly name: string,
+    private readonly onChange?: (spec: ScenarioSpec) => void,
+  ) {}
+
+  // ---- predicates of the next step ----
+  whenModel(model: string | TextMatchSpec): this {
+    return this.add({ model });
+  }
+  whenLatestUser(match: string | TextMatchSpec): this {
+    return this.add({ latestUser: match });
+  }
+  whenToolResult(name?: string, id?: string, content?: JsonValue): this {
+    return this.add({ toolResult: { ...(name !== undefined && { name }), ...(id !== undefined && { id }), ...(content !== undefined && { content }) } });
+  }
+  /** Readable alias of whenToolResult for the step after a tool call. */
+  thenWhenToolResult(name?: string, id?: string, content?: JsonValue): this {
+    return this.whenToolResult(name, id, content);
+  }
+  whenToolArguments(equals: JsonValue, name?: string, id?: string): this {
+    return this.add({ toolArguments: { equals, ...(name !== undefined && { name }), ...(id !== undefined && { id }) } });
+  }
+  whenJsonPath(path: string, equals: JsonValue, where: 'latest' | 'toolResult' = 'latest'): this {
+    return this.add({ jsonPath: { path, equals, in: where } });
+  }
+  whenHistoryExact(messages: MessageSpec[]): this {
+    return this.add({ historyExact: messages });
+  }
+  whenHistoryContains(messages: MessageSpec[]): this {
+    return this.add({ historyContains: messages });
+  }
+  whenHasTool(name: string): this {
+    return this.add({ hasTool: name });
+  }
+  /** Reads as a separator between steps; changes nothing. */
+  then(): this {
+    return this;
+  }
+
+  // ---- replies: each closes a step ----
+  replies(text: string, options: Omit<Reply, 'text' | 'json'> = {}): this {
+    return this.reply({ ...options, text });
+  }
+  repliesJson(json: JsonValue, options: Omit<Reply, 'text' | 'json'> = {}): this {
+    return this.reply({ ...options, json });
+  }
+  callsTool(name: string, args: JsonValue = {}, id?: string): this {
+    return this.reply({ toolCalls: [{ name, arguments: args, ...(id !== undefined && { id }) }] });
+  }
+  callsTools(calls: ScriptedToolCall[]): this {
+    return this.reply({ toolCalls: calls });
+  }
+  fails(status: number, message: string, options: { code?: string; type?: string; headers?: Record<string, string> } = {}): this {
+    return this.reply({ error: { status, message, ...options } });
+  }
+  reply(reply: Reply, options: { id?: string; next?: string | string[] } = {}): this {
+    const step: StepSpec = { reply: structuredClone(reply) };
+    if (Object.keys(this.when).length > 0) step.when = this.when;
+    if (options.id !== undefined) step.id = options.id;
+    if (options.next !== undefined) step.next = options.next;
+    this.steps.push(step);
+    this.when = {};
+    return this.changed();
+  }
+
+  // ---- modifiers of the last step ----
+  delayedBy(ms: number): this {
+    return this.modifyLast((s) => (s.reply.delayMs = ms));
+  }
+  inChunks(chunks: string[]): this {
+    return this.modifyLast((s) => (s.reply.chunks = [...chunks]));
+  }
+  named(id: string): this {
+    return this.modifyLast((s) => (s.id = id));
+  }
+  goesTo(next: string | string[]): this {
+    return this.modifyLast((s) => (s.next = next));
+  }
+
+  // ---- scenario options ----
+  onExhausted(policy: ExhaustionPolicy): this {
+    this.exhausted = policy;
+    return this.changed();
+  }
+  limitReplies(max: number): this {
+    this.maxReplies = max;
+    return this.changed();
+  }
+
+  build(): ScenarioSpec {
+    const spec: ScenarioSpec = { name: this.name, steps: structuredClone(this.steps) };
+    if (this.exhausted) spec.exhausted = this.exhausted;
+    if (this.maxReplies !== undefined) spec.maxReplies = this.maxReplies;
+    return spec;
+  }
+
+  private add(when: WhenSpec): this {
+    this.when = { ...this.when, ...when };
+    return this;
+  }
+
+  private modifyLast(change: (step: StepSpec) => void): this {
+    const last = this.steps[this.steps.length - 1];
+    if (!last) throw new Error(`scenario "${this.name}": add a reply before modifying it`);
+    change(last);
+    return this.changed();
+  }
+
+  private changed(): this {
+    this.onChange?.(this.build());
+    return this;
+  }
+}

@@ -1,0 +1,208 @@
+// What tests import: `startUnderstudy()` runs a server in this process; `connectUnderstudy(url)`
+// drives one that is already running (e.g. `understudy serve`). Both hand out sessions with the
+// same methods.
+
+import { formatProblems, validateFixtureValue } from '../engine/fixture-file.js';
+import type { JournalCounters, JournalEntry } from '../engine/journal.js';
+import type { Session, SessionOptions } from '../engine/session.js';
+import type { FixtureSpec, ScenarioSpec } from '../engine/spec.js';
+import { verifySession, type VerifyReport } from '../engine/verify.js';
+import { UnderstudyServer, type ServerOptions } from '../transport/server.js';
+import { ScenarioBuilder } from './builder.js';
+
+export type Provider = 'openai';
+export type Loadable = FixtureSpec | ScenarioSpec | ScenarioBuilder | (ScenarioSpec | ScenarioBuilder)[];
+export interface JournalSnapshot {
+  entries: JournalEntry[];
+  counters: JournalCounters;
+}
+
+export class VerificationError extends Error {
+  constructor(readonly result: VerifyReport) {
+    super(result.report);
+    this.name = 'VerificationError';
+  }
+}
+
+export interface UnderstudySession {
+  readonly id: string;
+  /** Give this key to the SDK: requests carrying it reach this session. */
+  readonly apiKey: string;
+  /** Base URL for the provider's SDK (e.g. `http://127.0.0.1:PORT/v1` for openai). */
+  url(provider?: Provider): string;
+  /** A fluent scenario. In process it takes effect at once; over HTTP call `await push()` after. */
+  scenario(name: string): ScenarioBuilder;
+  /** Sends scenarios built with `scenario()` that were not sent yet (only needed over HTTP). */
+  push(): Promise<void>;
+  load(fixture: Loadable, options?: { replace?: boolean }): Promise<void>;
+  reset(options?: { scripts?: boolean }): Promise<void>;
+  journal(): Promise<JournalSnapshot>;
+  /** The verification report, whether it passed or not. */
+  check(): Promise<VerifyReport>;
+  /** Throws a VerificationError with a readable report unless every step was used and nothing unexpected happened. */
+  verify(): Promise<void>;
+  delete(): Promise<void>;
+}
+
+export interface Understudy {
+  readonly baseUrl: string;
+  /** Base URL for a provider's SDK; requests reach the session named by the API key they carry. */
+  url(provider?: Provider): string;
+  /** Creates a session (isolated scripts, journal and ids). */
+  session(id?: string, options?: Omit<SessionOptions, 'id'>): Promise<UnderstudySession>;
+  /** The session requests without a known API key use. */
+  readonly defaultSession: UnderstudySession;
+  close(): Promise<void>;
+}
+
+function toFixture(value: Loadable): FixtureSpec {
+  const list = Array.isArray(value) ? value : [value];
+  if (!Array.isArray(value) && 'scenarios' in value) return value;
+  return { scenarios: list.map((x) => (x instanceof ScenarioBuilder ? x.build() : (x as ScenarioSpec))) };
+}
+
+function checked(value: unknown, source: string): FixtureSpec {
+  const result = validateFixtureValue(value, source);
+  if (!result.ok) throw new Error(`invalid script:\n${formatProblems(result.problems)}`);
+  return result.fixture;
+}
+
+class LocalSession implements UnderstudySession {
+  constructor(
+    private readonly server: UnderstudyServer,
+    private readonly session: Session,
+  ) {}
+  get id() {
+    return this.session.id;
+  }
+  get apiKey() {
+    return this.session.apiKey;
+  }
+  url(provider: Provider = 'openai') {
+    return this.server.providerUrl(provider);
+  }
+  scenario(name: string): ScenarioBuilder {
+    return new ScenarioBuilder(name, (spec) => this.session.load(checked({ scenarios: [spec] }, `scenario "${name}"`)));
+  }
+  async push() {}
+  async load(fixture: Loadable, options: { replace?: boolean } = {}) {
+    this.session.load(checked(toFixture(fixture), 'load()'), options.replace);
+  }
+  async reset(options: { scripts?: boolean } = {}) {
+    this.session.reset(options);
+  }
+  async journal() {
+    return this.session.journal.snapshot();
+  }
+  async check() {
+    return verifySession(this.session);
+  }
+  async verify() {
+    const report = verifySession(this.session);
+    if (!report.ok) throw new VerificationError(report);
+  }
+  async delete() {
+    this.server.registry.delete(this.session.id);
+  }
+}
+
+/** Starts Understudy in this process on 127.0.0.1 and an ephemeral port unless told otherwise. */
+export async function startUnderstudy(options: ServerOptions = {}): Promise<Understudy> {
+  const server = new UnderstudyServer(options);
+  const { url } = await server.listen();
+  const defaultSession = new LocalSession(server, server.registry.defaultSession);
+  return {
+    baseUrl: url,
+    url: (provider: Provider = 'openai') => server.providerUrl(provider),
+    async session(id?: string, sessionOptions: Omit<SessionOptions, 'id'> = {}) {
+      return new LocalSession(server, server.registry.create({ ...sessionOptions, id }));
+    },
+    defaultSession,
+    close: () => server.close(),
+  };
+}
+
+// ------------------------------------------------------------------ over HTTP
+
+class RemoteSession implements UnderstudySession {
+  private pending: ScenarioBuilder[] = [];
+  constructor(
+    private readonly control: ControlClient,
+    readonly id: string,
+    readonly apiKey: string,
+  ) {}
+  url(provider: Provider = 'openai') {
+    return this.control.providerUrl(provider);
+  }
+  scenario(name: string): ScenarioBuilder {
+    const builder = new ScenarioBuilder(name);
+    this.pending.push(builder);
+    return builder;
+  }
+  async push() {
+    const builders = this.pending;
+    this.pending = [];
+    if (builders.length) await this.load(builders);
+  }
+  async load(fixture: Loadable, options: { replace?: boolean } = {}) {
+    await this.control.call(options.replace ? 'PUT' : 'POST', `/sessions/${encodeURIComponent(this.id)}/scripts`, toFixture(fixture));
+  }
+  async reset(options: { scripts?: boolean } = {}) {
+    await this.control.call('POST', `/sessions/${encodeURIComponent(this.id)}/reset`, options);
+  }
+  async journal() {
+    return (await this.control.call('GET', `/sessions/${encodeURIComponent(this.id)}/journal`)) as JournalSnapshot;
+  }
+  async check() {
+    await this.push();
+    return (await this.control.call('POST', `/sessions/${encodeURIComponent(this.id)}/verify`)) as VerifyReport;
+  }
+  async verify() {
+    const report = await this.check();
+    if (!report.ok) throw new VerificationError(report);
+  }
+  async delete() {
+    await this.control.call('DELETE', `/sessions/${encodeURIComponent(this.id)}`);
+  }
+}
+
+class ControlClient {
+  constructor(readonly baseUrl: string) {}
+  providerUrl(provider: Provider) {
+    if (provider !== 'openai') throw new Error(`unknown provider "${provider}"`);
+    return `${this.baseUrl}/v1`;
+  }
+  async call(method: string, path: string, body?: unknown): Promise<unknown> {
+    const response = await fetch(`${this.baseUrl}/_understudy${path}`, {
+      method,
+      headers: body === undefined ? {} : { 'content-type': 'application/json' },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
+    const text = await response.text();
+    const value = text ? (JSON.parse(text) as unknown) : undefined;
+    if (!response.ok) {
+      const error = (value as { error?: { message?: string; problems?: { path: string; message: string }[] } })?.error;
+      const problems = error?.problems?.map((p) => `\n  ${p.path}  ${p.message}`).join('') ?? '';
+      throw new Error(`${method} ${path} failed with ${response.status}: ${error?.message ?? text}${problems}`);
+    }
+    return value;
+  }
+}
+
+/** Drives an Understudy server that is already running, e.g. `understudy serve`. */
+export async function connectUnderstudy(baseUrl: string): Promise<Omit<Understudy, 'close'>> {
+  const control = new ControlClient(baseUrl.replace(/\/+$/, ''));
+  await control.call('GET', '/health');
+  const info = (await control.call('GET', '/sessions/default')) as { id: string; apiKey: string };
+  return {
+    baseUrl: control.baseUrl,
+    url: (provider: Provider = 'openai') => control.providerUrl(provider),
+    async session(id?: string, options: Omit<SessionOptions, 'id'> = {}) {
+      const created = (await control.call('POST', '/sessions', { ...options, ...(id !== undefined && { id }) })) as { id: string; apiKey: string };
+      return new RemoteSession(control, created.id, created.apiKey);
+    },
+    defaultSession: new RemoteSession(control, info.id, info.apiKey),
+  };
+}
+
+export { ScenarioBuilder };

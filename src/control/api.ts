@@ -1,0 +1,194 @@
+// The control API: JSON over HTTP under a prefix no provider uses. docs/control-api.yaml is its
+// OpenAPI description; keep both in step.
+
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { validateFixtureValue } from '../engine/fixture-file.js';
+import type { Session } from '../engine/session.js';
+import type { FallbackMode } from '../engine/spec.js';
+import { verifySession } from '../engine/verify.js';
+import { readBody } from '../transport/body.js';
+import { providerRoutes } from '../transport/routes.js';
+import type { UnderstudyServer } from '../transport/server.js';
+
+export const CONTROL_PREFIX = '/_understudy';
+const CONTROL_BODY_LIMIT = 32 * 1024 * 1024;
+export const VERSION = '0.1.0';
+
+interface ControlError {
+  status: number;
+  code: string;
+  message: string;
+  problems?: unknown[];
+}
+
+class ControlFailure extends Error {
+  constructor(readonly detail: ControlError) {
+    super(detail.message);
+  }
+}
+
+function fail(status: number, code: string, message: string, problems?: unknown[]): never {
+  throw new ControlFailure({ status, code, message, problems });
+}
+
+function send(res: ServerResponse, status: number, value: unknown): void {
+  if (status === 204) {
+    res.writeHead(204);
+    res.end();
+    return;
+  }
+  const body = JSON.stringify(value);
+  res.writeHead(status, { 'content-type': 'application/json' });
+  res.end(body);
+}
+
+async function readJson(req: IncomingMessage, source: string): Promise<unknown> {
+  const body = await readBody(req, CONTROL_BODY_LIMIT);
+  if (!body.ok) fail(body.reason === 'too_large' ? 413 : 400, 'bad_body', `${source}: the body could not be read (${body.reason})`);
+  if (body.text.trim() === '') return undefined;
+  try {
+    return JSON.parse(body.text);
+  } catch (e) {
+    fail(400, 'invalid_json', `${source}: the body is not valid JSON: ${(e as Error).message}`);
+  }
+}
+
+function expectObject(value: unknown, source: string): Record<string, unknown> {
+  if (value === undefined) return {};
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) {
+    fail(400, 'invalid_body', `${source}: expected a JSON object`);
+  }
+  return value as Record<string, unknown>;
+}
+
+function sessionView(server: UnderstudyServer, session: Session) {
+  return {
+    ...session.info(),
+    urls: { openai: server.providerUrl('openai') },
+    pathPrefixUrls: { openai: server.providerUrl('openai', session.id) },
+  };
+}
+
+const SESSION_FIELDS: Record<string, (v: unknown) => boolean> = {
+  id: (v) => typeof v === 'string',
+  apiKey: (v) => typeof v === 'string' && v.length > 0,
+  fallback: (v) => v === 'strict' || v === 'auto',
+  clock: (v) => typeof v === 'number' && Number.isInteger(v) && v >= 0,
+  seed: (v) => typeof v === 'string',
+  journalLimit: (v) => typeof v === 'number' && Number.isInteger(v) && v >= 0,
+  fixture: () => true,
+};
+const SESSION_EXPECT: Record<string, string> = {
+  id: 'a string',
+  apiKey: 'a non-empty string',
+  fallback: '"strict" or "auto"',
+  clock: 'an integer number of seconds since the epoch',
+  seed: 'a string',
+  journalLimit: 'an integer >= 0',
+};
+
+export async function handleControl(server: UnderstudyServer, req: IncomingMessage, res: ServerResponse, path: string, _query: string): Promise<void> {
+  const method = req.method ?? 'GET';
+  const source = `control ${method} ${path}`;
+  try {
+    const rest = path.slice(CONTROL_PREFIX.length).split('/').filter(Boolean).map(decodeURIComponent);
+    if (rest.length === 1 && rest[0] === 'health') {
+      if (method !== 'GET') fail(405, 'method_not_allowed', `${source}: use GET`);
+      send(res, 200, { ok: true, version: VERSION, sessions: server.registry.list().length, routes: providerRoutes() });
+      return;
+    }
+    if (rest[0] !== 'sessions') fail(404, 'not_found', `${source}: unknown control path; see docs/control-api.yaml`);
+
+    if (rest.length === 1) {
+      if (method === 'GET') {
+        send(res, 200, { sessions: server.registry.list().map((s) => sessionView(server, s)) });
+        return;
+      }
+      if (method !== 'POST') fail(405, 'method_not_allowed', `${source}: use GET or POST`);
+      const body = expectObject(await readJson(req, source), source);
+      for (const [key, value] of Object.entries(body)) {
+        const check = SESSION_FIELDS[key];
+        if (!check) fail(400, 'invalid_body', `${source}: /${key}: unknown field; expected one of ${Object.keys(SESSION_FIELDS).join(', ')}`);
+        if (!check(value)) fail(400, 'invalid_body', `${source}: /${key}: expected ${SESSION_EXPECT[key]}, found ${JSON.stringify(value)}`);
+      }
+      let fixture;
+      if (body.fixture !== undefined) {
+        const checked = validateFixtureValue(body.fixture, `${source} /fixture`);
+        if (!checked.ok) fail(400, 'invalid_fixture', `${source}: the fixture is invalid`, checked.problems);
+        fixture = checked.fixture;
+      }
+      let session: Session;
+      try {
+        session = server.registry.create({
+          id: body.id as string | undefined,
+          apiKey: body.apiKey as string | undefined,
+          fallback: body.fallback as FallbackMode | undefined,
+          clock: body.clock as number | undefined,
+          seed: body.seed as string | undefined,
+          journalLimit: body.journalLimit as number | undefined,
+        });
+      } catch (e) {
+        fail(409, 'session_conflict', `${source}: ${(e as Error).message}`);
+      }
+      if (fixture) session.load(fixture);
+      send(res, 201, sessionView(server, session));
+      return;
+    }
+
+    const session = server.registry.get(rest[1]);
+    if (!session) fail(404, 'session_not_found', `${source}: session "${rest[1]}" does not exist`);
+
+    if (rest.length === 2) {
+      if (method === 'GET') return send(res, 200, sessionView(server, session));
+      if (method === 'DELETE') {
+        if (!server.registry.delete(session.id)) fail(400, 'cannot_delete', `${source}: the default session cannot be deleted; reset it instead`);
+        return send(res, 204, null);
+      }
+      fail(405, 'method_not_allowed', `${source}: use GET or DELETE`);
+    }
+
+    const action = rest[2];
+    if (rest.length !== 3) fail(404, 'not_found', `${source}: unknown control path`);
+    switch (action) {
+      case 'scripts': {
+        if (method !== 'POST' && method !== 'PUT') fail(405, 'method_not_allowed', `${source}: use POST (add) or PUT (replace all)`);
+        const checked = validateFixtureValue(await readJson(req, source), source);
+        if (!checked.ok) fail(400, 'invalid_fixture', `${source}: the fixture is invalid`, checked.problems);
+        try {
+          session.load(checked.fixture, method === 'PUT');
+        } catch (e) {
+          fail(400, 'invalid_fixture', `${source}: ${(e as Error).message}`);
+        }
+        return send(res, 200, sessionView(server, session));
+      }
+      case 'reset': {
+        if (method !== 'POST') fail(405, 'method_not_allowed', `${source}: use POST`);
+        const body = expectObject(await readJson(req, source), source);
+        for (const key of Object.keys(body)) {
+          if (key !== 'scripts') fail(400, 'invalid_body', `${source}: /${key}: unknown field; expected "scripts"`);
+        }
+        if (body.scripts !== undefined && typeof body.scripts !== 'boolean') {
+          fail(400, 'invalid_body', `${source}: /scripts: expected a boolean, found ${JSON.stringify(body.scripts)}`);
+        }
+        session.reset({ scripts: body.scripts === true });
+        return send(res, 200, sessionView(server, session));
+      }
+      case 'journal':
+        if (method !== 'GET') fail(405, 'method_not_allowed', `${source}: use GET`);
+        return send(res, 200, session.journal.snapshot());
+      case 'verify': {
+        if (method !== 'POST' && method !== 'GET') fail(405, 'method_not_allowed', `${source}: use POST`);
+        return send(res, 200, verifySession(session));
+      }
+      default:
+        fail(404, 'not_found', `${source}: unknown control path; expected scripts, reset, journal or verify`);
+    }
+  } catch (error) {
+    if (error instanceof ControlFailure) {
+      req.resume();
+      send(res, error.detail.status, { error: error.detail });
+      return;
+    }
+    throw error;
+  }
+}

@@ -1,0 +1,41 @@
+// Neutral error kinds. Each dialect turns one into its provider's own status, body and headers.
+
+export type ErrorKind =
+  | 'invalid_request'
+  | 'unauthorized'
+  | 'not_found'
+  | 'method_not_allowed'
+  | 'too_large'
+  | 'unsupported_media_type'
+  | 'no_match'
+  | 'exhausted'
+  | 'mismatch'
+  | 'superseded'
+  | 'scripted'
+  | 'internal';
+
+export interface NeutralError {
+  kind: ErrorKind;
+  status: number;
+  /** Machine-readable code: the provider's own for wire errors, ours (no_match, fixture_mismatch…) otherwise. */
+  code: string | null;
+  message: string;
+  /** The request field at fault, when there is one. */
+  param?: string | null;
+  /** Provider error type, when a script names one. */
+  type?: string;
+  headers?: Record<string, string>;
+}
+
+export function invalidRequest(message: string, param: string | null = null, code: string | null = null): NeutralError {
+  return { kind: 'invalid_request', status: 400, code, message, param };
+}
+
+/** Understudy's own refusals: never worth a retry, so they say so to the SDKs that listen. */
+export function understudyConflict(kind: 'no_match' | 'exhausted' | 'mismatch' | 'superseded', code: string, message: string): NeutralError {
+  return { kind, status: 409, code, message, headers: { 'x-should-retry': 'false' } };
+}
+
+export function isNeutralError(value: unknown): value is NeutralError {
+  return typeof value === 'object' && value !== null && 'kind' in value && 'status' in value && 'message' in value;
+}

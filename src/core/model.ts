@@ -1,0 +1,150 @@
+// Provider-neutral records. Dialects decode wire bodies into these and encode replies out of them;
+// nothing here names a wire field of any provider.
+
+export type JsonValue = null | boolean | number | string | JsonValue[] | { [key: string]: JsonValue };
+export type JsonSchema = { [key: string]: unknown } | boolean;
+
+export type Role = 'system' | 'developer' | 'user' | 'assistant' | 'tool';
+
+export interface TextPart {
+  type: 'text';
+  text: string;
+}
+export interface ImagePart {
+  type: 'image';
+  /** A URL or a data: URL, as the client sent it. */
+  url: string;
+  mediaType?: string;
+}
+export interface ToolCallPart {
+  type: 'tool_call';
+  id: string;
+  name: string;
+  /** The arguments as sent (a JSON string on most wires). */
+  argumentsText: string;
+  /** Parsed arguments, or undefined when argumentsText is not valid JSON. */
+  arguments: JsonValue | undefined;
+}
+export interface ToolResultPart {
+  type: 'tool_result';
+  callId: string;
+  /** Tool name, resolved from the call with the same id earlier in the history when the wire omits it. */
+  name: string | undefined;
+  /** The result as text (parts joined). */
+  content: string;
+  isError: boolean;
+}
+export interface ReasoningPart {
+  type: 'reasoning';
+  text: string;
+}
+export type Part = TextPart | ImagePart | ToolCallPart | ToolResultPart | ReasoningPart;
+
+export interface Message {
+  role: Role;
+  parts: Part[];
+}
+
+export interface ToolDefinition {
+  name: string;
+  description?: string;
+  /** JSON Schema of the arguments object, as declared (draft-07 or 2020-12). */
+  parameters: JsonSchema;
+  strict?: boolean;
+}
+
+export type ToolChoice =
+  | { type: 'auto' }
+  | { type: 'none' }
+  | { type: 'required' }
+  | { type: 'named'; name: string };
+
+export type OutputFormat =
+  | { type: 'text' }
+  | { type: 'json_object' }
+  | { type: 'json_schema'; name?: string; schema: JsonSchema; strict?: boolean };
+
+export interface ChatRequest {
+  model: string;
+  messages: Message[];
+  tools: ToolDefinition[];
+  toolChoice: ToolChoice;
+  /** Whether a reply may carry two or more tool calls. */
+  parallelToolCalls: boolean;
+  output: OutputFormat;
+  stream: boolean;
+  /** The dialect asked for a usage record at the end of the stream. */
+  streamUsage: boolean;
+  maxOutputTokens?: number;
+}
+
+// ---------- replies (what a script says) ----------
+
+export interface ScriptedToolCall {
+  /** Call id; assigned from the session counter when omitted. */
+  id?: string;
+  name: string;
+  /** An object (serialised compactly) or a string sent verbatim. */
+  arguments?: JsonValue;
+}
+
+export interface ScriptedError {
+  status: number;
+  /** Provider error code/type when the dialect has one (e.g. rate_limit_exceeded). */
+  code?: string;
+  type?: string;
+  message: string;
+  headers?: Record<string, string>;
+}
+
+export type FinishReason = 'stop' | 'length' | 'tool_calls' | 'content_filter';
+
+export interface Reply {
+  text?: string;
+  /** Structured content; serialised compactly as the message text. */
+  json?: JsonValue;
+  toolCalls?: ScriptedToolCall[];
+  reasoning?: string;
+  /** Stream chunks of the content; must concatenate exactly to it. */
+  chunks?: string[];
+  /** Milliseconds to wait before answering. */
+  delayMs?: number;
+  error?: ScriptedError;
+  finishReason?: FinishReason;
+  /** Extra reasoning tokens to report (for reasoning models). */
+  reasoningTokens?: number;
+}
+
+/** A reply made ready for a dialect: ids assigned, content resolved, usage counted. */
+export interface ResolvedToolCall {
+  id: string;
+  name: string;
+  argumentsText: string;
+}
+export interface ResolvedReply {
+  content: string | null;
+  chunks: string[];
+  toolCalls: ResolvedToolCall[];
+  reasoning: string | null;
+  finishReason: FinishReason;
+  usage: Usage;
+  /** Stream each tool call as one whole frame instead of argument fragments (zero-config answers). */
+  wholeToolCalls: boolean;
+}
+
+export interface Usage {
+  inputTokens: number;
+  outputTokens: number;
+  cachedInputTokens: number;
+  reasoningTokens: number;
+}
+
+/** Per-request values a dialect needs to make deterministic bytes. */
+export interface EncodeContext {
+  /** Response id, unique in the session, deterministic. */
+  responseId: string;
+  /** Seconds since the epoch, from the session clock. */
+  created: number;
+  model: string;
+  requestId: string;
+}

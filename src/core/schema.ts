@@ -1,0 +1,332 @@
+// JSON Schema validation for tool arguments and structured output. Isolated: nothing here ever
+// fetches a schema. Schemas are compiled by Ajv in the dialect their `$schema` names, cached by
+// their JSON text in a bounded cache, and validated on the hot path by the compiled function.
+
+import { Ajv } from 'ajv';
+import { Ajv2019 } from 'ajv/dist/2019.js';
+import { Ajv2020 } from 'ajv/dist/2020.js';
+import type { ErrorObject, Options, ValidateFunction } from 'ajv';
+import addFormatsModule from 'ajv-formats';
+import type { FormatsPlugin } from 'ajv-formats';
+import type { JsonSchema, JsonValue } from './model.js';
+
+/** One problem found by validation, structured; `text` is the human-readable form. */
+export interface SchemaProblem {
+  /** JSON Pointer into the validated value ('' = the root). */
+  path: string;
+  /** Ajv keyword that failed (type, required, enum, ...). */
+  keyword: string;
+  /** e.g. `at /city: must be string`. */
+  text: string;
+}
+
+export interface CompiledSchema {
+  /** [] when the value is valid, else short human-readable problems (`at /city: must be string`). */
+  validate(value: unknown): string[];
+  /** The same problems, structured. */
+  problems(value: unknown): SchemaProblem[];
+}
+
+export interface SchemaError {
+  error: string;
+}
+
+export function isSchemaError(x: CompiledSchema | SchemaError): x is SchemaError {
+  return (x as SchemaError).error !== undefined;
+}
+
+// ajv-formats is CommonJS (`module.exports = plugin; exports.default = plugin`); under NodeNext the
+// default import is typed as the module object, so take `.default` when it exists.
+const addFormats: FormatsPlugin =
+  (addFormatsModule as unknown as { default?: FormatsPlugin }).default ??
+  (addFormatsModule as unknown as FormatsPlugin);
+
+type Draft = 'draft-07' | '2019-09' | '2020-12';
+type AjvInstance = Ajv | Ajv2019 | Ajv2020;
+
+const AJV_OPTIONS: Options = {
+  // Provider schemas carry keywords strict mode rejects (title is fine; propertyOrdering, x-… are not).
+  strict: false,
+  allErrors: true,
+  // Never register a compiled schema's `$id` in the shared instance (ids would collide between
+  // unrelated schemas and accumulate).
+  addUsedSchema: false,
+  // Unknown formats etc. are ignored silently rather than logged on every compile.
+  logger: false,
+  // No loadSchema: Ajv can only resolve references it already holds; compile() never fetches.
+};
+
+/**
+ * Ajv keeps a per-instance scope that grows with every compiled schema (the schema object, its
+ * patterns and validate functions are retained there for the instance's lifetime). A single
+ * long-lived instance would therefore grow with traffic, so each dialect's instance is retired
+ * after RECYCLE_AFTER compilations; a retired instance is garbage once the cache has evicted the
+ * validators it produced.
+ */
+const RECYCLE_AFTER = 500;
+
+function newInstance(draft: Draft): AjvInstance {
+  const ajv =
+    draft === 'draft-07'
+      ? new Ajv(AJV_OPTIONS)
+      : draft === '2019-09'
+        ? new Ajv2019(AJV_OPTIONS)
+        : new Ajv2020(AJV_OPTIONS);
+  addFormats(ajv);
+  return ajv;
+}
+
+const instances: Record<Draft, { ajv: AjvInstance | null; uses: number }> = {
+  'draft-07': { ajv: null, uses: 0 },
+  '2019-09': { ajv: null, uses: 0 },
+  '2020-12': { ajv: null, uses: 0 },
+};
+
+function sharedInstance(draft: Draft): AjvInstance {
+  const slot = instances[draft];
+  if (slot.ajv === null || slot.uses >= RECYCLE_AFTER) {
+    slot.ajv = newInstance(draft);
+    slot.uses = 0;
+  }
+  slot.uses++;
+  return slot.ajv;
+}
+
+/** Draft named by a `$schema` URI. draft-04/06/07 → draft-07 rules; 2019-09; anything else → 2020-12. */
+export function draftOf(schemaUri: string | undefined): Draft {
+  if (schemaUri === undefined) return '2020-12';
+  const uri = schemaUri.toLowerCase();
+  if (/draft-0\d/.test(uri)) return 'draft-07';
+  if (uri.includes('2019-09')) return '2019-09';
+  return '2020-12';
+}
+
+// ---------- the cache ----------
+
+export const SCHEMA_CACHE_LIMIT = 2000;
+
+/** Insertion-ordered; a hit moves the entry to the end, so the first key is the least recently used. */
+const cache = new Map<string, CompiledSchema | SchemaError>();
+
+/** Number of entries held in the cache (for tests and diagnostics). */
+export function schemaCacheSize(): number {
+  return cache.size;
+}
+
+export function compileSchema(schema: JsonSchema): CompiledSchema | SchemaError {
+  if (schema === true) return ALWAYS_VALID;
+  if (schema === false) return NEVER_VALID;
+  if (schema === null || typeof schema !== 'object' || Array.isArray(schema)) {
+    return { error: 'a schema must be an object or a boolean' };
+  }
+  // Keyed by the JSON text, not the object: callers may reuse and mutate schema objects.
+  let key: string;
+  try {
+    key = JSON.stringify(schema);
+  } catch (e) {
+    return { error: `the schema is not JSON: ${(e as Error).message}` };
+  }
+  let result = cache.get(key);
+  if (result !== undefined) {
+    touch(key, result);
+    return result;
+  }
+  result = compileUncached(key);
+  cache.set(key, result);
+  if (cache.size > SCHEMA_CACHE_LIMIT) {
+    cache.delete(cache.keys().next().value as string);
+  }
+  return result;
+}
+
+function touch(key: string, result: CompiledSchema | SchemaError): void {
+  cache.delete(key);
+  cache.set(key, result);
+}
+
+const ALWAYS_VALID: CompiledSchema = {
+  validate: () => [],
+  problems: () => [],
+};
+const NEVER_VALID: CompiledSchema = {
+  validate: () => ['at (root): the schema is false; no value is allowed'],
+  problems: () => [
+    { path: '', keyword: 'false schema', text: 'at (root): the schema is false; no value is allowed' },
+  ],
+};
+
+function compileUncached(key: string): CompiledSchema | SchemaError {
+  // A private deep copy (the text is the cache key): the caller may mutate its object later, and the
+  // compiled function keeps references into the schema it was compiled from.
+  const schema = JSON.parse(key) as { [key: string]: unknown };
+  const $schema = schema.$schema;
+  if ($schema !== undefined && typeof $schema !== 'string') {
+    return { error: '$schema must be a string' };
+  }
+  const scan = scanSchema(schema);
+  if (scan.external !== undefined) {
+    return {
+      error: `external $ref "${scan.external}" is not allowed; Understudy never fetches schemas`,
+    };
+  }
+  // Compile without `$schema` (the instance is already the right dialect, and Ajv only knows the
+  // exact http:// meta-schema URIs) and without the root `$id`: every reference allowed here is a
+  // fragment of the root document, whose meaning a root `$id` does not change.
+  delete schema.$schema;
+  delete schema.$id;
+  const draft = draftOf($schema);
+  // Nested `$id`s that are URIs (not `#fragment` anchors) are kept: they make embedded resources,
+  // and `#/…` references inside them resolve against that resource. Ajv registers such ids in the
+  // instance it compiles with, so these (rare) schemas get an instance of their own, thrown away
+  // with the cache entry, instead of polluting the shared one.
+  const ajv = scan.nestedId ? newInstance(draft) : sharedInstance(draft);
+  let fn: ValidateFunction;
+  try {
+    fn = ajv.compile(schema);
+  } catch (e) {
+    const message = (e as Error).message;
+    // Meta-schema failures: Ajv's own text repeats itself under allErrors; say each problem once.
+    if (message.startsWith('schema is invalid') && ajv.errors && ajv.errors.length > 0) {
+      return { error: `schema is invalid: ${describe(ajv.errors).map((p) => p.text).join('; ')}` };
+    }
+    return { error: message };
+  }
+  return wrap(fn);
+}
+
+function wrap(fn: ValidateFunction): CompiledSchema {
+  return {
+    validate(value: unknown): string[] {
+      if (fn(value)) return [];
+      return describe(fn.errors).map((p) => p.text);
+    },
+    problems(value: unknown): SchemaProblem[] {
+      if (fn(value)) return [];
+      return describe(fn.errors);
+    },
+  };
+}
+
+// ---------- scanning for references ----------
+
+/** Keywords whose values are data (instances), not schemas; a `$ref` inside them means nothing. */
+const DATA_KEYWORDS = new Set(['const', 'enum', 'default', 'examples', 'example']);
+const REF_KEYWORDS = ['$ref', '$dynamicRef', '$recursiveRef'];
+
+function scanSchema(root: { [key: string]: unknown }): { external?: string; nestedId: boolean } {
+  const out: { external?: string; nestedId: boolean } = { nestedId: false };
+  const stack: unknown[] = [root];
+  while (stack.length > 0 && out.external === undefined) {
+    const node = stack.pop();
+    if (node === null || typeof node !== 'object') continue;
+    if (Array.isArray(node)) {
+      for (const item of node) if (item !== null && typeof item === 'object') stack.push(item);
+      continue;
+    }
+    const obj = node as { [key: string]: unknown };
+    for (const kw of REF_KEYWORDS) {
+      const ref = obj[kw];
+      if (typeof ref === 'string' && !ref.startsWith('#')) {
+        out.external = ref;
+        return out;
+      }
+    }
+    if (obj !== root) {
+      const id = obj.$id;
+      if (typeof id === 'string' && !id.startsWith('#')) out.nestedId = true;
+    }
+    for (const k of Object.keys(obj)) {
+      if (DATA_KEYWORDS.has(k)) continue;
+      const v = obj[k];
+      if (v !== null && typeof v === 'object') stack.push(v);
+    }
+  }
+  return out;
+}
+
+// ---------- error text ----------
+
+function describe(errors: ErrorObject[] | null | undefined): SchemaProblem[] {
+  if (!errors || errors.length === 0) {
+    return [{ path: '', keyword: 'unknown', text: 'at (root): does not match the schema' }];
+  }
+  const out: SchemaProblem[] = [];
+  const seen = new Set<string>();
+  for (const e of errors) {
+    const text = `at ${e.instancePath === '' ? '(root)' : e.instancePath}: ${messageOf(e)}`;
+    if (seen.has(text)) continue;
+    seen.add(text);
+    out.push({ path: e.instancePath, keyword: e.keyword, text });
+  }
+  return out;
+}
+
+function messageOf(e: ErrorObject): string {
+  const params = e.params as Record<string, unknown>;
+  const message = e.message ?? `fails "${e.keyword}"`;
+  switch (e.keyword) {
+    case 'enum':
+      if (Array.isArray(params.allowedValues)) {
+        return `${message}: ${params.allowedValues.map(show).join(', ')}`;
+      }
+      return message;
+    case 'const':
+      return `${message} ${compactJson(params.allowedValue)}`;
+    case 'additionalProperties':
+      return typeof params.additionalProperty === 'string'
+        ? `${message} ('${params.additionalProperty}')`
+        : message;
+    case 'unevaluatedProperties':
+      return typeof params.unevaluatedProperty === 'string'
+        ? `${message} ('${params.unevaluatedProperty}')`
+        : message;
+    default:
+      return message;
+  }
+}
+
+function show(v: unknown): string {
+  return typeof v === 'string' ? v : compactJson(v);
+}
+
+function compactJson(v: unknown): string {
+  const s = JSON.stringify(v);
+  return s === undefined ? String(v) : s;
+}
+
+// ---------- JSON helpers ----------
+
+export function parseJson(text: string): { ok: true; value: JsonValue } | { ok: false; error: string } {
+  try {
+    return { ok: true, value: JSON.parse(text) as JsonValue };
+  } catch (e) {
+    return { ok: false, error: (e as Error).message };
+  }
+}
+
+/** Structural JSON equality: object key order is irrelevant, array order matters, numbers by value.
+ * Object members whose value is undefined count as absent (as in JSON.stringify). */
+export function jsonEquals(a: unknown, b: unknown): boolean {
+  if (a === b) return true;
+  if (a === null || b === null || typeof a !== 'object' || typeof b !== 'object') return false;
+  const aArr = Array.isArray(a);
+  if (aArr !== Array.isArray(b)) return false;
+  if (aArr) {
+    const x = a as unknown[];
+    const y = b as unknown[];
+    if (x.length !== y.length) return false;
+    for (let i = 0; i < x.length; i++) if (!jsonEquals(x[i], y[i])) return false;
+    return true;
+  }
+  const x = a as Record<string, unknown>;
+  const y = b as Record<string, unknown>;
+  let countX = 0;
+  for (const k of Object.keys(x)) {
+    if (x[k] === undefined) continue;
+    countX++;
+    if (!Object.prototype.hasOwnProperty.call(y, k) || !jsonEquals(x[k], y[k])) return false;
+  }
+  let countY = 0;
+  for (const k of Object.keys(y)) if (y[k] !== undefined) countY++;
+  return countX === countY;
+}

@@ -1,0 +1,368 @@
+// Checks a Chat Completions body the way OpenAI does (same messages, params and codes where we
+// know them) and decodes it into the neutral ChatRequest.
+
+import { invalidRequest, type NeutralError } from '../../core/errors.js';
+import type {
+  ChatRequest,
+  JsonValue,
+  Message,
+  OutputFormat,
+  Part,
+  Role,
+  ToolChoice,
+  ToolDefinition,
+} from '../../core/model.js';
+
+const ROLES = new Set(['system', 'developer', 'user', 'assistant', 'tool', 'function']);
+const TOOL_NAME = /^[a-zA-Z0-9_-]{1,64}$/;
+const SCHEMA_NAME = /^[a-zA-Z0-9_-]{1,64}$/;
+
+class WireError extends Error {
+  constructor(readonly neutral: NeutralError) {
+    super(neutral.message);
+  }
+}
+
+function fail(message: string, param: string | null, code: string | null = null): never {
+  throw new WireError(invalidRequest(message, param, code));
+}
+
+function typeName(value: unknown): string {
+  if (value === null) return 'null';
+  if (Array.isArray(value)) return 'an array';
+  switch (typeof value) {
+    case 'string':
+      return 'a string';
+    case 'number':
+      return Number.isInteger(value) ? 'an integer' : 'a decimal';
+    case 'boolean':
+      return 'a boolean';
+    case 'object':
+      return 'an object';
+    default:
+      return typeof value;
+  }
+}
+
+function expectType(value: unknown, expected: 'string' | 'object' | 'array' | 'boolean' | 'number', param: string, what?: string): void {
+  const ok =
+    expected === 'array'
+      ? Array.isArray(value)
+      : expected === 'object'
+        ? typeof value === 'object' && value !== null && !Array.isArray(value)
+        : typeof value === expected && (expected !== 'number' || Number.isFinite(value));
+  if (!ok) {
+    fail(`Invalid type for '${param}': expected ${what ?? (expected === 'array' ? 'an array' : expected === 'object' ? 'an object' : `a ${expected}`)}, but got ${typeName(value)} instead.`, param, 'invalid_type');
+  }
+}
+
+function isObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+function decodeContent(content: unknown, param: string, role: string): Part[] {
+  if (typeof content === 'string') return content.length ? [{ type: 'text', text: content }] : [];
+  expectType(content, 'array', param, 'one of a string or array of objects');
+  const parts: Part[] = [];
+  (content as unknown[]).forEach((raw, i) => {
+    const p = `${param}[${i}]`;
+    expectType(raw, 'object', p);
+    const part = raw as Record<string, unknown>;
+    if (part.type === undefined) fail(`Missing required parameter: '${p}.type'.`, `${p}.type`, 'missing_required_parameter');
+    switch (part.type) {
+      case 'text':
+        if (part.text === undefined) fail(`Missing required parameter: '${p}.text'.`, `${p}.text`, 'missing_required_parameter');
+        expectType(part.text, 'string', `${p}.text`);
+        parts.push({ type: 'text', text: part.text as string });
+        break;
+      case 'refusal':
+        if (role !== 'assistant') fail(`Invalid value: 'refusal'. Supported values are: 'text', 'image_url', 'input_audio', and 'file'.`, `${p}.type`, 'invalid_value');
+        expectType(part.refusal, 'string', `${p}.refusal`);
+        parts.push({ type: 'text', text: part.refusal as string });
+        break;
+      case 'image_url': {
+        if (role !== 'user') fail(`Invalid value: 'image_url'. Supported values are: 'text'.`, `${p}.type`, 'invalid_value');
+        expectType(part.image_url, 'object', `${p}.image_url`);
+        const image = part.image_url as Record<string, unknown>;
+        expectType(image.url, 'string', `${p}.image_url.url`);
+        parts.push({ type: 'image', url: image.url as string });
+        break;
+      }
+      case 'input_audio':
+      case 'file':
+        if (role !== 'user') fail(`Invalid value: '${String(part.type)}'. Supported values are: 'text'.`, `${p}.type`, 'invalid_value');
+        break;
+      default:
+        fail(
+          `Invalid value: '${String(part.type)}'. Supported values are: ${role === 'user' ? "'text', 'image_url', 'input_audio', and 'file'" : role === 'assistant' ? "'text' and 'refusal'" : "'text'"}.`,
+          `${p}.type`,
+          'invalid_value',
+        );
+    }
+  });
+  return parts;
+}
+
+function decodeMessages(raw: unknown): Message[] {
+  if (raw === undefined) fail(`Missing required parameter: 'messages'.`, 'messages', 'missing_required_parameter');
+  expectType(raw, 'array', 'messages', 'an array of objects');
+  const list = raw as unknown[];
+  if (list.length === 0) {
+    fail(`Invalid 'messages': empty array. Expected an array with minimum length 1, but got an empty array instead.`, 'messages', 'empty_array');
+  }
+  const messages: Message[] = [];
+  const callNames = new Map<string, string>();
+  let pendingCalls: { index: number; ids: Set<string> } | undefined;
+
+  list.forEach((rawMessage, i) => {
+    const p = `messages[${i}]`;
+    expectType(rawMessage, 'object', p);
+    const m = rawMessage as Record<string, unknown>;
+    if (m.role === undefined) fail(`Missing required parameter: '${p}.role'.`, `${p}.role`, 'missing_required_parameter');
+    if (typeof m.role !== 'string' || !ROLES.has(m.role)) {
+      fail(`Invalid value: '${String(m.role)}'. Supported values are: 'system', 'assistant', 'user', 'function', 'tool', and 'developer'.`, `${p}.role`, 'invalid_value');
+    }
+    if (m.role === 'function') {
+      fail(`Understudy does not accept the deprecated 'function' role; send tool results as role 'tool' with a 'tool_call_id'.`, `${p}.role`, 'invalid_value');
+    }
+    const role = m.role as Role;
+
+    if (pendingCalls && role !== 'tool') {
+      fail(
+        `An assistant message with 'tool_calls' must be followed by tool messages responding to each 'tool_call_id'. The following tool_call_ids did not have response messages: ${[...pendingCalls.ids].join(', ')}`,
+        `messages.[${pendingCalls.index}].role`,
+      );
+    }
+
+    const parts: Part[] = [];
+    if (role === 'assistant') {
+      if (m.content !== undefined && m.content !== null) parts.push(...decodeContent(m.content, `${p}.content`, role));
+      if (m.function_call !== undefined && m.function_call !== null) {
+        fail(`Understudy does not accept the deprecated 'function_call' on messages; use 'tool_calls'.`, `${p}.function_call`, 'invalid_value');
+      }
+      if (m.tool_calls !== undefined && m.tool_calls !== null) {
+        expectType(m.tool_calls, 'array', `${p}.tool_calls`, 'an array of objects');
+        const ids = new Set<string>();
+        (m.tool_calls as unknown[]).forEach((rawCall, j) => {
+          const cp = `${p}.tool_calls[${j}]`;
+          expectType(rawCall, 'object', cp);
+          const call = rawCall as Record<string, unknown>;
+          if (call.id === undefined) fail(`Missing required parameter: '${cp}.id'.`, `${cp}.id`, 'missing_required_parameter');
+          expectType(call.id, 'string', `${cp}.id`);
+          if (call.type !== 'function') fail(`Invalid value: '${String(call.type)}'. Supported values are: 'function'.`, `${cp}.type`, 'invalid_value');
+          expectType(call.function, 'object', `${cp}.function`);
+          const fn = call.function as Record<string, unknown>;
+          expectType(fn.name, 'string', `${cp}.function.name`);
+          expectType(fn.arguments, 'string', `${cp}.function.arguments`);
+          let parsed: JsonValue | undefined;
+          try {
+            parsed = JSON.parse(fn.arguments as string) as JsonValue;
+          } catch {
+            parsed = undefined;
+          }
+          ids.add(call.id as string);
+          callNames.set(call.id as string, fn.name as string);
+          parts.push({ type: 'tool_call', id: call.id as string, name: fn.name as string, argumentsText: fn.arguments as string, arguments: parsed });
+        });
+        if (ids.size > 0) pendingCalls = { index: i, ids };
+      } else if (m.content === undefined || m.content === null) {
+        fail(`Invalid value for '${p}.content': expected a string or array of objects when 'tool_calls' is absent.`, `${p}.content`, 'invalid_value');
+      }
+    } else if (role === 'tool') {
+      if (m.tool_call_id === undefined) fail(`Missing required parameter: '${p}.tool_call_id'.`, `${p}.tool_call_id`, 'missing_required_parameter');
+      expectType(m.tool_call_id, 'string', `${p}.tool_call_id`);
+      if (m.content === undefined) fail(`Missing required parameter: '${p}.content'.`, `${p}.content`, 'missing_required_parameter');
+      const id = m.tool_call_id as string;
+      if (!pendingCalls || !pendingCalls.ids.has(id)) {
+        fail(`Invalid parameter: messages with role 'tool' must be a response to a preceeding message with 'tool_calls'.`, `messages.[${i}].role`);
+      }
+      pendingCalls.ids.delete(id);
+      if (pendingCalls.ids.size === 0) pendingCalls = undefined;
+      const content = decodeContent(m.content, `${p}.content`, role)
+        .map((x) => (x.type === 'text' ? x.text : ''))
+        .join('');
+      parts.push({ type: 'tool_result', callId: id, name: callNames.get(id), content, isError: false });
+    } else {
+      if (m.content === undefined || m.content === null) fail(`Missing required parameter: '${p}.content'.`, `${p}.content`, 'missing_required_parameter');
+      parts.push(...decodeContent(m.content, `${p}.content`, role));
+    }
+    messages.push({ role, parts });
+  });
+  if (pendingCalls) {
+    fail(
+      `An assistant message with 'tool_calls' must be followed by tool messages responding to each 'tool_call_id'. The following tool_call_ids did not have response messages: ${[...pendingCalls.ids].join(', ')}`,
+      `messages.[${pendingCalls.index}].role`,
+    );
+  }
+  return messages;
+}
+
+function decodeTools(raw: unknown): ToolDefinition[] {
+  if (raw === undefined || raw === null) return [];
+  expectType(raw, 'array', 'tools', 'an array of objects');
+  return (raw as unknown[]).map((rawTool, i) => {
+    const p = `tools[${i}]`;
+    expectType(rawTool, 'object', p);
+    const tool = rawTool as Record<string, unknown>;
+    if (tool.type === undefined) fail(`Missing required parameter: '${p}.type'.`, `${p}.type`, 'missing_required_parameter');
+    if (tool.type !== 'function') {
+      fail(
+        `Invalid value: '${String(tool.type)}'. Supported values are: 'function'. Understudy rejects server-hosted tool types on Chat Completions; declare function tools.`,
+        `${p}.type`,
+        'invalid_value',
+      );
+    }
+    if (tool.function === undefined) fail(`Missing required parameter: '${p}.function'.`, `${p}.function`, 'missing_required_parameter');
+    expectType(tool.function, 'object', `${p}.function`);
+    const fn = tool.function as Record<string, unknown>;
+    if (fn.name === undefined) fail(`Missing required parameter: '${p}.function.name'.`, `${p}.function.name`, 'missing_required_parameter');
+    expectType(fn.name, 'string', `${p}.function.name`);
+    if (!TOOL_NAME.test(fn.name as string)) {
+      fail(`Invalid '${p}.function.name': string does not match pattern. Expected a string that matches the pattern '^[a-zA-Z0-9_-]{1,64}$'.`, `${p}.function.name`, 'invalid_value');
+    }
+    if (fn.description !== undefined) expectType(fn.description, 'string', `${p}.function.description`);
+    if (fn.parameters !== undefined) expectType(fn.parameters, 'object', `${p}.function.parameters`);
+    if (fn.strict !== undefined && fn.strict !== null) expectType(fn.strict, 'boolean', `${p}.function.strict`);
+    return {
+      name: fn.name as string,
+      description: fn.description as string | undefined,
+      parameters: (fn.parameters as Record<string, unknown> | undefined) ?? { type: 'object', properties: {} },
+      strict: (fn.strict as boolean | undefined) ?? undefined,
+    };
+  });
+}
+
+function decodeToolChoice(raw: unknown, tools: ToolDefinition[]): ToolChoice {
+  if (raw === undefined || raw === null) return { type: 'auto' };
+  if (tools.length === 0) {
+    fail(`Invalid value for 'tool_choice': 'tool_choice' is only allowed when 'tools' are specified.`, 'tool_choice');
+  }
+  if (typeof raw === 'string') {
+    if (raw === 'auto' || raw === 'none' || raw === 'required') return { type: raw };
+    fail(`Invalid value: '${raw}'. Supported values are: 'none', 'auto', and 'required'.`, 'tool_choice', 'invalid_value');
+  }
+  expectType(raw, 'object', 'tool_choice', 'one of a string or an object');
+  const choice = raw as Record<string, unknown>;
+  if (choice.type !== 'function') {
+    fail(`Invalid value: '${String(choice.type)}'. Supported values are: 'function'.`, 'tool_choice.type', 'invalid_value');
+  }
+  expectType(choice.function, 'object', 'tool_choice.function');
+  const name = (choice.function as Record<string, unknown>).name;
+  expectType(name, 'string', 'tool_choice.function.name');
+  if (!tools.some((t) => t.name === name)) {
+    fail(`Invalid value for 'tool_choice': function '${String(name)}' is not among the declared tools.`, 'tool_choice', 'invalid_value');
+  }
+  return { type: 'named', name: name as string };
+}
+
+function decodeResponseFormat(raw: unknown): OutputFormat {
+  if (raw === undefined || raw === null) return { type: 'text' };
+  expectType(raw, 'object', 'response_format');
+  const format = raw as Record<string, unknown>;
+  switch (format.type) {
+    case 'text':
+      return { type: 'text' };
+    case 'json_object':
+      return { type: 'json_object' };
+    case 'json_schema': {
+      if (format.json_schema === undefined) {
+        fail(`Missing required parameter: 'response_format.json_schema'.`, 'response_format.json_schema', 'missing_required_parameter');
+      }
+      expectType(format.json_schema, 'object', 'response_format.json_schema');
+      const spec = format.json_schema as Record<string, unknown>;
+      if (spec.name === undefined) {
+        fail(`Missing required parameter: 'response_format.json_schema.name'.`, 'response_format.json_schema.name', 'missing_required_parameter');
+      }
+      expectType(spec.name, 'string', 'response_format.json_schema.name');
+      if (!SCHEMA_NAME.test(spec.name as string)) {
+        fail(`Invalid 'response_format.json_schema.name': string does not match pattern. Expected a string that matches the pattern '^[a-zA-Z0-9_-]+$'.`, 'response_format.json_schema.name', 'invalid_value');
+      }
+      if (spec.schema !== undefined) expectType(spec.schema, 'object', 'response_format.json_schema.schema');
+      if (spec.strict !== undefined && spec.strict !== null) expectType(spec.strict, 'boolean', 'response_format.json_schema.strict');
+      return {
+        type: 'json_schema',
+        name: spec.name as string,
+        schema: (spec.schema as Record<string, unknown> | undefined) ?? {},
+        strict: (spec.strict as boolean | undefined) ?? undefined,
+      };
+    }
+    case undefined:
+      fail(`Missing required parameter: 'response_format.type'.`, 'response_format.type', 'missing_required_parameter');
+    // falls through (fail never returns)
+    default:
+      fail(`Invalid value: '${String(format.type)}'. Supported values are: 'json_object', 'json_schema', and 'text'.`, 'response_format.type', 'invalid_value');
+  }
+}
+
+export function decodeChatRequest(body: unknown): ChatRequest | NeutralError {
+  try {
+    if (!isObject(body)) {
+      return invalidRequest(`Invalid type for body: expected an object, but got ${typeName(body)} instead.`, null, 'invalid_type');
+    }
+    if (body.model === undefined || body.model === null || body.model === '') {
+      fail('you must provide a model parameter', null);
+    }
+    expectType(body.model, 'string', 'model');
+    if (body.functions !== undefined) {
+      fail(`Understudy rejects the deprecated 'functions' parameter; declare 'tools' with type 'function' instead.`, 'functions', 'invalid_value');
+    }
+    if (body.function_call !== undefined) {
+      fail(`Understudy rejects the deprecated 'function_call' parameter; use 'tool_choice' instead.`, 'function_call', 'invalid_value');
+    }
+    const messages = decodeMessages(body.messages);
+    const tools = decodeTools(body.tools);
+    const toolChoice = decodeToolChoice(body.tool_choice, tools);
+    if (body.parallel_tool_calls !== undefined && body.parallel_tool_calls !== null) {
+      expectType(body.parallel_tool_calls, 'boolean', 'parallel_tool_calls');
+      if (tools.length === 0) {
+        fail(`Invalid value for 'parallel_tool_calls': 'parallel_tool_calls' is only allowed when 'tools' are specified.`, 'parallel_tool_calls');
+      }
+    }
+    const output = decodeResponseFormat(body.response_format);
+    let stream = false;
+    if (body.stream !== undefined && body.stream !== null) {
+      expectType(body.stream, 'boolean', 'stream');
+      stream = body.stream as boolean;
+    }
+    let streamUsage = false;
+    if (body.stream_options !== undefined && body.stream_options !== null) {
+      if (!stream) fail(`The 'stream_options' parameter is only allowed when 'stream' is enabled.`, 'stream_options');
+      expectType(body.stream_options, 'object', 'stream_options');
+      const include = (body.stream_options as Record<string, unknown>).include_usage;
+      if (include !== undefined && include !== null) expectType(include, 'boolean', 'stream_options.include_usage');
+      streamUsage = include === true;
+    }
+    if (body.n !== undefined && body.n !== null) {
+      expectType(body.n, 'number', 'n', 'an integer');
+      if (body.n !== 1) fail(`Understudy answers exactly one choice; 'n' must be 1 (got ${String(body.n)}).`, 'n', 'invalid_value');
+    }
+    let maxOutputTokens: number | undefined;
+    for (const key of ['max_tokens', 'max_completion_tokens'] as const) {
+      const value = body[key];
+      if (value !== undefined && value !== null) {
+        expectType(value, 'number', key, 'an integer');
+        if (!Number.isInteger(value) || (value as number) < 1) {
+          fail(`Invalid '${key}': integer below minimum value. Expected a value >= 1, but got ${String(value)} instead.`, key, 'integer_below_min_value');
+        }
+        maxOutputTokens = value as number;
+      }
+    }
+    for (const key of ['temperature', 'top_p', 'presence_penalty', 'frequency_penalty', 'seed'] as const) {
+      if (body[key] !== undefined && body[key] !== null) expectType(body[key], 'number', key, key === 'seed' ? 'an integer' : 'a decimal');
+    }
+    return {
+      model: body.model as string,
+      messages,
+      tools,
+      toolChoice,
+      parallelToolCalls: body.parallel_tool_calls !== false,
+      output,
+      stream,
+      streamUsage,
+      maxOutputTokens,
+    };
+  } catch (error) {
+    if (error instanceof WireError) return error.neutral;
+    throw error;
+  }
+}

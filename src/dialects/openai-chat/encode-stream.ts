@@ -1,0 +1,42 @@
+// Chat Completions SSE: role first, content deltas, tool-call deltas keyed by index (id, type and
+// name first, argument fragments after), a finish_reason chunk, the usage chunk when asked, [DONE].
+
+import type { ChatRequest, EncodeContext, ResolvedReply } from '../../core/model.js';
+import type { StreamEncoding } from '../dialect.js';
+import { openaiChatUsage } from './openai-chat-usage.js';
+
+const ARGUMENT_FRAGMENT = 24;
+
+export function splitArguments(text: string): string[] {
+  if (text.length <= ARGUMENT_FRAGMENT) return [text];
+  const parts: string[] = [];
+  for (let at = 0; at < text.length; at += ARGUMENT_FRAGMENT) parts.push(text.slice(at, at + ARGUMENT_FRAGMENT));
+  return parts;
+}
+
+export function encodeChatStream(reply: ResolvedReply, request: ChatRequest, ctx: EncodeContext): StreamEncoding {
+  const head = `{"id":${JSON.stringify(ctx.responseId)},"object":"chat.completion.chunk","created":${ctx.created},"model":${JSON.stringify(ctx.model)},"service_tier":"default","system_fingerprint":"fp_understudy","choices":`;
+  const tail = request.streamUsage ? ',"usage":null}' : '}';
+  const events: string[] = [];
+  const chunk = (delta: unknown, finish: string | null = null) =>
+    events.push(`data: ${head}[{"index":0,"delta":${JSON.stringify(delta)},"logprobs":null,"finish_reason":${finish === null ? 'null' : JSON.stringify(finish)}}]${tail}\n\n`);
+
+  chunk({ role: 'assistant', content: reply.content === null ? null : '', refusal: null });
+  for (const piece of reply.chunks) if (piece.length > 0) chunk({ content: piece });
+  reply.toolCalls.forEach((call, index) => {
+    if (reply.wholeToolCalls) {
+      chunk({ tool_calls: [{ index, id: call.id, type: 'function', function: { name: call.name, arguments: call.argumentsText } }] });
+      return;
+    }
+    chunk({ tool_calls: [{ index, id: call.id, type: 'function', function: { name: call.name, arguments: '' } }] });
+    for (const fragment of splitArguments(call.argumentsText)) {
+      if (fragment.length > 0) chunk({ tool_calls: [{ index, function: { arguments: fragment } }] });
+    }
+  });
+  chunk({}, reply.finishReason);
+  if (request.streamUsage) {
+    events.push(`data: ${head}[],"usage":${JSON.stringify(openaiChatUsage(reply.usage))}}\n\n`);
+  }
+  events.push('data: [DONE]\n\n');
+  return { contentType: 'text/event-stream; charset=utf-8', events };
+}

@@ -1,0 +1,32 @@
+// OpenAI's error body: {"error":{"message","type","param","code"}}.
+
+import type { NeutralError } from '../../core/errors.js';
+import type { EncodedBody } from '../dialect.js';
+
+function typeFor(error: NeutralError): string {
+  if (error.type) return error.type;
+  switch (error.kind) {
+    case 'no_match':
+    case 'exhausted':
+    case 'mismatch':
+    case 'superseded':
+      return 'understudy_error';
+    case 'internal':
+      return 'server_error';
+    default:
+      break;
+  }
+  if (error.status === 429) return 'requests';
+  if (error.status >= 500) return 'server_error';
+  return 'invalid_request_error';
+}
+
+export function encodeOpenAIError(error: NeutralError): EncodedBody {
+  return {
+    status: error.status,
+    headers: { 'content-type': 'application/json', ...(error.headers ?? {}) },
+    body: JSON.stringify({
+      error: { message: error.message, type: typeFor(error), param: error.param ?? null, code: error.code ?? null },
+    }),
+  };
+}

@@ -1,0 +1,14 @@
+import type { ChatDialect } from '../dialect.js';
+import { decodeChatRequest } from './decode-request.js';
+import { encodeChatResponse } from './encode-response.js';
+import { encodeChatStream } from './encode-stream.js';
+import { encodeOpenAIError } from './errors.js';
+
+export const openaiChat: ChatDialect = {
+  id: 'openai-chat',
+  idPrefix: 'chatcmpl-',
+  decode: decodeChatRequest,
+  encodeResponse: encodeChatResponse,
+  encodeStream: encodeChatStream,
+  encodeError: encodeOpenAIError,
+};

@@ -1,0 +1,84 @@
+// One request's path through the engine: select a step, check its reply against the request's
+// contract, reserve it, and resolve it. Runs synchronously, so selection and reservation can
+// never interleave with another request.
+
+import { checkReplyContract } from '../core/contract.js';
+import { understudyConflict, type NeutralError } from '../core/errors.js';
+import type { ChatRequest, ResolvedReply } from '../core/model.js';
+import { countInputTokens } from '../core/tokens.js';
+import { resolveReply } from './resolve.js';
+import { reserve, type Reservation } from './script.js';
+import { selectStep } from './select.js';
+import type { Session } from './session.js';
+import { zeroConfigReply } from './zero-config.js';
+
+export type AnswerSource = 'script' | 'repeat_last' | 'restart' | 'zero_config';
+
+interface Attribution {
+  script?: string;
+  step?: string;
+  source?: AnswerSource;
+}
+
+export type Answer =
+  | (Attribution & { kind: 'reply'; reply: ResolvedReply; delayMs: number; reservation?: Reservation })
+  | (Attribution & { kind: 'error'; error: NeutralError; delayMs: number; reservation?: Reservation; inputTokens: number });
+
+export function answerRequest(session: Session, request: ChatRequest): Answer {
+  const selection = selectStep(session.scripts, request);
+
+  if (selection.kind === 'exhausted') {
+    session.journal.counters.exhausted++;
+    return {
+      kind: 'error',
+      error: understudyConflict('exhausted', 'scenario_exhausted', selection.message),
+      delayMs: 0,
+      script: selection.script.name,
+      inputTokens: countInputTokens(request),
+    };
+  }
+
+  if (selection.kind === 'none') {
+    if (session.fallback === 'auto') {
+      const reply = zeroConfigReply(request);
+      return { kind: 'reply', reply: resolveReply(reply, request, () => session.nextId(), true), delayMs: 0, source: 'zero_config' };
+    }
+    session.journal.counters.unmatched++;
+    return {
+      kind: 'error',
+      error: understudyConflict('no_match', 'no_match', selection.message),
+      delayMs: 0,
+      inputTokens: countInputTokens(request),
+    };
+  }
+
+  const { script, step, mode } = selection;
+  const where = { script: script.name, step: step.id, source: mode } as const;
+  const reason = checkReplyContract(request, step.reply);
+  if (reason !== null) {
+    session.journal.counters.mismatched++;
+    return {
+      kind: 'error',
+      error: understudyConflict('mismatch', 'fixture_mismatch', `scenario "${script.name}" step "${step.id}": ${reason}`),
+      delayMs: 0,
+      inputTokens: countInputTokens(request),
+      ...where,
+    };
+  }
+
+  const reservation = reserve(script, step, mode);
+  session.journal.counters.matched++;
+  const delayMs = step.reply.delayMs ?? 0;
+  if (step.reply.error) {
+    const e = step.reply.error;
+    return {
+      kind: 'error',
+      error: { kind: 'scripted', status: e.status, code: e.code ?? null, type: e.type, message: e.message, headers: e.headers },
+      delayMs,
+      reservation,
+      inputTokens: countInputTokens(request),
+      ...where,
+    };
+  }
+  return { kind: 'reply', reply: resolveReply(step.reply, request, () => session.nextId()), delayMs, reservation, ...where };
+}

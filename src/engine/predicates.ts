@@ -1,0 +1,320 @@
+// Compiles a step's `when` into checks. Each check answers null (passes) or a Miss that says
+// which predicate failed, what it expected and what the request had: the raw material of
+// near-miss explanations.
+
+import {
+  allToolCalls,
+  latestUserText,
+  messageText,
+  recentToolResults,
+  toolCallsOf,
+} from '../core/conversation.js';
+import type { ChatRequest, JsonValue, Message } from '../core/model.js';
+import { jsonEquals } from '../core/schema.js';
+import type { MessageSpec, TextMatchSpec, ToolCallSpec, WhenSpec } from './spec.js';
+
+export interface Miss {
+  predicate: string;
+  expected: string;
+  actual: string;
+}
+
+export interface Predicate {
+  name: string;
+  check(request: ChatRequest): Miss | null;
+}
+
+const SHORT = 120;
+export function preview(value: unknown): string {
+  const text = typeof value === 'string' ? JSON.stringify(value) : JSON.stringify(value) ?? 'undefined';
+  return text.length > SHORT ? `${text.slice(0, SHORT - 1)}…` : text;
+}
+
+function textMatcher(spec: string | TextMatchSpec): { describe: string; test(text: string): boolean } {
+  if (typeof spec === 'string') return { describe: `equals ${preview(spec)}`, test: (t) => t === spec };
+  if (spec.equals !== undefined) {
+    const want = spec.equals;
+    return { describe: `equals ${preview(want)}`, test: (t) => t === want };
+  }
+  if (spec.contains !== undefined) {
+    const want = spec.contains;
+    return { describe: `contains ${preview(want)}`, test: (t) => t.includes(want) };
+  }
+  const regex = new RegExp(spec.matches ?? '', spec.flags);
+  return { describe: `matches /${regex.source}/${regex.flags}`, test: (t) => regex.test(t) };
+}
+
+function parseJsonText(text: string): JsonValue | undefined {
+  try {
+    return JSON.parse(text) as JsonValue;
+  } catch {
+    return undefined;
+  }
+}
+
+/** Parses `$`, `$.a.b`, `$.a[0]`, `$['a b']` into segments. */
+export function parseJsonPath(path: string): (string | number)[] {
+  if (!path.startsWith('$')) throw new Error(`JSON path must start with "$": ${path}`);
+  const segments: (string | number)[] = [];
+  const re = /\.([A-Za-z_$][\w$-]*)|\[(\d+)\]|\['((?:[^'\\]|\\.)*)'\]|\["((?:[^"\\]|\\.)*)"\]/y;
+  let at = 1;
+  while (at < path.length) {
+    re.lastIndex = at;
+    const m = re.exec(path);
+    if (!m) throw new Error(`cannot read JSON path ${path} at character ${at}`);
+    if (m[1] !== undefined) segments.push(m[1]);
+    else if (m[2] !== undefined) segments.push(Number(m[2]));
+    else segments.push((m[3] ?? m[4]).replace(/\\(.)/g, '$1'));
+    at = re.lastIndex;
+  }
+  return segments;
+}
+
+function readPath(value: JsonValue | undefined, segments: (string | number)[]): JsonValue | undefined {
+  let current: JsonValue | undefined = value;
+  for (const segment of segments) {
+    if (current === null || typeof current !== 'object') return undefined;
+    current = Array.isArray(current)
+      ? typeof segment === 'number'
+        ? current[segment]
+        : undefined
+      : (current as Record<string, JsonValue>)[String(segment)];
+  }
+  return current;
+}
+
+function describeMessage(message: Message): MessageSpec {
+  const spec: MessageSpec = { role: message.role, content: messageText(message) };
+  const calls = toolCallsOf(message);
+  if (calls.length > 0) {
+    spec.toolCalls = calls.map((c) => ({ id: c.id, name: c.name, arguments: c.arguments ?? c.argumentsText }));
+  }
+  const result = message.parts.find((p) => p.type === 'tool_result');
+  if (result && result.type === 'tool_result') spec.toolCallId = result.callId;
+  return spec;
+}
+
+function callMatches(want: ToolCallSpec, have: ToolCallSpec, exact: boolean): boolean {
+  if (exact || want.id !== undefined) {
+    if (want.id !== have.id) return false;
+  }
+  if (want.name !== have.name) return false;
+  if (exact || want.arguments !== undefined) {
+    if (!jsonEquals(want.arguments ?? {}, have.arguments ?? {})) return false;
+  }
+  return true;
+}
+
+/** Exact: every field compared, absent tool calls mean none. Contains: absent fields are wildcards. */
+function messageMatches(want: MessageSpec, have: MessageSpec, exact: boolean): boolean {
+  if (want.role !== have.role) return false;
+  if ((exact || want.content !== undefined) && (want.content ?? '') !== (have.content ?? '')) return false;
+  if (exact || want.toolCallId !== undefined) {
+    if (want.toolCallId !== have.toolCallId) return false;
+  }
+  if (exact || want.toolCalls !== undefined) {
+    const w = want.toolCalls ?? [];
+    const h = have.toolCalls ?? [];
+    if (w.length !== h.length) return false;
+    for (let i = 0; i < w.length; i++) if (!callMatches(w[i], h[i], exact)) return false;
+  }
+  return true;
+}
+
+export function compileWhen(when: WhenSpec | undefined): Predicate[] {
+  if (!when) return [];
+  const predicates: Predicate[] = [];
+
+  if (when.model !== undefined) {
+    const m = textMatcher(when.model);
+    predicates.push({
+      name: 'model',
+      check: (r) => (m.test(r.model) ? null : { predicate: 'model', expected: m.describe, actual: preview(r.model) }),
+    });
+  }
+
+  if (when.latestUser !== undefined) {
+    const m = textMatcher(when.latestUser);
+    predicates.push({
+      name: 'latestUser',
+      check: (r) => {
+        const text = latestUserText(r);
+        if (text !== undefined && m.test(text)) return null;
+        return {
+          predicate: 'latestUser',
+          expected: m.describe,
+          actual: text === undefined ? '(no user message)' : preview(text),
+        };
+      },
+    });
+  }
+
+  if (when.hasTool !== undefined) {
+    const name = when.hasTool;
+    predicates.push({
+      name: 'hasTool',
+      check: (r) =>
+        r.tools.some((t) => t.name === name)
+          ? null
+          : {
+              predicate: 'hasTool',
+              expected: `a declared tool ${preview(name)}`,
+              actual: r.tools.length ? `declared: ${r.tools.map((t) => t.name).join(', ')}` : '(no tools declared)',
+            },
+    });
+  }
+
+  if (when.toolResult !== undefined) {
+    const want = when.toolResult;
+    const expected = [
+      want.name !== undefined ? `name ${preview(want.name)}` : '',
+      want.id !== undefined ? `id ${preview(want.id)}` : '',
+      want.content !== undefined ? `content ${preview(want.content)}` : '',
+    ]
+      .filter(Boolean)
+      .join(', ');
+    predicates.push({
+      name: 'toolResult',
+      check: (r) => {
+        const results = recentToolResults(r);
+        for (const result of results) {
+          if (want.name !== undefined && result.name !== want.name) continue;
+          if (want.id !== undefined && result.callId !== want.id) continue;
+          if (want.content !== undefined) {
+            const parsed = parseJsonText(result.content);
+            const same =
+              typeof want.content === 'string'
+                ? result.content === want.content || jsonEquals(parsed, want.content)
+                : jsonEquals(parsed, want.content);
+            if (!same) continue;
+          }
+          return null;
+        }
+        return {
+          predicate: 'toolResult',
+          expected: `a tool result after the latest user message with ${expected}`,
+          actual: results.length
+            ? results.map((x) => `${x.name ?? '?'}/${x.callId}: ${preview(x.content)}`).join('; ')
+            : '(no tool results after the latest user message)',
+        };
+      },
+    });
+  }
+
+  if (when.toolArguments !== undefined) {
+    const want = when.toolArguments;
+    predicates.push({
+      name: 'toolArguments',
+      check: (r) => {
+        const calls = allToolCalls(r).filter(
+          (c) => (want.name === undefined || c.name === want.name) && (want.id === undefined || c.id === want.id),
+        );
+        if (calls.some((c) => jsonEquals(c.arguments, want.equals))) return null;
+        return {
+          predicate: 'toolArguments',
+          expected: `a tool call${want.name ? ` to ${want.name}` : ''}${want.id ? ` (${want.id})` : ''} with arguments ${preview(want.equals)}`,
+          actual: calls.length ? calls.map((c) => `${c.name}(${c.argumentsText})`).join('; ') : '(no such tool call)',
+        };
+      },
+    });
+  }
+
+  if (when.jsonPath !== undefined) {
+    const want = when.jsonPath;
+    const segments = parseJsonPath(want.path);
+    const where = want.in ?? 'latest';
+    predicates.push({
+      name: 'jsonPath',
+      check: (r) => {
+        let source: string | undefined;
+        if (where === 'toolResult') {
+          const results = recentToolResults(r);
+          source = results.length ? results[results.length - 1].content : undefined;
+        } else {
+          const last = r.messages[r.messages.length - 1];
+          source = last ? messageText(last) : undefined;
+        }
+        const parsed = source === undefined ? undefined : parseJsonText(source);
+        const found = readPath(parsed, segments);
+        if (found !== undefined && jsonEquals(found, want.equals)) return null;
+        return {
+          predicate: 'jsonPath',
+          expected: `${want.path} in the ${where === 'toolResult' ? 'latest tool result' : 'latest message'} equals ${preview(want.equals)}`,
+          actual:
+            source === undefined
+              ? '(nothing to read)'
+              : parsed === undefined
+                ? `not JSON: ${preview(source)}`
+                : found === undefined
+                  ? `${want.path} is absent`
+                  : preview(found),
+        };
+      },
+    });
+  }
+
+  if (when.historyExact !== undefined) {
+    const want = when.historyExact;
+    predicates.push({
+      name: 'historyExact',
+      check: (r) => {
+        const have = r.messages.map(describeMessage);
+        if (have.length !== want.length) {
+          return {
+            predicate: 'historyExact',
+            expected: `${want.length} messages`,
+            actual: `${have.length} messages (${have.map((m) => m.role).join(', ')})`,
+          };
+        }
+        for (let i = 0; i < want.length; i++) {
+          if (!messageMatches(want[i], have[i], true)) {
+            return { predicate: 'historyExact', expected: `message ${i}: ${preview(want[i])}`, actual: preview(have[i]) };
+          }
+        }
+        return null;
+      },
+    });
+  }
+
+  if (when.historyContains !== undefined) {
+    const want = when.historyContains;
+    predicates.push({
+      name: 'historyContains',
+      check: (r) => {
+        const have = r.messages.map(describeMessage);
+        let at = 0;
+        for (let i = 0; i < want.length; i++) {
+          while (at < have.length && !messageMatches(want[i], have[at], false)) at++;
+          if (at >= have.length) {
+            return {
+              predicate: 'historyContains',
+              expected: `message ${preview(want[i])}${i > 0 ? ` after message ${i - 1} of the list` : ''}`,
+              actual: `not found among ${have.length} messages`,
+            };
+          }
+          at++;
+        }
+        return null;
+      },
+    });
+  }
+
+  return predicates;
+}
+
+export function checkAll(predicates: Predicate[], request: ChatRequest): Miss[] {
+  const misses: Miss[] = [];
+  for (const p of predicates) {
+    const miss = p.check(request);
+    if (miss) misses.push(miss);
+  }
+  return misses;
+}
+
+export function firstMiss(predicates: Predicate[], request: ChatRequest): Miss | null {
+  for (const p of predicates) {
+    const miss = p.check(request);
+    if (miss) return miss;
+  }
+  return null;
+}

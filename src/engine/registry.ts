@@ -1,0 +1,56 @@
+// The sessions of one server, found by id or by the API key a request already carries.
+
+import { Session, type SessionOptions } from './session.js';
+
+export const DEFAULT_SESSION_ID = 'default';
+const SESSION_ID = /^[A-Za-z0-9._-]{1,128}$/;
+
+export class Registry {
+  private readonly byId = new Map<string, Session>();
+  private readonly byKey = new Map<string, Session>();
+  private anonymous = 0;
+  readonly defaultSession: Session;
+
+  constructor(defaultOptions: Omit<SessionOptions, 'id'> = {}, private readonly maxSessions = 10_000) {
+    this.defaultSession = new Session({ id: DEFAULT_SESSION_ID, apiKey: defaultOptions.apiKey ?? 'understudy', ...defaultOptions });
+    this.add(this.defaultSession);
+  }
+
+  private add(session: Session): void {
+    this.byId.set(session.id, session);
+    this.byKey.set(session.apiKey, session);
+  }
+
+  /** Creates a session; throws with a readable message on a bad or duplicate id or key. */
+  create(options: Partial<SessionOptions>): Session {
+    const id = options.id ?? `session-${++this.anonymous}`;
+    if (!SESSION_ID.test(id)) throw new Error(`session id "${id}" must be 1-128 characters of letters, digits, ".", "_" or "-"`);
+    if (this.byId.has(id)) throw new Error(`session "${id}" already exists`);
+    if (options.apiKey !== undefined && this.byKey.has(options.apiKey)) throw new Error(`API key is already used by session "${this.byKey.get(options.apiKey)?.id}"`);
+    if (this.byId.size >= this.maxSessions) throw new Error(`too many sessions (limit ${this.maxSessions}); delete finished ones`);
+    const session = new Session({ ...options, id });
+    this.add(session);
+    return session;
+  }
+
+  get(id: string): Session | undefined {
+    return this.byId.get(id);
+  }
+
+  byApiKey(key: string): Session | undefined {
+    return this.byKey.get(key);
+  }
+
+  delete(id: string): boolean {
+    const session = this.byId.get(id);
+    if (!session || session === this.defaultSession) return false;
+    this.byId.delete(id);
+    this.byKey.delete(session.apiKey);
+    session.generation++;
+    return true;
+  }
+
+  list(): Session[] {
+    return [...this.byId.values()];
+  }
+}

@@ -1,0 +1,148 @@
+// A script is a graph of steps with a cursor. A linear queue is the same graph with one path.
+// Matching never mutates; reserving moves the cursor; releasing puts back exactly what was taken.
+
+import type { ChatRequest, Reply } from '../core/model.js';
+import { checkAll, compileWhen, firstMiss, type Miss, type Predicate } from './predicates.js';
+import type { ExhaustionPolicy, ScenarioSpec, StepSpec } from './spec.js';
+
+export interface CompiledStep {
+  index: number;
+  id: string;
+  predicates: Predicate[];
+  reply: Reply;
+  /** Indices of the steps that may follow; empty means the script completes after this step. */
+  next: number[];
+}
+
+export class Script {
+  readonly name: string;
+  readonly steps: CompiledStep[];
+  readonly exhausted: ExhaustionPolicy;
+  readonly maxReplies: number;
+  /** Steps that may answer the next request; empty once the script is complete. */
+  candidates: number[];
+  lastStep = -1;
+  replies = 0;
+  /** How many times each step has answered. */
+  readonly used: number[];
+  /** Bumped on every cursor change; a release only rewinds the cursor if nothing moved since. */
+  version = 0;
+
+  constructor(spec: ScenarioSpec) {
+    this.name = spec.name;
+    this.exhausted = spec.exhausted ?? 'reject';
+    this.maxReplies = spec.maxReplies ?? Number.POSITIVE_INFINITY;
+    const stepSpecs: StepSpec[] = spec.steps ?? (spec.replies ?? []).map((reply) => ({ reply }));
+    const ids = stepSpecs.map((s, i) => s.id ?? `step-${i + 1}`);
+    const indexOf = new Map(ids.map((id, i) => [id, i]));
+    this.steps = stepSpecs.map((s, i) => {
+      let next: number[];
+      if (s.next === undefined) next = i + 1 < stepSpecs.length ? [i + 1] : [];
+      else if (s.next === 'complete') next = [];
+      else {
+        const list = Array.isArray(s.next) ? s.next : [s.next];
+        next = list.filter((n) => n !== 'complete').map((n) => {
+          const target = indexOf.get(n);
+          if (target === undefined) throw new Error(`scenario "${spec.name}" step "${ids[i]}": next step "${n}" does not exist`);
+          return target;
+        });
+      }
+      return { index: i, id: ids[i], predicates: compileWhen(s.when), reply: s.reply, next };
+    });
+    this.used = this.steps.map(() => 0);
+    this.candidates = this.steps.length ? [0] : [];
+  }
+
+  get complete(): boolean {
+    return this.candidates.length === 0 || this.replies >= this.maxReplies;
+  }
+
+  /** The first candidate step whose predicates all pass, without changing anything. */
+  matchCandidate(request: ChatRequest): CompiledStep | undefined {
+    if (this.replies >= this.maxReplies) return undefined;
+    for (const i of this.candidates) {
+      const step = this.steps[i];
+      if (firstMiss(step.predicates, request) === null) return step;
+    }
+    return undefined;
+  }
+
+  /** Whether any step of this script would take the request (used to attribute exhaustion). */
+  claims(request: ChatRequest): CompiledStep | undefined {
+    for (const step of this.steps) if (firstMiss(step.predicates, request) === null) return step;
+    return undefined;
+  }
+
+  /** The candidate closest to matching, with every predicate it fails. */
+  nearest(request: ChatRequest): { step: CompiledStep; misses: Miss[] } | undefined {
+    let best: { step: CompiledStep; misses: Miss[] } | undefined;
+    for (const i of this.candidates) {
+      const misses = checkAll(this.steps[i].predicates, request);
+      if (!best || misses.length < best.misses.length) best = { step: this.steps[i], misses };
+    }
+    return best;
+  }
+
+  restart(): void {
+    this.candidates = this.steps.length ? [0] : [];
+    this.version++;
+  }
+
+  rewind(): void {
+    this.restart();
+    this.lastStep = -1;
+    this.replies = 0;
+    this.used.fill(0);
+  }
+}
+
+export interface Reservation {
+  script: Script;
+  step: CompiledStep;
+  /** Undo the reservation; a no-op after commit or a previous release. */
+  release(): void;
+  commit(): void;
+}
+
+export type ReserveMode = 'script' | 'repeat_last' | 'restart';
+
+/** Moves the cursor past `step` now; the caller commits once the reply was delivered. */
+export function reserve(script: Script, step: CompiledStep, mode: ReserveMode): Reservation {
+  const advance = mode !== 'repeat_last';
+  const before = {
+    candidates: script.candidates,
+    lastStep: script.lastStep,
+    version: script.version,
+  };
+  if (mode === 'restart') script.restart();
+  if (advance) script.candidates = step.next;
+  script.lastStep = step.index;
+  script.replies++;
+  script.used[step.index]++;
+  script.version++;
+  const versionAfter = script.version;
+  let settled = false;
+  return {
+    script,
+    step,
+    commit() {
+      settled = true;
+    },
+    release() {
+      if (settled) return;
+      settled = true;
+      script.replies--;
+      script.used[step.index]--;
+      if (script.version === versionAfter) {
+        script.candidates = before.candidates;
+        script.lastStep = before.lastStep;
+        script.version++;
+      } else if (advance) {
+        // Others moved on meanwhile: put the released step back among the candidates so its
+        // reply is still given exactly once.
+        if (!script.candidates.includes(step.index)) script.candidates = [step.index, ...script.candidates];
+        script.version++;
+      }
+    },
+  };
+}

@@ -1,0 +1,68 @@
+// Which script step answers a request. First pass: active scripts in order, first matching
+// candidate wins. Second pass: completed scripts that would take the request apply their
+// exhaustion policy. Otherwise: nothing matched, with the nearest candidates explained.
+// Nothing here mutates state.
+
+import type { ChatRequest } from '../core/model.js';
+import { firstMiss } from './predicates.js';
+import type { CompiledStep, ReserveMode, Script } from './script.js';
+
+export type Selection =
+  | { kind: 'step'; script: Script; step: CompiledStep; mode: ReserveMode }
+  | { kind: 'exhausted'; script: Script; message: string }
+  | { kind: 'none'; message: string };
+
+const NEAREST_SHOWN = 3;
+
+export function selectStep(scripts: readonly Script[], request: ChatRequest): Selection {
+  for (const script of scripts) {
+    const step = script.matchCandidate(request);
+    if (step) return { kind: 'step', script, step, mode: 'script' };
+  }
+  for (const script of scripts) {
+    if (!script.complete) continue;
+    const claimed = script.claims(request);
+    if (!claimed) continue;
+    if (script.replies >= script.maxReplies) {
+      return { kind: 'exhausted', script, message: `scenario "${script.name}" reached its limit of ${script.maxReplies} replies` };
+    }
+    if (script.exhausted === 'repeat_last' && script.lastStep >= 0) {
+      const last = script.steps[script.lastStep];
+      if (firstMiss(last.predicates, request) === null) return { kind: 'step', script, step: last, mode: 'repeat_last' };
+    }
+    if (script.exhausted === 'restart' && script.steps.length > 0) {
+      const first = script.steps[0];
+      if (firstMiss(first.predicates, request) === null) return { kind: 'step', script, step: first, mode: 'restart' };
+    }
+    return {
+      kind: 'exhausted',
+      script,
+      message: `scenario "${script.name}" is complete (all ${script.steps.length} steps used, policy ${script.exhausted}) and step "${claimed.id}" would have matched this request`,
+    };
+  }
+  return { kind: 'none', message: explainMiss(scripts, request) };
+}
+
+export function explainMiss(scripts: readonly Script[], request: ChatRequest): string {
+  if (scripts.length === 0) return 'no script matched this request: the session has no scripts loaded';
+  const near: { script: Script; step: CompiledStep; misses: ReturnType<typeof nearestOf> }[] = [];
+  for (const script of scripts) {
+    if (script.complete) continue;
+    const best = script.nearest(request);
+    if (best) near.push({ script, step: best.step, misses: best.misses });
+  }
+  near.sort((a, b) => a.misses.length - b.misses.length);
+  const lines = near.slice(0, NEAREST_SHOWN).map(({ script, step, misses }) => {
+    const why = misses.map((m) => `${m.predicate}: expected ${m.expected}, got ${m.actual}`).join('; ');
+    return `scenario "${script.name}" step "${step.id}" — ${why}`;
+  });
+  const completed = scripts.filter((s) => s.complete).map((s) => `"${s.name}"`);
+  let message = 'no script matched this request.';
+  if (lines.length) message += ` Nearest: ${lines.join(' | ')}.`;
+  if (completed.length) message += ` Completed scenarios: ${completed.join(', ')}.`;
+  return message;
+}
+
+function nearestOf(script: Script, request: ChatRequest) {
+  return script.nearest(request)?.misses ?? [];
+}

@@ -1,0 +1,87 @@
+// A session owns everything one test sees: scripts and cursors, journal, id counter and clock.
+
+import { randomBytes } from 'node:crypto';
+import { deterministicId } from './ids.js';
+import { Journal } from './journal.js';
+import { Script } from './script.js';
+import type { FallbackMode, FixtureSpec } from './spec.js';
+
+export const DEFAULT_CLOCK = 1767225600; // 2026-01-01T00:00:00Z
+export const DEFAULT_JOURNAL_LIMIT = 1000;
+
+export interface SessionOptions {
+  id: string;
+  apiKey?: string;
+  fallback?: FallbackMode;
+  /** Seconds since the epoch reported as `created` and similar fields. */
+  clock?: number;
+  /** Seed of the id sequence; defaults to the session id. */
+  seed?: string;
+  journalLimit?: number;
+}
+
+export interface SessionInfo {
+  id: string;
+  apiKey: string;
+  fallback: FallbackMode;
+  clock: number;
+  scripts: { name: string; steps: number; replies: number; complete: boolean }[];
+}
+
+export class Session {
+  readonly id: string;
+  readonly apiKey: string;
+  fallback: FallbackMode;
+  clock: number;
+  readonly seed: string;
+  scripts: Script[] = [];
+  readonly journal: Journal;
+  /** Bumped by reset and reload: requests in flight from an older generation are superseded. */
+  generation = 0;
+  private counter = 0;
+
+  constructor(options: SessionOptions) {
+    this.id = options.id;
+    this.apiKey = options.apiKey ?? `us-${options.id}-${randomBytes(6).toString('hex')}`;
+    this.fallback = options.fallback ?? 'strict';
+    this.clock = options.clock ?? DEFAULT_CLOCK;
+    this.seed = options.seed ?? options.id;
+    this.journal = new Journal(options.journalLimit ?? DEFAULT_JOURNAL_LIMIT);
+  }
+
+  /** Compiles every scenario first, so a bad one leaves the session unchanged. */
+  load(fixture: FixtureSpec, replace = false): void {
+    const compiled = fixture.scenarios.map((spec) => new Script(structuredClone(spec)));
+    if (replace) {
+      this.scripts = compiled;
+      this.generation++;
+    } else {
+      const names = new Set(compiled.map((s) => s.name));
+      this.scripts = [...this.scripts.filter((s) => !names.has(s.name)), ...compiled];
+    }
+    if (fixture.session?.fallback) this.fallback = fixture.session.fallback;
+  }
+
+  /** Rewinds every cursor, clears the journal and the id counter; `scripts` also removes the scripts. */
+  reset(options: { scripts?: boolean } = {}): void {
+    if (options.scripts) this.scripts = [];
+    else for (const script of this.scripts) script.rewind();
+    this.journal.clear();
+    this.counter = 0;
+    this.generation++;
+  }
+
+  nextId(): string {
+    return deterministicId(this.seed, ++this.counter);
+  }
+
+  info(): SessionInfo {
+    return {
+      id: this.id,
+      apiKey: this.apiKey,
+      fallback: this.fallback,
+      clock: this.clock,
+      scripts: this.scripts.map((s) => ({ name: s.name, steps: s.steps.length, replies: s.replies, complete: s.complete })),
+    };
+  }
+}

@@ -1,0 +1,267 @@
+// The HTTP front door: routes a request, finds its session, decodes it with its dialect, asks the
+// engine for an answer, writes it, and commits the reserved step once the bytes were delivered.
+
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { invalidRequest, isNeutralError, understudyConflict, type NeutralError } from '../core/errors.js';
+import type { ChatRequest, EncodeContext, Usage } from '../core/model.js';
+import { loadTokenizer } from '../core/tokens.js';
+import { handleControl, CONTROL_PREFIX } from '../control/api.js';
+import type { ChatDialect } from '../dialects/dialect.js';
+import { answerRequest, type Answer } from '../engine/exchange.js';
+import type { JournalEntry } from '../engine/journal.js';
+import { Registry } from '../engine/registry.js';
+import type { Session, SessionOptions } from '../engine/session.js';
+import type { FixtureSpec } from '../engine/spec.js';
+import { DEFAULT_BODY_LIMIT, readBody } from './body.js';
+import { matchRoute } from './routes.js';
+
+export interface ServerOptions {
+  host?: string;
+  port?: number;
+  /** Largest request body accepted, in bytes. */
+  bodyLimit?: number;
+  /** Options of the default session (the one requests without a known session use). */
+  defaultSession?: Omit<SessionOptions, 'id'>;
+  /** Fixtures loaded into the default session. */
+  fixtures?: FixtureSpec[];
+}
+
+const PROVIDER_PATHS: Record<string, string> = {
+  openai: '/v1',
+};
+
+export class UnderstudyServer {
+  readonly registry: Registry;
+  readonly http: Server;
+  private readonly bodyLimit: number;
+  private address: AddressInfo | undefined;
+
+  constructor(readonly options: ServerOptions = {}) {
+    this.registry = new Registry(options.defaultSession);
+    for (const fixture of options.fixtures ?? []) this.registry.defaultSession.load(fixture);
+    this.bodyLimit = options.bodyLimit ?? DEFAULT_BODY_LIMIT;
+    this.http = createServer({ keepAliveTimeout: 65_000 }, (req, res) => {
+      this.handle(req, res).catch((error: unknown) => this.internalError(res, error));
+    });
+  }
+
+  async listen(): Promise<{ host: string; port: number; url: string }> {
+    const tokenizer = loadTokenizer();
+    await new Promise<void>((resolve, reject) => {
+      this.http.once('error', reject);
+      this.http.listen(this.options.port ?? 0, this.options.host ?? '127.0.0.1', () => {
+        this.http.off('error', reject);
+        resolve();
+      });
+    });
+    await tokenizer;
+    this.address = this.http.address() as AddressInfo;
+    return { host: this.address.address, port: this.address.port, url: this.baseUrl };
+  }
+
+  get baseUrl(): string {
+    if (!this.address) throw new Error('server is not listening');
+    const host = this.address.family === 'IPv6' ? `[${this.address.address}]` : this.address.address;
+    return `http://${host}:${this.address.port}`;
+  }
+
+  /** Base URL an SDK of this provider should be given. */
+  providerUrl(provider: string, session?: string): string {
+    const path = PROVIDER_PATHS[provider];
+    if (path === undefined) throw new Error(`unknown provider "${provider}"; known: ${Object.keys(PROVIDER_PATHS).join(', ')}`);
+    return `${this.baseUrl}${session ? `/s/${encodeURIComponent(session)}` : ''}${path}`;
+  }
+
+  close(): Promise<void> {
+    return new Promise((resolve) => {
+      this.http.close(() => resolve());
+      this.http.closeAllConnections();
+    });
+  }
+
+  private async handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    const url = req.url ?? '/';
+    const q = url.indexOf('?');
+    const path = q < 0 ? url : url.slice(0, q);
+    if (path === CONTROL_PREFIX || path.startsWith(`${CONTROL_PREFIX}/`)) {
+      await handleControl(this, req, res, path, q < 0 ? '' : url.slice(q + 1));
+      return;
+    }
+
+    const route = matchRoute(req.method ?? 'GET', path);
+    const session = this.findSession(req, url, q, route.sessionId);
+    const requestId = `req_${session ? session.nextId() : 'unknown'}`;
+    if ('notFound' in route) {
+      const error: NeutralError = route.allow
+        ? { kind: 'method_not_allowed', status: 405, code: 'method_not_allowed', message: `Method ${req.method} is not allowed on ${path}; use ${route.allow}.`, headers: { allow: route.allow } }
+        : { kind: 'not_found', status: 404, code: 'unknown_url', message: `Unrecognized request URL (${req.method}: ${path}). Understudy serves the provider routes listed at GET ${CONTROL_PREFIX}/health.` };
+      req.resume();
+      this.sendError(res, route.dialect, error, requestId);
+      return;
+    }
+    const dialect = route.operation.dialect;
+    if (!session) {
+      req.resume();
+      this.sendError(res, dialect, { kind: 'not_found', status: 404, code: 'session_not_found', message: `Understudy session "${route.sessionId ?? req.headers['x-understudy-session']}" does not exist.` }, requestId);
+      return;
+    }
+    session.journal.counters.requests++;
+    const base = { requestId, time: new Date().toISOString(), session: session.id, route: `${req.method} ${path}`, operation: route.operation.id };
+
+    const body = await readBody(req, this.bodyLimit);
+    if (!body.ok) {
+      if (body.reason === 'aborted') return;
+      const error: NeutralError =
+        body.reason === 'too_large'
+          ? { kind: 'too_large', status: 413, code: 'request_too_large', message: `Request body exceeds the limit of ${this.bodyLimit} bytes.` }
+          : invalidRequest('We could not parse the JSON body of your request: it is not valid UTF-8.', null, 'invalid_json');
+      this.finishError(session, res, dialect, error, { ...base, stream: false });
+      return;
+    }
+    const contentType = req.headers['content-type'] ?? '';
+    if (!/^application\/(?:[\w.+-]+\+)?json\b/i.test(contentType)) {
+      const error = invalidRequest(`Unsupported content type "${contentType}": send the body as application/json.`, null, 'unsupported_content_type');
+      this.finishError(session, res, dialect, error, { ...base, stream: false });
+      return;
+    }
+    let parsed: unknown;
+    try {
+      parsed = JSON.parse(body.text);
+    } catch (e) {
+      const error = invalidRequest(`We could not parse the JSON body of your request: ${(e as Error).message}. The API expects a JSON payload.`, null, 'invalid_json');
+      this.finishError(session, res, dialect, error, { ...base, stream: false });
+      return;
+    }
+    const decoded = dialect.decode(parsed);
+    if (isNeutralError(decoded)) {
+      session.journal.counters.invalid++;
+      this.finishError(session, res, dialect, decoded, { ...base, stream: false });
+      return;
+    }
+    await this.respond(session, dialect, decoded, req, res, base);
+  }
+
+  private async respond(
+    session: Session,
+    dialect: ChatDialect,
+    request: ChatRequest,
+    req: IncomingMessage,
+    res: ServerResponse,
+    base: Omit<JournalEntry, 'seq' | 'status' | 'stream'>,
+  ): Promise<void> {
+    const generation = session.generation;
+    const answer = answerRequest(session, request);
+    const entryBase = { ...base, stream: request.stream, request, script: answer.script, step: answer.step, source: answer.source };
+
+    if (answer.delayMs > 0) {
+      const connected = await waitConnected(answer.delayMs, res);
+      if (!connected) {
+        answer.reservation?.release();
+        return;
+      }
+    }
+    if (session.generation !== generation) {
+      answer.reservation?.release();
+      const error = understudyConflict('superseded', 'request_superseded', 'the session was reset or reloaded while this request was in flight; nothing was consumed');
+      this.sendError(res, dialect, error, base.requestId);
+      return;
+    }
+
+    if (answer.kind === 'error') {
+      this.deliver(res, answer, base.requestId, () => dialect.encodeError(answer.error, { requestId: base.requestId }));
+      this.recordError(session, answer.error, { ...entryBase, usage: inputOnly(answer.inputTokens) });
+      return;
+    }
+
+    const ctx: EncodeContext = { responseId: `${dialect.idPrefix}${session.nextId()}`, created: session.clock, model: request.model, requestId: base.requestId };
+    const reply = answer.reply;
+    if (request.stream) {
+      const stream = dialect.encodeStream(reply, request, ctx);
+      this.deliver(res, answer, base.requestId, () => ({
+        status: 200,
+        headers: { 'content-type': stream.contentType, 'cache-control': 'no-cache', connection: 'keep-alive' },
+        body: stream.events.join(''),
+      }));
+    } else {
+      const body = dialect.encodeResponse(reply, request, ctx);
+      this.deliver(res, answer, base.requestId, () => ({ status: 200, headers: { 'content-type': 'application/json' }, body }));
+    }
+    session.journal.add({ ...entryBase, status: 200, reply, usage: reply.usage });
+  }
+
+  /** Writes the response; the reservation is committed once written, released if the client left. */
+  private deliver(res: ServerResponse, answer: Answer, requestId: string, encode: () => { status: number; headers: Record<string, string>; body: string }): void {
+    const { status, headers, body } = encode();
+    const reservation = answer.reservation;
+    if (reservation) {
+      res.once('close', () => {
+        if (res.writableFinished) reservation.commit();
+        else reservation.release();
+      });
+    }
+    res.writeHead(status, { ...headers, 'x-request-id': requestId });
+    res.end(body);
+  }
+
+  private finishError(session: Session, res: ServerResponse, dialect: ChatDialect, error: NeutralError, entry: Omit<JournalEntry, 'seq' | 'status'>): void {
+    this.sendError(res, dialect, error, entry.requestId);
+    this.recordError(session, error, entry);
+  }
+
+  private recordError(session: Session, error: NeutralError, entry: Omit<JournalEntry, 'seq' | 'status'>): void {
+    session.journal.counters.errorsReturned++;
+    session.journal.add({ ...entry, status: error.status, error: { code: error.code, message: error.message } });
+  }
+
+  private sendError(res: ServerResponse, dialect: ChatDialect, error: NeutralError, requestId: string): void {
+    const encoded = dialect.encodeError(error, { requestId });
+    if (res.headersSent) {
+      res.destroy();
+      return;
+    }
+    res.writeHead(encoded.status, { ...encoded.headers, 'x-request-id': requestId });
+    res.end(encoded.body);
+  }
+
+  private internalError(res: ServerResponse, error: unknown): void {
+    if (!res.headersSent) {
+      const message = error instanceof Error ? error.message : String(error);
+      res.writeHead(500, { 'content-type': 'application/json' });
+      res.end(JSON.stringify({ error: { message: `Understudy internal error: ${message}`, type: 'server_error', param: null, code: 'understudy_internal' } }));
+    } else {
+      res.destroy();
+    }
+  }
+
+  private findSession(req: IncomingMessage, url: string, q: number, prefixId: string | undefined): Session | undefined {
+    const named = prefixId ?? (req.headers['x-understudy-session'] as string | undefined);
+    if (named !== undefined) return this.registry.get(named);
+    const h = req.headers;
+    const auth = h.authorization;
+    let key: string | undefined;
+    if (auth && auth.startsWith('Bearer ')) key = auth.slice(7).trim();
+    key ??= (h['api-key'] as string | undefined) ?? (h['x-api-key'] as string | undefined) ?? (h['x-goog-api-key'] as string | undefined);
+    if (key === undefined && q >= 0) key = new URLSearchParams(url.slice(q + 1)).get('key') ?? undefined;
+    return (key !== undefined ? this.registry.byApiKey(key) : undefined) ?? this.registry.defaultSession;
+  }
+}
+
+function inputOnly(inputTokens: number): Usage {
+  return { inputTokens, outputTokens: 0, cachedInputTokens: 0, reasoningTokens: 0 };
+}
+
+/** Waits `ms`, resolving false early if the client goes away. */
+function waitConnected(ms: number, res: ServerResponse): Promise<boolean> {
+  return new Promise((resolve) => {
+    const onClose = () => {
+      clearTimeout(timer);
+      resolve(false);
+    };
+    const timer = setTimeout(() => {
+      res.off('close', onClose);
+      resolve(!res.destroyed);
+    }, ms);
+    res.once('close', onClose);
+  });
+}
