@@ -97,6 +97,12 @@ function parseYamlText(text: string, file: string): FixtureResult {
     });
     return { ok: false, problems };
   }
+  if (doc.contents === null) {
+    return {
+      ok: false,
+      problems: [{ file, path: '/', line: 1, column: 1, message: 'expected a fixture (an object with keys scenarios, session); found an empty document' }],
+    };
+  }
   let value: unknown;
   try {
     value = doc.toJS({ maxAliasCount: 1000 });

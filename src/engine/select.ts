@@ -4,7 +4,7 @@
 // Nothing here mutates state.
 
 import type { ChatRequest } from '../core/model.js';
-import { firstMiss } from './predicates.js';
+import { firstMiss, type Miss } from './predicates.js';
 import type { CompiledStep, ReserveMode, Script } from './script.js';
 
 export type Selection =
@@ -45,7 +45,7 @@ export function selectStep(scripts: readonly Script[], request: ChatRequest): Se
 
 export function explainMiss(scripts: readonly Script[], request: ChatRequest): string {
   if (scripts.length === 0) return 'no script matched this request: the session has no scripts loaded';
-  const near: { script: Script; step: CompiledStep; misses: ReturnType<typeof nearestOf> }[] = [];
+  const near: { script: Script; step: CompiledStep; misses: Miss[] }[] = [];
   for (const script of scripts) {
     if (script.complete) continue;
     const best = script.nearest(request);
@@ -61,8 +61,4 @@ export function explainMiss(scripts: readonly Script[], request: ChatRequest): s
   if (lines.length) message += ` Nearest: ${lines.join(' | ')}.`;
   if (completed.length) message += ` Completed scenarios: ${completed.join(', ')}.`;
   return message;
-}
-
-function nearestOf(script: Script, request: ChatRequest) {
-  return script.nearest(request)?.misses ?? [];
 }
