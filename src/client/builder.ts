@@ -119,8 +119,16 @@ export class ScenarioBuilder {
     return this.changed();
   }
 
+  /** Step ids named by a `next` that no step of this scenario has (yet). */
+  danglingNext(): string[] {
+    const ids = new Set(this.steps.map((s, i) => s.id ?? `step-${i + 1}`));
+    const refs = this.steps.flatMap((s) => (s.next === undefined ? [] : Array.isArray(s.next) ? s.next : [s.next]));
+    return refs.filter((ref) => ref !== 'complete' && !ids.has(ref));
+  }
+
   private changed(): this {
-    this.onChange?.(this.build());
+    // A `next` may name a step the chain adds later: apply once every target exists.
+    if (this.onChange && this.danglingNext().length === 0) this.onChange(this.build());
     return this;
   }
 }

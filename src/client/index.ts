@@ -68,6 +68,8 @@ function checked(value: unknown, source: string): FixtureSpec {
 }
 
 class LocalSession implements UnderstudySession {
+  /** Builders of this session; one whose `next` names a missing step is not applied until it resolves. */
+  private readonly builders: ScenarioBuilder[] = [];
   constructor(
     private readonly server: UnderstudyServer,
     private readonly session: Session,
@@ -82,9 +84,16 @@ class LocalSession implements UnderstudySession {
     return this.server.providerUrl(provider);
   }
   scenario(name: string): ScenarioBuilder {
-    return new ScenarioBuilder(name, (spec) => this.session.load(checked({ scenarios: [spec] }, `scenario "${name}"`)));
+    const builder = new ScenarioBuilder(name, (spec) => this.session.load(checked({ scenarios: [spec] }, `scenario "${name}"`)));
+    this.builders.push(builder);
+    return builder;
   }
-  async push() {}
+  /** In process, scenarios apply at once; this only reports a builder whose `next` never resolved. */
+  async push() {
+    for (const builder of this.builders) {
+      if (builder.danglingNext().length > 0) checked({ scenarios: [builder.build()] }, `scenario "${builder.name}"`);
+    }
+  }
   async load(fixture: Loadable, options: { replace?: boolean } = {}) {
     this.session.load(checked(toFixture(fixture), 'load()'), options.replace);
   }
@@ -95,10 +104,11 @@ class LocalSession implements UnderstudySession {
     return this.session.journal.snapshot();
   }
   async check() {
+    await this.push();
     return verifySession(this.session);
   }
   async verify() {
-    const report = verifySession(this.session);
+    const report = await this.check();
     if (!report.ok) throw new VerificationError(report);
   }
   async delete() {

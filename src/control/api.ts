@@ -6,7 +6,7 @@ import { validateFixtureValue } from '../engine/fixture-file.js';
 import type { Session } from '../engine/session.js';
 import type { FallbackMode } from '../engine/spec.js';
 import { verifySession } from '../engine/verify.js';
-import { readBody } from '../transport/body.js';
+import { jsonTooDeep, MAX_JSON_DEPTH, readBody } from '../transport/body.js';
 import { providerRoutes } from '../transport/routes.js';
 import type { UnderstudyServer } from '../transport/server.js';
 
@@ -46,6 +46,7 @@ async function readJson(req: IncomingMessage, source: string): Promise<unknown> 
   const body = await readBody(req, CONTROL_BODY_LIMIT);
   if (!body.ok) fail(body.reason === 'too_large' ? 413 : 400, 'bad_body', `${source}: the body could not be read (${body.reason})`);
   if (body.text.trim() === '') return undefined;
+  if (jsonTooDeep(body.text)) fail(400, 'json_too_deep', `${source}: the body nests arrays and objects deeper than ${MAX_JSON_DEPTH} levels`);
   try {
     return JSON.parse(body.text);
   } catch (e) {
@@ -70,7 +71,7 @@ function sessionView(server: UnderstudyServer, session: Session) {
 }
 
 const SESSION_FIELDS: Record<string, (v: unknown) => boolean> = {
-  id: (v) => typeof v === 'string',
+  id: (v) => typeof v === 'string' && /^[A-Za-z0-9._-]{1,128}$/.test(v),
   apiKey: (v) => typeof v === 'string' && v.length > 0,
   fallback: (v) => v === 'strict' || v === 'auto',
   clock: (v) => typeof v === 'number' && Number.isInteger(v) && v >= 0,
@@ -79,7 +80,7 @@ const SESSION_FIELDS: Record<string, (v: unknown) => boolean> = {
   fixture: () => true,
 };
 const SESSION_EXPECT: Record<string, string> = {
-  id: 'a string',
+  id: 'a string of 1-128 letters, digits, ".", "_" or "-"',
   apiKey: 'a non-empty string',
   fallback: '"strict" or "auto"',
   clock: 'an integer number of seconds since the epoch',
@@ -113,8 +114,12 @@ export async function handleControl(server: UnderstudyServer, req: IncomingMessa
       }
       let fixture;
       if (body.fixture !== undefined) {
-        const checked = validateFixtureValue(body.fixture, `${source} /fixture`);
-        if (!checked.ok) fail(400, 'invalid_fixture', `${source}: the fixture is invalid`, checked.problems);
+        const checked = validateFixtureValue(body.fixture, source);
+        if (!checked.ok) {
+          // Problem paths point into the request body, where the fixture sits under /fixture.
+          const problems = checked.problems.map((p) => (p.path.startsWith('/') ? { ...p, path: `/fixture${p.path === '/' ? '' : p.path}` } : p));
+          fail(400, 'invalid_fixture', `${source}: the fixture is invalid`, problems);
+        }
         fixture = checked.fixture;
       }
       let session: Session;

@@ -27,6 +27,8 @@ export class Script {
   readonly used: number[];
   /** Bumped on every cursor change; a release only rewinds the cursor if nothing moved since. */
   version = 0;
+  /** Bumped by rewind(): reservations made before it have nothing left to give back. */
+  epoch = 0;
 
   constructor(spec: ScenarioSpec) {
     this.name = spec.name;
@@ -89,6 +91,7 @@ export class Script {
   }
 
   rewind(): void {
+    this.epoch++;
     this.restart();
     this.lastStep = -1;
     this.replies = 0;
@@ -114,6 +117,7 @@ export function reserve(script: Script, step: CompiledStep, mode: ReserveMode): 
     lastStep: script.lastStep,
     version: script.version,
   };
+  const epoch = script.epoch;
   if (mode === 'restart') script.restart();
   if (advance) script.candidates = step.next;
   script.lastStep = step.index;
@@ -131,6 +135,8 @@ export function reserve(script: Script, step: CompiledStep, mode: ReserveMode): 
     release() {
       if (settled) return;
       settled = true;
+      // A rewind (session reset) since the reservation already cleared counts and cursor.
+      if (script.epoch !== epoch) return;
       script.replies--;
       script.used[step.index]--;
       if (script.version === versionAfter) {

@@ -35,7 +35,7 @@ export function verifySession(session: Session): VerifyReport {
   }
   const { entries, counters } = session.journal.snapshot();
   for (const entry of entries) {
-    const kind = entry.error?.code ? CODE_TO_KIND[entry.error.code] : entry.status === 400 ? 'invalid_request' : undefined;
+    const kind = (entry.error?.code ? CODE_TO_KIND[entry.error.code] : undefined) ?? (entry.status === 400 ? 'invalid_request' : undefined);
     if (!kind || !entry.error) continue;
     problems.push({
       kind,

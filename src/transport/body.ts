@@ -46,3 +46,27 @@ export function readBody(req: IncomingMessage, limit: number): Promise<BodyResul
     });
   });
 }
+
+/** Deepest nesting of arrays and objects a request body may have: deeper values would exhaust the
+ * stack in the recursive code after parsing (copies, token counts, schema compilation). */
+export const MAX_JSON_DEPTH = 256;
+
+/** True when the (valid) JSON text nests arrays and objects deeper than `max`; strings are skipped. */
+export function jsonTooDeep(text: string, max = MAX_JSON_DEPTH): boolean {
+  let depth = 0;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (c === 0x22) {
+      for (i++; i < text.length; i++) {
+        const d = text.charCodeAt(i);
+        if (d === 0x5c) i++;
+        else if (d === 0x22) break;
+      }
+    } else if (c === 0x5b || c === 0x7b) {
+      if (++depth > max) return true;
+    } else if (c === 0x5d || c === 0x7d) {
+      depth--;
+    }
+  }
+  return false;
+}

@@ -13,7 +13,7 @@ import type { JournalEntry } from '../engine/journal.js';
 import { Registry } from '../engine/registry.js';
 import type { Session, SessionOptions } from '../engine/session.js';
 import type { FixtureSpec } from '../engine/spec.js';
-import { DEFAULT_BODY_LIMIT, readBody } from './body.js';
+import { DEFAULT_BODY_LIMIT, jsonTooDeep, MAX_JSON_DEPTH, readBody } from './body.js';
 import { matchRoute } from './routes.js';
 
 export interface ServerOptions {
@@ -130,6 +130,11 @@ export class UnderstudyServer {
       parsed = JSON.parse(body.text);
     } catch (e) {
       const error = invalidRequest(`We could not parse the JSON body of your request: ${(e as Error).message}. The API expects a JSON payload.`, null, 'invalid_json');
+      this.finishError(session, res, dialect, error, { ...base, stream: false });
+      return;
+    }
+    if (jsonTooDeep(body.text)) {
+      const error = invalidRequest(`The JSON body of your request nests arrays and objects deeper than ${MAX_JSON_DEPTH} levels.`, null, 'json_too_deep');
       this.finishError(session, res, dialect, error, { ...base, stream: false });
       return;
     }
