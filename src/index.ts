@@ -1,6 +1,15 @@
 export { startUnderstudy, connectUnderstudy, VerificationError, ScenarioBuilder } from './client/index.js';
 export type { Understudy, UnderstudySession, Provider, Loadable, JournalSnapshot } from './client/index.js';
-export type { FixtureSpec, ScenarioSpec, StepSpec, WhenSpec, ReplySpec, MessageSpec, ExhaustionPolicy, FallbackMode } from './engine/spec.js';
+export type {
+  FixtureSpec,
+  ScenarioSpec,
+  StepSpec,
+  WhenSpec,
+  ReplySpec,
+  MessageSpec,
+  ExhaustionPolicy,
+  FallbackMode,
+} from './engine/spec.js';
 export type { Reply, ScriptedToolCall, ScriptedError, JsonValue } from './core/model.js';
 export type { VerifyReport, VerifyProblem } from './engine/verify.js';
 export type { JournalEntry, JournalCounters } from './engine/journal.js';

@@ -4,14 +4,7 @@ import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 
 import type { ChatRequest, JsonSchema, Reply, ToolDefinition } from '../src/core/model.js';
-import {
-  compileSchema,
-  isSchemaError,
-  jsonEquals,
-  parseJson,
-  SCHEMA_CACHE_LIMIT,
-  schemaCacheSize,
-} from '../src/core/schema.js';
+import { compileSchema, isSchemaError, jsonEquals, parseJson, SCHEMA_CACHE_LIMIT, schemaCacheSize } from '../src/core/schema.js';
 import type { CompiledSchema, SchemaError } from '../src/core/schema.js';
 import { checkReplyContract } from '../src/core/contract.js';
 
@@ -76,9 +69,7 @@ test('schema: problems are short, pathed and readable', () => {
   assert.deepEqual(c.validate({ city: 'Paris', unit: 'kelvin' }), [
     'at /unit: must be equal to one of the allowed values: celsius, fahrenheit',
   ]);
-  assert.deepEqual(c.validate({ city: 'Paris', extra: 1 }), [
-    "at (root): must NOT have additional properties ('extra')",
-  ]);
+  assert.deepEqual(c.validate({ city: 'Paris', extra: 1 }), ["at (root): must NOT have additional properties ('extra')"]);
   // allErrors: every problem is reported, not just the first.
   assert.equal(c.validate({ city: 1, unit: 'kelvin' }).length, 2);
 });
@@ -246,7 +237,7 @@ test('schema: $id is harmless — root ids never collide, embedded resources res
   assert.deepEqual(compiled(embedded('string')).validate({ item: { n: 'x' } }), []);
 });
 
-test('schema: an uncompilable schema gives ajv\'s message', () => {
+test("schema: an uncompilable schema gives ajv's message", () => {
   assert.match(schemaError({ properties: { a: { $ref: '#/$defs/missing' } } }), /can't resolve reference #\/\$defs\/missing/);
   assert.match(schemaError({ type: 'nope' }), /^schema is invalid: at \/type: must be equal to one of the allowed values/);
   assert.match(schemaError({ type: 'string', pattern: '([' }), /pattern|Invalid regular expression/i);
@@ -340,7 +331,10 @@ test('contract: tool calls need declared tools', () => {
 
 test('contract: object arguments are validated against the tool parameters', () => {
   const r = reason(req(), { toolCalls: [{ name: 'weather', arguments: { city: 42 } }] });
-  assert.equal(r, 'tool call #1 ("weather"): the arguments do not match the tool\'s declared parameters: at /city: must be string (got 42)');
+  assert.equal(
+    r,
+    'tool call #1 ("weather"): the arguments do not match the tool\'s declared parameters: at /city: must be string (got 42)',
+  );
   const e = reason(req(), { toolCalls: [{ name: 'weather', arguments: { city: 'Paris', unit: 'kelvin' } }] });
   assert.match(e, /at \/unit: must be equal to one of the allowed values: celsius, fahrenheit \(got "kelvin"\)/);
   const arr = reason(req(), { toolCalls: [{ name: 'weather', arguments: ['Paris'] }] });
@@ -376,7 +370,10 @@ test('contract: a tool schema Understudy cannot use is itself the reason', () =>
     'tool "fetcher" declares a schema Understudy cannot use: external $ref "https://example.com/a.json" is not allowed; Understudy never fetches schemas',
   );
   const broken: ToolDefinition = { name: 'broken', parameters: { type: 'nope' } };
-  assert.match(reason(req({ tools: [broken] }), { toolCalls: [{ name: 'broken' }] }), /^tool "broken" declares a schema Understudy cannot use: schema is invalid/);
+  assert.match(
+    reason(req({ tools: [broken] }), { toolCalls: [{ name: 'broken' }] }),
+    /^tool "broken" declares a schema Understudy cannot use: schema is invalid/,
+  );
 });
 
 test('contract: draft-07 and 2020-12 tool schemas, with local refs', () => {
@@ -444,7 +441,10 @@ test('contract: tool choice named', () => {
 
 test('contract: parallelToolCalls false allows at most one call', () => {
   const calls = [{ name: 'weather', arguments: { city: 'A' } }, { name: 'time' }];
-  assert.match(reason(req({ parallelToolCalls: false }), { toolCalls: calls }), /disables parallel tool calls but the reply makes 2 \(weather, time\)/);
+  assert.match(
+    reason(req({ parallelToolCalls: false }), { toolCalls: calls }),
+    /disables parallel tool calls but the reply makes 2 \(weather, time\)/,
+  );
   assert.equal(checkReplyContract(req({ parallelToolCalls: false }), { toolCalls: [calls[0]] }), null);
   assert.equal(checkReplyContract(req({ parallelToolCalls: true }), { toolCalls: calls }), null);
 });
@@ -455,7 +455,10 @@ test('contract: call ids are non-blank, at most 128 characters, unique', () => {
   assert.match(reason(req(), { toolCalls: [call('')] }), /the call id is blank/);
   assert.match(reason(req(), { toolCalls: [call('x'.repeat(129))] }), /the call id is 129 characters long; at most 128/);
   assert.equal(checkReplyContract(req(), { toolCalls: [call('x'.repeat(128))] }), null);
-  assert.match(reason(req(), { toolCalls: [call('c1'), call('c2'), call('c1')] }), /tool call #3 \("time"\): the call id "c1" is used by another call/);
+  assert.match(
+    reason(req(), { toolCalls: [call('c1'), call('c2'), call('c1')] }),
+    /tool call #3 \("time"\): the call id "c1" is used by another call/,
+  );
   assert.equal(checkReplyContract(req(), { toolCalls: [call('c1'), { name: 'time' }, call('c2')] }), null);
 });
 
@@ -468,7 +471,10 @@ test('contract: chunks must spell the content exactly', () => {
     reason(req(), { text: 'Hello world', chunks: ['Hello', 'World'] }),
     'the reply\'s chunks join to 10 characters but the content has 11; they first differ at offset 5 (chunks: "World", content: " world")',
   );
-  assert.match(reason(req(), { text: 'abc', chunks: ['abd'] }), /join to 3 characters but the content has 3; they first differ at offset 2/);
+  assert.match(
+    reason(req(), { text: 'abc', chunks: ['abd'] }),
+    /join to 3 characters but the content has 3; they first differ at offset 2/,
+  );
   assert.match(reason(req(), { json: { a: 1 }, chunks: ['{"a": 1}'] }), /join to 8 characters but the content has 7/);
 });
 
@@ -507,7 +513,10 @@ test('contract: json_schema output (2020-12 and draft-07)', () => {
     reason(request, { json: { answer: '42' } }),
     'the reply content does not match the requested output schema "answer": at /answer: must be integer (got "42")',
   );
-  assert.match(reason(request, { text: '{"answer":1,"tags":["toolong"]}' }), /at \/tags\/0: must NOT have more than 5 characters \(got "toolong"\)/);
+  assert.match(
+    reason(request, { text: '{"answer":1,"tags":["toolong"]}' }),
+    /at \/tags\/0: must NOT have more than 5 characters \(got "toolong"\)/,
+  );
   assert.match(reason(request, { text: '{}' }), /must have required property 'answer'/);
   assert.match(reason(request, { text: 'not json' }), /json_schema.*not valid JSON/);
   assert.equal(checkReplyContract(request, { toolCalls: [{ name: 'time' }] }), null);
@@ -534,7 +543,10 @@ test('contract: many problems are summarised in one reason', () => {
   const request = req({
     output: {
       type: 'json_schema',
-      schema: { type: 'object', properties: { a: { type: 'string' }, b: { type: 'string' }, c: { type: 'string' }, d: { type: 'string' }, e: { type: 'string' } } },
+      schema: {
+        type: 'object',
+        properties: { a: { type: 'string' }, b: { type: 'string' }, c: { type: 'string' }, d: { type: 'string' }, e: { type: 'string' } },
+      },
     },
   });
   const r = reason(request, { json: { a: 1, b: 2, c: 3, d: 4, e: 5 } });

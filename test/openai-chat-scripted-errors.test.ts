@@ -25,7 +25,10 @@ test('a scripted 429 surfaces as RateLimitError with its headers, then the next 
   const { session, openai } = await clientFor('scripted-429');
   session
     .scenario('throttled')
-    .fails(429, 'Rate limit reached for gpt-4o-mini', { code: 'rate_limit_exceeded', headers: { 'retry-after-ms': '20', 'retry-after': '1' } })
+    .fails(429, 'Rate limit reached for gpt-4o-mini', {
+      code: 'rate_limit_exceeded',
+      headers: { 'retry-after-ms': '20', 'retry-after': '1' },
+    })
     .replies('after the limit');
   const error = await openai.chat.completions.create(ask).catch((e: unknown) => e);
   assert.ok(error instanceof OpenAI.RateLimitError, `got ${String(error)}`);
@@ -41,7 +44,10 @@ test('a scripted 429 surfaces as RateLimitError with its headers, then the next 
 
 test('the SDK retry path honours retry-after-ms: fail once, then succeed [openai-chat.errors.json +]', async () => {
   const session = await mock.session('retry-once');
-  session.scenario('flaky').fails(503, 'The server is overloaded', { headers: { 'retry-after-ms': '10' } }).replies('recovered');
+  session
+    .scenario('flaky')
+    .fails(503, 'The server is overloaded', { headers: { 'retry-after-ms': '10' } })
+    .replies('recovered');
   const openai = new OpenAI({ baseURL: mock.url('openai'), apiKey: session.apiKey, maxRetries: 1, timeout: 10_000 });
   const started = Date.now();
   const completion = await openai.chat.completions.create(ask);

@@ -37,7 +37,10 @@ async function main(argv: string[]): Promise<number> {
     }
     // Positionals after --fixtures FILE are more fixture files (so a shell glob works).
     const fixtures = [...(parsed.values.fixtures ?? []), ...parsed.positionals];
-    const server = await runServe({ host: parsed.values.host ?? '127.0.0.1', port, fixtures, strict: parsed.values.strict ?? false }, print);
+    const server = await runServe(
+      { host: parsed.values.host ?? '127.0.0.1', port, fixtures, strict: parsed.values.strict ?? false },
+      print,
+    );
     if (!server) return 1;
     const stop = () => {
       void server.close().then(() => process.exit(0));

@@ -30,8 +30,12 @@ export async function runServe(options: ServeOptions, out: (line: string) => voi
   const { url } = await server.listen();
   const scenarios = server.registry.defaultSession.scripts.map((s) => s.name);
   out(`Understudy is listening on ${url}`);
-  out(`  fixtures: ${options.fixtures.length ? options.fixtures.join(', ') : '(none)'}; scenarios: ${scenarios.length ? scenarios.join(', ') : '(none)'}`);
-  out(`  unmatched requests: ${options.strict ? 'strict (409 no_match naming the nearest script)' : 'zero-config answers (--strict turns this off)'}`);
+  out(
+    `  fixtures: ${options.fixtures.length ? options.fixtures.join(', ') : '(none)'}; scenarios: ${scenarios.length ? scenarios.join(', ') : '(none)'}`,
+  );
+  out(
+    `  unmatched requests: ${options.strict ? 'strict (409 no_match naming the nearest script)' : 'zero-config answers (--strict turns this off)'}`,
+  );
   out('');
   out('Point an SDK at it:');
   out(`  new OpenAI({ baseURL: '${server.providerUrl('openai')}', apiKey: 'understudy' })`);

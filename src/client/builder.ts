@@ -24,7 +24,9 @@ export class ScenarioBuilder {
     return this.add({ latestUser: match });
   }
   whenToolResult(name?: string, id?: string, content?: JsonValue): this {
-    return this.add({ toolResult: { ...(name !== undefined && { name }), ...(id !== undefined && { id }), ...(content !== undefined && { content }) } });
+    return this.add({
+      toolResult: { ...(name !== undefined && { name }), ...(id !== undefined && { id }), ...(content !== undefined && { content }) },
+    });
   }
   /** Readable alias of whenToolResult for the step after a tool call. */
   thenWhenToolResult(name?: string, id?: string, content?: JsonValue): this {
@@ -71,9 +73,13 @@ export class ScenarioBuilder {
     if (Object.keys(this.when).length > 0) step.when = this.when;
     if (options.id !== undefined) step.id = options.id;
     if (options.next !== undefined) step.next = options.next;
+    const when = this.when;
     this.steps.push(step);
     this.when = {};
-    return this.changed();
+    return this.transact(() => {
+      this.steps.pop();
+      this.when = when;
+    });
   }
 
   // ---- modifiers of the last step ----
@@ -92,12 +98,14 @@ export class ScenarioBuilder {
 
   // ---- scenario options ----
   onExhausted(policy: ExhaustionPolicy): this {
+    const before = this.exhausted;
     this.exhausted = policy;
-    return this.changed();
+    return this.transact(() => (this.exhausted = before));
   }
   limitReplies(max: number): this {
+    const before = this.maxReplies;
     this.maxReplies = max;
-    return this.changed();
+    return this.transact(() => (this.maxReplies = before));
   }
 
   build(): ScenarioSpec {
@@ -115,8 +123,9 @@ export class ScenarioBuilder {
   private modifyLast(change: (step: StepSpec) => void): this {
     const last = this.steps[this.steps.length - 1];
     if (!last) throw new Error(`scenario "${this.name}": add a reply before modifying it`);
+    const before = structuredClone(last);
     change(last);
-    return this.changed();
+    return this.transact(() => (this.steps[this.steps.length - 1] = before));
   }
 
   /** Step ids named by a `next` that no step of this scenario has (yet). */
@@ -124,6 +133,16 @@ export class ScenarioBuilder {
     const ids = new Set(this.steps.map((s, i) => s.id ?? `step-${i + 1}`));
     const refs = this.steps.flatMap((s) => (s.next === undefined ? [] : Array.isArray(s.next) ? s.next : [s.next]));
     return refs.filter((ref) => ref !== 'complete' && !ids.has(ref));
+  }
+
+  /** Applies the change, or undoes it and rethrows when the session refuses it. */
+  private transact(undo: () => void): this {
+    try {
+      return this.changed();
+    } catch (error) {
+      undo();
+      throw error;
+    }
   }
 
   private changed(): this {

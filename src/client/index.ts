@@ -208,7 +208,10 @@ export async function connectUnderstudy(baseUrl: string): Promise<Omit<Understud
     baseUrl: control.baseUrl,
     url: (provider: Provider = 'openai') => control.providerUrl(provider),
     async session(id?: string, options: Omit<SessionOptions, 'id'> = {}) {
-      const created = (await control.call('POST', '/sessions', { ...options, ...(id !== undefined && { id }) })) as { id: string; apiKey: string };
+      const created = (await control.call('POST', '/sessions', { ...options, ...(id !== undefined && { id }) })) as {
+        id: string;
+        apiKey: string;
+      };
       return new RemoteSession(control, created.id, created.apiKey);
     },
     defaultSession: new RemoteSession(control, info.id, info.apiKey),

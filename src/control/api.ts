@@ -46,7 +46,8 @@ async function readJson(req: IncomingMessage, source: string): Promise<unknown> 
   const body = await readBody(req, CONTROL_BODY_LIMIT);
   if (!body.ok) fail(body.reason === 'too_large' ? 413 : 400, 'bad_body', `${source}: the body could not be read (${body.reason})`);
   if (body.text.trim() === '') return undefined;
-  if (jsonTooDeep(body.text)) fail(400, 'json_too_deep', `${source}: the body nests arrays and objects deeper than ${MAX_JSON_DEPTH} levels`);
+  if (jsonTooDeep(body.text))
+    fail(400, 'json_too_deep', `${source}: the body nests arrays and objects deeper than ${MAX_JSON_DEPTH} levels`);
   try {
     return JSON.parse(body.text);
   } catch (e) {
@@ -88,7 +89,13 @@ const SESSION_EXPECT: Record<string, string> = {
   journalLimit: 'an integer >= 0',
 };
 
-export async function handleControl(server: UnderstudyServer, req: IncomingMessage, res: ServerResponse, path: string, _query: string): Promise<void> {
+export async function handleControl(
+  server: UnderstudyServer,
+  req: IncomingMessage,
+  res: ServerResponse,
+  path: string,
+  _query: string,
+): Promise<void> {
   const method = req.method ?? 'GET';
   const source = `control ${method} ${path}`;
   try {
@@ -109,7 +116,8 @@ export async function handleControl(server: UnderstudyServer, req: IncomingMessa
       const body = expectObject(await readJson(req, source), source);
       for (const [key, value] of Object.entries(body)) {
         const check = SESSION_FIELDS[key];
-        if (!check) fail(400, 'invalid_body', `${source}: /${key}: unknown field; expected one of ${Object.keys(SESSION_FIELDS).join(', ')}`);
+        if (!check)
+          fail(400, 'invalid_body', `${source}: /${key}: unknown field; expected one of ${Object.keys(SESSION_FIELDS).join(', ')}`);
         if (!check(value)) fail(400, 'invalid_body', `${source}: /${key}: expected ${SESSION_EXPECT[key]}, found ${JSON.stringify(value)}`);
       }
       let fixture;
@@ -117,7 +125,9 @@ export async function handleControl(server: UnderstudyServer, req: IncomingMessa
         const checked = validateFixtureValue(body.fixture, source);
         if (!checked.ok) {
           // Problem paths point into the request body, where the fixture sits under /fixture.
-          const problems = checked.problems.map((p) => (p.path.startsWith('/') ? { ...p, path: `/fixture${p.path === '/' ? '' : p.path}` } : p));
+          const problems = checked.problems.map((p) =>
+            p.path.startsWith('/') ? { ...p, path: `/fixture${p.path === '/' ? '' : p.path}` } : p,
+          );
           fail(400, 'invalid_fixture', `${source}: the fixture is invalid`, problems);
         }
         fixture = checked.fixture;
@@ -146,7 +156,8 @@ export async function handleControl(server: UnderstudyServer, req: IncomingMessa
     if (rest.length === 2) {
       if (method === 'GET') return send(res, 200, sessionView(server, session));
       if (method === 'DELETE') {
-        if (!server.registry.delete(session.id)) fail(400, 'cannot_delete', `${source}: the default session cannot be deleted; reset it instead`);
+        if (!server.registry.delete(session.id))
+          fail(400, 'cannot_delete', `${source}: the default session cannot be deleted; reset it instead`);
         return send(res, 204, null);
       }
       fail(405, 'method_not_allowed', `${source}: use GET or DELETE`);

@@ -31,7 +31,7 @@ function checkToolCalls(request: ChatRequest, reply: Reply): string | null {
     }
     return null;
   }
-  if (!Array.isArray(calls)) return 'the reply\'s toolCalls must be a list';
+  if (!Array.isArray(calls)) return "the reply's toolCalls must be a list";
 
   const tools = request.tools;
   for (let i = 0; i < calls.length; i++) {
@@ -148,7 +148,7 @@ function checkContent(request: ChatRequest, reply: Reply): string | null {
   if (hasText && hasJson) {
     return 'the reply sets both text and json; give one (json is sent as its compact JSON text)';
   }
-  if (hasText && typeof reply.text !== 'string') return 'the reply\'s text must be a string';
+  if (hasText && typeof reply.text !== 'string') return "the reply's text must be a string";
 
   let content: string | undefined;
   if (hasJson) content = JSON.stringify(reply.json);
@@ -195,7 +195,7 @@ function checkContent(request: ChatRequest, reply: Reply): string | null {
 }
 
 function checkChunks(chunks: unknown, content: string): string | null {
-  if (!Array.isArray(chunks)) return 'the reply\'s chunks must be a list of strings';
+  if (!Array.isArray(chunks)) return "the reply's chunks must be a list of strings";
   let joined = '';
   for (let i = 0; i < chunks.length; i++) {
     const c: unknown = chunks[i];

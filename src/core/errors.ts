@@ -32,7 +32,11 @@ export function invalidRequest(message: string, param: string | null = null, cod
 }
 
 /** Understudy's own refusals: never worth a retry, so they say so to the SDKs that listen. */
-export function understudyConflict(kind: 'no_match' | 'exhausted' | 'mismatch' | 'superseded', code: string, message: string): NeutralError {
+export function understudyConflict(
+  kind: 'no_match' | 'exhausted' | 'mismatch' | 'superseded',
+  code: string,
+  message: string,
+): NeutralError {
   return { kind, status: 409, code, message, headers: { 'x-should-retry': 'false' } };
 }
 

@@ -53,16 +53,10 @@ export interface ToolDefinition {
   strict?: boolean;
 }
 
-export type ToolChoice =
-  | { type: 'auto' }
-  | { type: 'none' }
-  | { type: 'required' }
-  | { type: 'named'; name: string };
+export type ToolChoice = { type: 'auto' } | { type: 'none' } | { type: 'required' } | { type: 'named'; name: string };
 
 export type OutputFormat =
-  | { type: 'text' }
-  | { type: 'json_object' }
-  | { type: 'json_schema'; name?: string; schema: JsonSchema; strict?: boolean };
+  { type: 'text' } | { type: 'json_object' } | { type: 'json_schema'; name?: string; schema: JsonSchema; strict?: boolean };
 
 export interface ChatRequest {
   model: string;

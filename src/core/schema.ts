@@ -38,8 +38,7 @@ export function isSchemaError(x: CompiledSchema | SchemaError): x is SchemaError
 // ajv-formats is CommonJS (`module.exports = plugin; exports.default = plugin`); under NodeNext the
 // default import is typed as the module object, so take `.default` when it exists.
 const addFormats: FormatsPlugin =
-  (addFormatsModule as unknown as { default?: FormatsPlugin }).default ??
-  (addFormatsModule as unknown as FormatsPlugin);
+  (addFormatsModule as unknown as { default?: FormatsPlugin }).default ?? (addFormatsModule as unknown as FormatsPlugin);
 
 type Draft = 'draft-07' | '2019-09' | '2020-12';
 type AjvInstance = Ajv | Ajv2019 | Ajv2020;
@@ -66,12 +65,7 @@ const AJV_OPTIONS: Options = {
 const RECYCLE_AFTER = 500;
 
 function newInstance(draft: Draft): AjvInstance {
-  const ajv =
-    draft === 'draft-07'
-      ? new Ajv(AJV_OPTIONS)
-      : draft === '2019-09'
-        ? new Ajv2019(AJV_OPTIONS)
-        : new Ajv2020(AJV_OPTIONS);
+  const ajv = draft === 'draft-07' ? new Ajv(AJV_OPTIONS) : draft === '2019-09' ? new Ajv2019(AJV_OPTIONS) : new Ajv2020(AJV_OPTIONS);
   addFormats(ajv);
   return ajv;
 }
@@ -150,9 +144,7 @@ const ALWAYS_VALID: CompiledSchema = {
 };
 const NEVER_VALID: CompiledSchema = {
   validate: () => ['at (root): the schema is false; no value is allowed'],
-  problems: () => [
-    { path: '', keyword: 'false schema', text: 'at (root): the schema is false; no value is allowed' },
-  ],
+  problems: () => [{ path: '', keyword: 'false schema', text: 'at (root): the schema is false; no value is allowed' }],
 };
 
 function compileUncached(key: string): CompiledSchema | SchemaError {
@@ -187,7 +179,11 @@ function compileUncached(key: string): CompiledSchema | SchemaError {
     const message = (e as Error).message;
     // Meta-schema failures: Ajv's own text repeats itself under allErrors; say each problem once.
     if (message.startsWith('schema is invalid') && ajv.errors && ajv.errors.length > 0) {
-      return { error: `schema is invalid: ${describe(ajv.errors).map((p) => p.text).join('; ')}` };
+      return {
+        error: `schema is invalid: ${describe(ajv.errors)
+          .map((p) => p.text)
+          .join('; ')}`,
+      };
     }
     return { error: message };
   }
@@ -273,13 +269,9 @@ function messageOf(e: ErrorObject): string {
     case 'const':
       return `${message} ${compactJson(params.allowedValue)}`;
     case 'additionalProperties':
-      return typeof params.additionalProperty === 'string'
-        ? `${message} ('${params.additionalProperty}')`
-        : message;
+      return typeof params.additionalProperty === 'string' ? `${message} ('${params.additionalProperty}')` : message;
     case 'unevaluatedProperties':
-      return typeof params.unevaluatedProperty === 'string'
-        ? `${message} ('${params.unevaluatedProperty}')`
-        : message;
+      return typeof params.unevaluatedProperty === 'string' ? `${message} ('${params.unevaluatedProperty}')` : message;
     default:
       return message;
   }

@@ -66,8 +66,7 @@ export function answerRequest(session: Session, request: ChatRequest): Answer {
     };
   }
 
-  const reservation = reserve(script, step, mode);
-  session.journal.counters.matched++;
+  const reservation = reserve(script, step, mode, () => session.journal.counters.matched++);
   const delayMs = step.reply.delayMs ?? 0;
   if (step.reply.error) {
     const e = step.reply.error;

@@ -6,6 +6,7 @@
 import { readFile } from 'node:fs/promises';
 import { extname } from 'node:path';
 import { isAlias, isMap, isScalar, isSeq, LineCounter, parseDocument, type Document } from 'yaml';
+import { JSON_PATH_SEGMENT } from './json-path.js';
 import type { FixtureSpec } from './spec.js';
 
 export interface FixtureProblem {
@@ -100,14 +101,25 @@ function parseYamlText(text: string, file: string): FixtureResult {
   if (doc.contents === null) {
     return {
       ok: false,
-      problems: [{ file, path: '/', line: 1, column: 1, message: 'expected a fixture (an object with keys scenarios, session); found an empty document' }],
+      problems: [
+        {
+          file,
+          path: '/',
+          line: 1,
+          column: 1,
+          message: 'expected a fixture (an object with keys scenarios, session); found an empty document',
+        },
+      ],
     };
   }
   let value: unknown;
   try {
     value = doc.toJS({ maxAliasCount: 1000 });
   } catch (error) {
-    return { ok: false, problems: [{ file, path: '(syntax)', message: `invalid YAML: ${oneLine(String((error as Error).message ?? error))}` }] };
+    return {
+      ok: false,
+      problems: [{ file, path: '(syntax)', message: `invalid YAML: ${oneLine(String((error as Error).message ?? error))}` }],
+    };
   }
   return validateWithLocator(value, file, documentLocator(doc, lineCounter));
 }
@@ -120,7 +132,10 @@ function parseJsonText(text: string, file: string): FixtureResult {
     const found = jsonSyntaxError(text);
     if (found) {
       const pos = positionOf(text, found.offset);
-      return { ok: false, problems: [{ file, path: '(syntax)', line: pos.line, column: pos.column, message: `invalid JSON: ${found.message}` }] };
+      return {
+        ok: false,
+        problems: [{ file, path: '(syntax)', line: pos.line, column: pos.column, message: `invalid JSON: ${found.message}` }],
+      };
     }
     return { ok: false, problems: [{ file, path: '(syntax)', message: `invalid JSON: ${(error as Error).message}` }] };
   }
@@ -373,10 +388,7 @@ const JSON_PATH_KEYS = ['path', 'equals', 'in'];
 const MESSAGE_KEYS = ['role', 'content', 'toolCalls', 'toolCallId'];
 
 const HEADER_NAME = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
-// eslint-disable-next-line no-control-regex
 const HEADER_VALUE = /^[\t\x20-\x7e\x80-\xff]*$/;
-/** Mirrors parseJsonPath in predicates.ts: `$`, `.name`, `[0]`, `['a b']`, `["a b"]`. */
-const JSON_PATH_SEGMENT = /\.([A-Za-z_$][\w$-]*)|\[(\d+)\]|\['((?:[^'\\]|\\.)*)'\]|\["((?:[^"\\]|\\.)*)"\]/y;
 
 /** A short description of a value for "found …" (strings quoted, long ones cut). */
 function found(value: unknown): string {
@@ -536,7 +548,10 @@ class Checker {
       if (name === undefined) return;
       const first = names.get(name);
       if (first !== undefined) {
-        this.report(['scenarios', i, 'name'], `expected a scenario name unique in the file; found "${name}" again (first at /scenarios/${first}/name)`);
+        this.report(
+          ['scenarios', i, 'name'],
+          `expected a scenario name unique in the file; found "${name}" again (first at /scenarios/${first}/name)`,
+        );
       } else names.set(name, i);
     });
   }
@@ -581,7 +596,10 @@ class Checker {
       if (!obj) return;
       if (has(obj, 'id')) {
         if (this.nonEmptyString(obj.id, [...stepPath, 'id'], 'a step id') && obj.id === 'complete') {
-          this.report([...stepPath, 'id'], 'expected a step id other than "complete" (it is reserved for `next: complete`); found "complete"');
+          this.report(
+            [...stepPath, 'id'],
+            'expected a step id other than "complete" (it is reserved for `next: complete`); found "complete"',
+          );
         }
       }
       const id = ids[i];
@@ -630,7 +648,10 @@ class Checker {
     if (!reply) return;
     const set = (key: string): boolean => has(reply, key);
     if (!set('text') && !set('json') && !set('toolCalls') && !set('error')) {
-      this.report(path, `expected a reply with at least one of text, json, toolCalls, error; found ${Object.keys(reply).length ? `only ${quoteList(Object.keys(reply))}` : 'an empty object'}`);
+      this.report(
+        path,
+        `expected a reply with at least one of text, json, toolCalls, error; found ${Object.keys(reply).length ? `only ${quoteList(Object.keys(reply))}` : 'an empty object'}`,
+      );
     }
     if (set('error')) {
       for (const key of Object.keys(reply)) {
@@ -654,7 +675,10 @@ class Checker {
           if (!this.string(c, [...path, 'chunks', i], 'a chunk (a string)')) allStrings = false;
         });
         if (!set('text') && !set('json')) {
-          this.report([...path, 'chunks'], 'expected "chunks" only together with "text" or "json" (they split that content); found neither');
+          this.report(
+            [...path, 'chunks'],
+            'expected "chunks" only together with "text" or "json" (they split that content); found neither',
+          );
         } else if (allStrings && !set('error')) {
           const content = set('text') ? reply.text : jsonOk ? JSON.stringify(reply.json) : undefined;
           const joined = (chunks as string[]).join('');
@@ -685,7 +709,10 @@ class Checker {
           if (id === undefined) return;
           const first = ids.get(id);
           if (first !== undefined) {
-            this.report([...callPath, 'id'], `expected tool call ids unique in a reply; found "${id}" again (first at ${pointer([...path, 'toolCalls', first, 'id'])})`);
+            this.report(
+              [...callPath, 'id'],
+              `expected tool call ids unique in a reply; found "${id}" again (first at ${pointer([...path, 'toolCalls', first, 'id'])})`,
+            );
           } else ids.set(id, i);
         });
       }
@@ -725,7 +752,11 @@ class Checker {
       }
       for (const [name, v] of Object.entries(headers)) {
         if (!HEADER_NAME.test(name)) {
-          this.report([...path, 'headers', name], `expected an HTTP header name (letters, digits and !#$%&'*+.^_\`|~-); found "${name}"`, true);
+          this.report(
+            [...path, 'headers', name],
+            `expected an HTTP header name (letters, digits and !#$%&'*+.^_\`|~-); found "${name}"`,
+            true,
+          );
         }
         if (typeof v !== 'string') {
           this.report([...path, 'headers', name], `expected a header value (a string); found ${found(v)}`);
@@ -746,7 +777,11 @@ class Checker {
       const p = [...path, 'toolResult'];
       const tr = this.object(when.toolResult, p, 'a tool result condition', TOOL_RESULT_KEYS);
       if (tr) {
-        if (!has(tr, 'name') && !has(tr, 'id')) this.report(p, `expected at least one of "name", "id" in toolResult; found ${Object.keys(tr).length ? `only ${quoteList(Object.keys(tr))}` : 'neither'}`);
+        if (!has(tr, 'name') && !has(tr, 'id'))
+          this.report(
+            p,
+            `expected at least one of "name", "id" in toolResult; found ${Object.keys(tr).length ? `only ${quoteList(Object.keys(tr))}` : 'neither'}`,
+          );
         if (has(tr, 'name')) this.nonEmptyString(tr.name, [...p, 'name'], 'a tool name');
         if (has(tr, 'id')) this.nonEmptyString(tr.id, [...p, 'id'], 'a tool call id');
         if (has(tr, 'content')) this.json(tr.content, [...p, 'content']);
@@ -817,12 +852,14 @@ class Checker {
     if (has(message, 'content')) this.string(message.content, [...path, 'content'], 'message content (a string)');
     if (has(message, 'toolCallId')) {
       this.nonEmptyString(message.toolCallId, [...path, 'toolCallId'], 'a tool call id');
-      if (role !== undefined && role !== 'tool') this.report([...path, 'toolCallId'], `expected "toolCallId" only on a message with role tool; found role ${role}`);
+      if (role !== undefined && role !== 'tool')
+        this.report([...path, 'toolCallId'], `expected "toolCallId" only on a message with role tool; found role ${role}`);
     }
     if (has(message, 'toolCalls')) {
       const calls = this.list(message.toolCalls, [...path, 'toolCalls'], 'a list of tool calls', false);
       if (calls) calls.forEach((c, i) => this.toolCall(c, [...path, 'toolCalls', i], false));
-      if (role !== undefined && role !== 'assistant') this.report([...path, 'toolCalls'], `expected "toolCalls" only on a message with role assistant; found role ${role}`);
+      if (role !== undefined && role !== 'assistant')
+        this.report([...path, 'toolCalls'], `expected "toolCalls" only on a message with role assistant; found role ${role}`);
     }
   }
 }

@@ -2,15 +2,10 @@
 // which predicate failed, what it expected and what the request had: the raw material of
 // near-miss explanations.
 
-import {
-  allToolCalls,
-  latestUserText,
-  messageText,
-  recentToolResults,
-  toolCallsOf,
-} from '../core/conversation.js';
+import { allToolCalls, latestUserText, messageText, recentToolResults, toolCallsOf } from '../core/conversation.js';
 import type { ChatRequest, JsonValue, Message } from '../core/model.js';
 import { jsonEquals } from '../core/schema.js';
+import { parseJsonPath, readJsonPath } from './json-path.js';
 import type { MessageSpec, TextMatchSpec, ToolCallSpec, WhenSpec } from './spec.js';
 
 export interface Miss {
@@ -26,7 +21,7 @@ export interface Predicate {
 
 const SHORT = 120;
 export function preview(value: unknown): string {
-  const text = typeof value === 'string' ? JSON.stringify(value) : JSON.stringify(value) ?? 'undefined';
+  const text = typeof value === 'string' ? JSON.stringify(value) : (JSON.stringify(value) ?? 'undefined');
   return text.length > SHORT ? `${text.slice(0, SHORT - 1)}…` : text;
 }
 
@@ -50,37 +45,6 @@ function parseJsonText(text: string): JsonValue | undefined {
   } catch {
     return undefined;
   }
-}
-
-/** Parses `$`, `$.a.b`, `$.a[0]`, `$['a b']` into segments. */
-export function parseJsonPath(path: string): (string | number)[] {
-  if (!path.startsWith('$')) throw new Error(`JSON path must start with "$": ${path}`);
-  const segments: (string | number)[] = [];
-  const re = /\.([A-Za-z_$][\w$-]*)|\[(\d+)\]|\['((?:[^'\\]|\\.)*)'\]|\["((?:[^"\\]|\\.)*)"\]/y;
-  let at = 1;
-  while (at < path.length) {
-    re.lastIndex = at;
-    const m = re.exec(path);
-    if (!m) throw new Error(`cannot read JSON path ${path} at character ${at}`);
-    if (m[1] !== undefined) segments.push(m[1]);
-    else if (m[2] !== undefined) segments.push(Number(m[2]));
-    else segments.push((m[3] ?? m[4]).replace(/\\(.)/g, '$1'));
-    at = re.lastIndex;
-  }
-  return segments;
-}
-
-function readPath(value: JsonValue | undefined, segments: (string | number)[]): JsonValue | undefined {
-  let current: JsonValue | undefined = value;
-  for (const segment of segments) {
-    if (current === null || typeof current !== 'object') return undefined;
-    current = Array.isArray(current)
-      ? typeof segment === 'number'
-        ? current[segment]
-        : undefined
-      : (current as Record<string, JsonValue>)[String(segment)];
-  }
-  return current;
 }
 
 function describeMessage(message: Message): MessageSpec {
@@ -235,7 +199,7 @@ export function compileWhen(when: WhenSpec | undefined): Predicate[] {
           source = last ? messageText(last) : undefined;
         }
         const parsed = source === undefined ? undefined : parseJsonText(source);
-        const found = readPath(parsed, segments);
+        const found = readJsonPath(parsed, segments);
         if (found !== undefined && jsonEquals(found, want.equals)) return null;
         return {
           predicate: 'jsonPath',

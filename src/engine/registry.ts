@@ -11,7 +11,10 @@ export class Registry {
   private anonymous = 0;
   readonly defaultSession: Session;
 
-  constructor(defaultOptions: Omit<SessionOptions, 'id'> = {}, private readonly maxSessions = 10_000) {
+  constructor(
+    defaultOptions: Omit<SessionOptions, 'id'> = {},
+    private readonly maxSessions = 10_000,
+  ) {
     this.defaultSession = new Session({ id: DEFAULT_SESSION_ID, apiKey: defaultOptions.apiKey ?? 'understudy', ...defaultOptions });
     this.add(this.defaultSession);
   }
@@ -26,7 +29,8 @@ export class Registry {
     const id = options.id ?? `session-${++this.anonymous}`;
     if (!SESSION_ID.test(id)) throw new Error(`session id "${id}" must be 1-128 characters of letters, digits, ".", "_" or "-"`);
     if (this.byId.has(id)) throw new Error(`session "${id}" already exists`);
-    if (options.apiKey !== undefined && this.byKey.has(options.apiKey)) throw new Error(`API key is already used by session "${this.byKey.get(options.apiKey)?.id}"`);
+    if (options.apiKey !== undefined && this.byKey.has(options.apiKey))
+      throw new Error(`API key is already used by session "${this.byKey.get(options.apiKey)?.id}"`);
     if (this.byId.size >= this.maxSessions) throw new Error(`too many sessions (limit ${this.maxSessions}); delete finished ones`);
     const session = new Session({ ...options, id });
     this.add(session);

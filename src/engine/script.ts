@@ -43,11 +43,13 @@ export class Script {
       else if (s.next === 'complete') next = [];
       else {
         const list = Array.isArray(s.next) ? s.next : [s.next];
-        next = list.filter((n) => n !== 'complete').map((n) => {
-          const target = indexOf.get(n);
-          if (target === undefined) throw new Error(`scenario "${spec.name}" step "${ids[i]}": next step "${n}" does not exist`);
-          return target;
-        });
+        next = list
+          .filter((n) => n !== 'complete')
+          .map((n) => {
+            const target = indexOf.get(n);
+            if (target === undefined) throw new Error(`scenario "${spec.name}" step "${ids[i]}": next step "${n}" does not exist`);
+            return target;
+          });
       }
       return { index: i, id: ids[i], predicates: compileWhen(s.when), reply: s.reply, next };
     });
@@ -110,7 +112,7 @@ export interface Reservation {
 export type ReserveMode = 'script' | 'repeat_last' | 'restart';
 
 /** Moves the cursor past `step` now; the caller commits once the reply was delivered. */
-export function reserve(script: Script, step: CompiledStep, mode: ReserveMode): Reservation {
+export function reserve(script: Script, step: CompiledStep, mode: ReserveMode, onCommit?: () => void): Reservation {
   const advance = mode !== 'repeat_last';
   const before = {
     candidates: script.candidates,
@@ -130,7 +132,9 @@ export function reserve(script: Script, step: CompiledStep, mode: ReserveMode): 
     script,
     step,
     commit() {
+      if (settled) return;
       settled = true;
+      onCommit?.();
     },
     release() {
       if (settled) return;

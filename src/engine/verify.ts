@@ -29,7 +29,12 @@ export function verifySession(session: Session): VerifyReport {
   for (const script of session.scripts) {
     script.steps.forEach((step, i) => {
       if (script.used[i] === 0) {
-        problems.push({ kind: 'unused_step', scenario: script.name, step: step.id, message: `scenario "${script.name}" step "${step.id}" was never used` });
+        problems.push({
+          kind: 'unused_step',
+          scenario: script.name,
+          step: step.id,
+          message: `scenario "${script.name}" step "${step.id}" was never used`,
+        });
       }
     });
   }

@@ -36,6 +36,8 @@ export class UnderstudyServer {
   readonly http: Server;
   private readonly bodyLimit: number;
   private address: AddressInfo | undefined;
+  /** Counts requests that belong to no session, for their request ids. */
+  private orphanRequests = 0;
 
   constructor(readonly options: ServerOptions = {}) {
     this.registry = new Registry(options.defaultSession);
@@ -91,11 +93,23 @@ export class UnderstudyServer {
 
     const route = matchRoute(req.method ?? 'GET', path);
     const session = this.findSession(req, url, q, route.sessionId);
-    const requestId = `req_${session ? session.nextId() : 'unknown'}`;
+    const requestId = `req_${session ? session.nextId() : `server-${++this.orphanRequests}`}`;
+    res.setHeader('x-request-id', requestId);
     if ('notFound' in route) {
       const error: NeutralError = route.allow
-        ? { kind: 'method_not_allowed', status: 405, code: 'method_not_allowed', message: `Method ${req.method} is not allowed on ${path}; use ${route.allow}.`, headers: { allow: route.allow } }
-        : { kind: 'not_found', status: 404, code: 'unknown_url', message: `Unrecognized request URL (${req.method}: ${path}). Understudy serves the provider routes listed at GET ${CONTROL_PREFIX}/health.` };
+        ? {
+            kind: 'method_not_allowed',
+            status: 405,
+            code: 'method_not_allowed',
+            message: `Method ${req.method} is not allowed on ${path}; use ${route.allow}.`,
+            headers: { allow: route.allow },
+          }
+        : {
+            kind: 'not_found',
+            status: 404,
+            code: 'unknown_url',
+            message: `Unrecognized request URL (${req.method}: ${path}). Understudy serves the provider routes listed at GET ${CONTROL_PREFIX}/health.`,
+          };
       req.resume();
       this.sendError(res, route.dialect, error, requestId);
       return;
@@ -103,25 +117,50 @@ export class UnderstudyServer {
     const dialect = route.operation.dialect;
     if (!session) {
       req.resume();
-      this.sendError(res, dialect, { kind: 'not_found', status: 404, code: 'session_not_found', message: `Understudy session "${route.sessionId ?? req.headers['x-understudy-session']}" does not exist.` }, requestId);
+      this.sendError(
+        res,
+        dialect,
+        {
+          kind: 'not_found',
+          status: 404,
+          code: 'session_not_found',
+          message: `Understudy session "${route.sessionId ?? req.headers['x-understudy-session']}" does not exist.`,
+        },
+        requestId,
+      );
       return;
     }
     session.journal.counters.requests++;
-    const base = { requestId, time: new Date().toISOString(), session: session.id, route: `${req.method} ${path}`, operation: route.operation.id };
+    const base = {
+      requestId,
+      time: new Date().toISOString(),
+      session: session.id,
+      route: `${req.method} ${path}`,
+      operation: route.operation.id,
+    };
 
     const body = await readBody(req, this.bodyLimit);
     if (!body.ok) {
       if (body.reason === 'aborted') return;
       const error: NeutralError =
         body.reason === 'too_large'
-          ? { kind: 'too_large', status: 413, code: 'request_too_large', message: `Request body exceeds the limit of ${this.bodyLimit} bytes.` }
+          ? {
+              kind: 'too_large',
+              status: 413,
+              code: 'request_too_large',
+              message: `Request body exceeds the limit of ${this.bodyLimit} bytes.`,
+            }
           : invalidRequest('We could not parse the JSON body of your request: it is not valid UTF-8.', null, 'invalid_json');
       this.finishError(session, res, dialect, error, { ...base, stream: false });
       return;
     }
     const contentType = req.headers['content-type'] ?? '';
     if (!/^application\/(?:[\w.+-]+\+)?json\b/i.test(contentType)) {
-      const error = invalidRequest(`Unsupported content type "${contentType}": send the body as application/json.`, null, 'unsupported_content_type');
+      const error = invalidRequest(
+        `Unsupported content type "${contentType}": send the body as application/json.`,
+        null,
+        'unsupported_content_type',
+      );
       this.finishError(session, res, dialect, error, { ...base, stream: false });
       return;
     }
@@ -129,12 +168,20 @@ export class UnderstudyServer {
     try {
       parsed = JSON.parse(body.text);
     } catch (e) {
-      const error = invalidRequest(`We could not parse the JSON body of your request: ${(e as Error).message}. The API expects a JSON payload.`, null, 'invalid_json');
+      const error = invalidRequest(
+        `We could not parse the JSON body of your request: ${(e as Error).message}. The API expects a JSON payload.`,
+        null,
+        'invalid_json',
+      );
       this.finishError(session, res, dialect, error, { ...base, stream: false });
       return;
     }
     if (jsonTooDeep(body.text)) {
-      const error = invalidRequest(`The JSON body of your request nests arrays and objects deeper than ${MAX_JSON_DEPTH} levels.`, null, 'json_too_deep');
+      const error = invalidRequest(
+        `The JSON body of your request nests arrays and objects deeper than ${MAX_JSON_DEPTH} levels.`,
+        null,
+        'json_too_deep',
+      );
       this.finishError(session, res, dialect, error, { ...base, stream: false });
       return;
     }
@@ -168,7 +215,11 @@ export class UnderstudyServer {
     }
     if (session.generation !== generation) {
       answer.reservation?.release();
-      const error = understudyConflict('superseded', 'request_superseded', 'the session was reset or reloaded while this request was in flight; nothing was consumed');
+      const error = understudyConflict(
+        'superseded',
+        'request_superseded',
+        'the session was reset or reloaded while this request was in flight; nothing was consumed',
+      );
       this.sendError(res, dialect, error, base.requestId);
       return;
     }
@@ -179,7 +230,12 @@ export class UnderstudyServer {
       return;
     }
 
-    const ctx: EncodeContext = { responseId: `${dialect.idPrefix}${session.nextId()}`, created: session.clock, model: request.model, requestId: base.requestId };
+    const ctx: EncodeContext = {
+      responseId: `${dialect.idPrefix}${session.nextId()}`,
+      created: session.clock,
+      model: request.model,
+      requestId: base.requestId,
+    };
     const reply = answer.reply;
     if (request.stream) {
       const stream = dialect.encodeStream(reply, request, ctx);
@@ -196,7 +252,12 @@ export class UnderstudyServer {
   }
 
   /** Writes the response; the reservation is committed once written, released if the client left. */
-  private deliver(res: ServerResponse, answer: Answer, requestId: string, encode: () => { status: number; headers: Record<string, string>; body: string }): void {
+  private deliver(
+    res: ServerResponse,
+    answer: Answer,
+    requestId: string,
+    encode: () => { status: number; headers: Record<string, string>; body: string },
+  ): void {
     const { status, headers, body } = encode();
     const reservation = answer.reservation;
     if (reservation) {
@@ -209,7 +270,13 @@ export class UnderstudyServer {
     res.end(body);
   }
 
-  private finishError(session: Session, res: ServerResponse, dialect: ChatDialect, error: NeutralError, entry: Omit<JournalEntry, 'seq' | 'status'>): void {
+  private finishError(
+    session: Session,
+    res: ServerResponse,
+    dialect: ChatDialect,
+    error: NeutralError,
+    entry: Omit<JournalEntry, 'seq' | 'status'>,
+  ): void {
     this.sendError(res, dialect, error, entry.requestId);
     this.recordError(session, error, entry);
   }
@@ -233,7 +300,11 @@ export class UnderstudyServer {
     if (!res.headersSent) {
       const message = error instanceof Error ? error.message : String(error);
       res.writeHead(500, { 'content-type': 'application/json' });
-      res.end(JSON.stringify({ error: { message: `Understudy internal error: ${message}`, type: 'server_error', param: null, code: 'understudy_internal' } }));
+      res.end(
+        JSON.stringify({
+          error: { message: `Understudy internal error: ${message}`, type: 'server_error', param: null, code: 'understudy_internal' },
+        }),
+      );
     } else {
       res.destroy();
     }

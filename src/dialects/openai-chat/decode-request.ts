@@ -2,16 +2,7 @@
 // know them) and decodes it into the neutral ChatRequest.
 
 import { invalidRequest, type NeutralError } from '../../core/errors.js';
-import type {
-  ChatRequest,
-  JsonValue,
-  Message,
-  OutputFormat,
-  Part,
-  Role,
-  ToolChoice,
-  ToolDefinition,
-} from '../../core/model.js';
+import type { ChatRequest, JsonValue, Message, OutputFormat, Part, Role, ToolChoice, ToolDefinition } from '../../core/model.js';
 
 const ROLES = new Set(['system', 'developer', 'user', 'assistant', 'tool', 'function']);
 const TOOL_NAME = /^[a-zA-Z0-9_-]{1,64}$/;
@@ -52,7 +43,11 @@ function expectType(value: unknown, expected: 'string' | 'object' | 'array' | 'b
         ? typeof value === 'object' && value !== null && !Array.isArray(value)
         : typeof value === expected && (expected !== 'number' || Number.isFinite(value));
   if (!ok) {
-    fail(`Invalid type for '${param}': expected ${what ?? (expected === 'array' ? 'an array' : expected === 'object' ? 'an object' : `a ${expected}`)}, but got ${typeName(value)} instead.`, param, 'invalid_type');
+    fail(
+      `Invalid type for '${param}': expected ${what ?? (expected === 'array' ? 'an array' : expected === 'object' ? 'an object' : `a ${expected}`)}, but got ${typeName(value)} instead.`,
+      param,
+      'invalid_type',
+    );
   }
 }
 
@@ -76,7 +71,12 @@ function decodeContent(content: unknown, param: string, role: string): Part[] {
         parts.push({ type: 'text', text: part.text as string });
         break;
       case 'refusal':
-        if (role !== 'assistant') fail(`Invalid value: 'refusal'. Supported values are: 'text', 'image_url', 'input_audio', and 'file'.`, `${p}.type`, 'invalid_value');
+        if (role !== 'assistant')
+          fail(
+            `Invalid value: 'refusal'. Supported values are: 'text', 'image_url', 'input_audio', and 'file'.`,
+            `${p}.type`,
+            'invalid_value',
+          );
         expectType(part.refusal, 'string', `${p}.refusal`);
         parts.push({ type: 'text', text: part.refusal as string });
         break;
@@ -108,7 +108,11 @@ function decodeMessages(raw: unknown): Message[] {
   expectType(raw, 'array', 'messages', 'an array of objects');
   const list = raw as unknown[];
   if (list.length === 0) {
-    fail(`Invalid 'messages': empty array. Expected an array with minimum length 1, but got an empty array instead.`, 'messages', 'empty_array');
+    fail(
+      `Invalid 'messages': empty array. Expected an array with minimum length 1, but got an empty array instead.`,
+      'messages',
+      'empty_array',
+    );
   }
   const messages: Message[] = [];
   const callNames = new Map<string, string>();
@@ -120,10 +124,18 @@ function decodeMessages(raw: unknown): Message[] {
     const m = rawMessage as Record<string, unknown>;
     if (m.role === undefined) fail(`Missing required parameter: '${p}.role'.`, `${p}.role`, 'missing_required_parameter');
     if (typeof m.role !== 'string' || !ROLES.has(m.role)) {
-      fail(`Invalid value: '${String(m.role)}'. Supported values are: 'system', 'assistant', 'user', 'function', 'tool', and 'developer'.`, `${p}.role`, 'invalid_value');
+      fail(
+        `Invalid value: '${String(m.role)}'. Supported values are: 'system', 'assistant', 'user', 'function', 'tool', and 'developer'.`,
+        `${p}.role`,
+        'invalid_value',
+      );
     }
     if (m.role === 'function') {
-      fail(`Understudy does not accept the deprecated 'function' role; send tool results as role 'tool' with a 'tool_call_id'.`, `${p}.role`, 'invalid_value');
+      fail(
+        `Understudy does not accept the deprecated 'function' role; send tool results as role 'tool' with a 'tool_call_id'.`,
+        `${p}.role`,
+        'invalid_value',
+      );
     }
     const role = m.role as Role;
 
@@ -138,7 +150,11 @@ function decodeMessages(raw: unknown): Message[] {
     if (role === 'assistant') {
       if (m.content !== undefined && m.content !== null) parts.push(...decodeContent(m.content, `${p}.content`, role));
       if (m.function_call !== undefined && m.function_call !== null) {
-        fail(`Understudy does not accept the deprecated 'function_call' on messages; use 'tool_calls'.`, `${p}.function_call`, 'invalid_value');
+        fail(
+          `Understudy does not accept the deprecated 'function_call' on messages; use 'tool_calls'.`,
+          `${p}.function_call`,
+          'invalid_value',
+        );
       }
       if (m.tool_calls !== undefined && m.tool_calls !== null) {
         expectType(m.tool_calls, 'array', `${p}.tool_calls`, 'an array of objects');
@@ -149,7 +165,8 @@ function decodeMessages(raw: unknown): Message[] {
           const call = rawCall as Record<string, unknown>;
           if (call.id === undefined) fail(`Missing required parameter: '${cp}.id'.`, `${cp}.id`, 'missing_required_parameter');
           expectType(call.id, 'string', `${cp}.id`);
-          if (call.type !== 'function') fail(`Invalid value: '${String(call.type)}'. Supported values are: 'function'.`, `${cp}.type`, 'invalid_value');
+          if (call.type !== 'function')
+            fail(`Invalid value: '${String(call.type)}'. Supported values are: 'function'.`, `${cp}.type`, 'invalid_value');
           expectType(call.function, 'object', `${cp}.function`);
           const fn = call.function as Record<string, unknown>;
           expectType(fn.name, 'string', `${cp}.function.name`);
@@ -162,19 +179,33 @@ function decodeMessages(raw: unknown): Message[] {
           }
           ids.add(call.id as string);
           callNames.set(call.id as string, fn.name as string);
-          parts.push({ type: 'tool_call', id: call.id as string, name: fn.name as string, argumentsText: fn.arguments as string, arguments: parsed });
+          parts.push({
+            type: 'tool_call',
+            id: call.id as string,
+            name: fn.name as string,
+            argumentsText: fn.arguments as string,
+            arguments: parsed,
+          });
         });
         if (ids.size > 0) pendingCalls = { index: i, ids };
       } else if (m.content === undefined || m.content === null) {
-        fail(`Invalid value for '${p}.content': expected a string or array of objects when 'tool_calls' is absent.`, `${p}.content`, 'invalid_value');
+        fail(
+          `Invalid value for '${p}.content': expected a string or array of objects when 'tool_calls' is absent.`,
+          `${p}.content`,
+          'invalid_value',
+        );
       }
     } else if (role === 'tool') {
-      if (m.tool_call_id === undefined) fail(`Missing required parameter: '${p}.tool_call_id'.`, `${p}.tool_call_id`, 'missing_required_parameter');
+      if (m.tool_call_id === undefined)
+        fail(`Missing required parameter: '${p}.tool_call_id'.`, `${p}.tool_call_id`, 'missing_required_parameter');
       expectType(m.tool_call_id, 'string', `${p}.tool_call_id`);
       if (m.content === undefined) fail(`Missing required parameter: '${p}.content'.`, `${p}.content`, 'missing_required_parameter');
       const id = m.tool_call_id as string;
       if (!pendingCalls || !pendingCalls.ids.has(id)) {
-        fail(`Invalid parameter: messages with role 'tool' must be a response to a preceeding message with 'tool_calls'.`, `messages.[${i}].role`);
+        fail(
+          `Invalid parameter: messages with role 'tool' must be a response to a preceeding message with 'tool_calls'.`,
+          `messages.[${i}].role`,
+        );
       }
       pendingCalls.ids.delete(id);
       if (pendingCalls.ids.size === 0) pendingCalls = undefined;
@@ -183,7 +214,8 @@ function decodeMessages(raw: unknown): Message[] {
         .join('');
       parts.push({ type: 'tool_result', callId: id, name: callNames.get(id), content, isError: false });
     } else {
-      if (m.content === undefined || m.content === null) fail(`Missing required parameter: '${p}.content'.`, `${p}.content`, 'missing_required_parameter');
+      if (m.content === undefined || m.content === null)
+        fail(`Missing required parameter: '${p}.content'.`, `${p}.content`, 'missing_required_parameter');
       parts.push(...decodeContent(m.content, `${p}.content`, role));
     }
     messages.push({ role, parts });
@@ -215,10 +247,15 @@ function decodeTools(raw: unknown): ToolDefinition[] {
     if (tool.function === undefined) fail(`Missing required parameter: '${p}.function'.`, `${p}.function`, 'missing_required_parameter');
     expectType(tool.function, 'object', `${p}.function`);
     const fn = tool.function as Record<string, unknown>;
-    if (fn.name === undefined) fail(`Missing required parameter: '${p}.function.name'.`, `${p}.function.name`, 'missing_required_parameter');
+    if (fn.name === undefined)
+      fail(`Missing required parameter: '${p}.function.name'.`, `${p}.function.name`, 'missing_required_parameter');
     expectType(fn.name, 'string', `${p}.function.name`);
     if (!TOOL_NAME.test(fn.name as string)) {
-      fail(`Invalid '${p}.function.name': string does not match pattern. Expected a string that matches the pattern '^[a-zA-Z0-9_-]{1,64}$'.`, `${p}.function.name`, 'invalid_value');
+      fail(
+        `Invalid '${p}.function.name': string does not match pattern. Expected a string that matches the pattern '^[a-zA-Z0-9_-]{1,64}$'.`,
+        `${p}.function.name`,
+        'invalid_value',
+      );
     }
     if (fn.description !== undefined) expectType(fn.description, 'string', `${p}.function.description`);
     if (fn.parameters !== undefined) expectType(fn.parameters, 'object', `${p}.function.parameters`);
@@ -271,11 +308,19 @@ function decodeResponseFormat(raw: unknown): OutputFormat {
       expectType(format.json_schema, 'object', 'response_format.json_schema');
       const spec = format.json_schema as Record<string, unknown>;
       if (spec.name === undefined) {
-        fail(`Missing required parameter: 'response_format.json_schema.name'.`, 'response_format.json_schema.name', 'missing_required_parameter');
+        fail(
+          `Missing required parameter: 'response_format.json_schema.name'.`,
+          'response_format.json_schema.name',
+          'missing_required_parameter',
+        );
       }
       expectType(spec.name, 'string', 'response_format.json_schema.name');
       if (!SCHEMA_NAME.test(spec.name as string)) {
-        fail(`Invalid 'response_format.json_schema.name': string does not match pattern. Expected a string that matches the pattern '^[a-zA-Z0-9_-]+$'.`, 'response_format.json_schema.name', 'invalid_value');
+        fail(
+          `Invalid 'response_format.json_schema.name': string does not match pattern. Expected a string that matches the pattern '^[a-zA-Z0-9_-]+$'.`,
+          'response_format.json_schema.name',
+          'invalid_value',
+        );
       }
       if (spec.schema !== undefined) expectType(spec.schema, 'object', 'response_format.json_schema.schema');
       if (spec.strict !== undefined && spec.strict !== null) expectType(spec.strict, 'boolean', 'response_format.json_schema.strict');
@@ -290,7 +335,11 @@ function decodeResponseFormat(raw: unknown): OutputFormat {
       fail(`Missing required parameter: 'response_format.type'.`, 'response_format.type', 'missing_required_parameter');
     // falls through (fail never returns)
     default:
-      fail(`Invalid value: '${String(format.type)}'. Supported values are: 'json_object', 'json_schema', and 'text'.`, 'response_format.type', 'invalid_value');
+      fail(
+        `Invalid value: '${String(format.type)}'. Supported values are: 'json_object', 'json_schema', and 'text'.`,
+        'response_format.type',
+        'invalid_value',
+      );
   }
 }
 
@@ -304,7 +353,11 @@ export function decodeChatRequest(body: unknown): ChatRequest | NeutralError {
     }
     expectType(body.model, 'string', 'model');
     if (body.functions !== undefined) {
-      fail(`Understudy rejects the deprecated 'functions' parameter; declare 'tools' with type 'function' instead.`, 'functions', 'invalid_value');
+      fail(
+        `Understudy rejects the deprecated 'functions' parameter; declare 'tools' with type 'function' instead.`,
+        'functions',
+        'invalid_value',
+      );
     }
     if (body.function_call !== undefined) {
       fail(`Understudy rejects the deprecated 'function_call' parameter; use 'tool_choice' instead.`, 'function_call', 'invalid_value');
@@ -315,7 +368,10 @@ export function decodeChatRequest(body: unknown): ChatRequest | NeutralError {
     if (body.parallel_tool_calls !== undefined && body.parallel_tool_calls !== null) {
       expectType(body.parallel_tool_calls, 'boolean', 'parallel_tool_calls');
       if (tools.length === 0) {
-        fail(`Invalid value for 'parallel_tool_calls': 'parallel_tool_calls' is only allowed when 'tools' are specified.`, 'parallel_tool_calls');
+        fail(
+          `Invalid value for 'parallel_tool_calls': 'parallel_tool_calls' is only allowed when 'tools' are specified.`,
+          'parallel_tool_calls',
+        );
       }
     }
     const output = decodeResponseFormat(body.response_format);
@@ -342,7 +398,11 @@ export function decodeChatRequest(body: unknown): ChatRequest | NeutralError {
       if (value !== undefined && value !== null) {
         expectType(value, 'number', key, 'an integer');
         if (!Number.isInteger(value) || (value as number) < 1) {
-          fail(`Invalid '${key}': integer below minimum value. Expected a value >= 1, but got ${String(value)} instead.`, key, 'integer_below_min_value');
+          fail(
+            `Invalid '${key}': integer below minimum value. Expected a value >= 1, but got ${String(value)} instead.`,
+            key,
+            'integer_below_min_value',
+          );
         }
         maxOutputTokens = value as number;
       }

@@ -19,7 +19,9 @@ export function encodeChatStream(reply: ResolvedReply, request: ChatRequest, ctx
   const tail = request.streamUsage ? ',"usage":null}' : '}';
   const events: string[] = [];
   const chunk = (delta: unknown, finish: string | null = null) =>
-    events.push(`data: ${head}[{"index":0,"delta":${JSON.stringify(delta)},"logprobs":null,"finish_reason":${finish === null ? 'null' : JSON.stringify(finish)}}]${tail}\n\n`);
+    events.push(
+      `data: ${head}[{"index":0,"delta":${JSON.stringify(delta)},"logprobs":null,"finish_reason":${finish === null ? 'null' : JSON.stringify(finish)}}]${tail}\n\n`,
+    );
 
   chunk({ role: 'assistant', content: reply.content === null ? null : '', refusal: null });
   for (const piece of reply.chunks) if (piece.length > 0) chunk({ content: piece });
