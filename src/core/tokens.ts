@@ -17,9 +17,28 @@ export function tokenizerReady(): boolean {
   return counter !== undefined;
 }
 
+// Tests and load runs send the same texts again and again; BPE is costly, a lookup is not.
+// Bounded by total characters so memory never grows with traffic.
+const CACHE_CHARS = 4_000_000;
+const CACHEABLE_LENGTH = 8_192;
+const cache = new Map<string, number>();
+let cachedChars = 0;
+
 export function countTokens(text: string): number {
   if (!counter) throw new Error('tokenizer not loaded: await loadTokenizer() first');
-  return counter(text);
+  if (text.length === 0) return 0;
+  if (text.length > CACHEABLE_LENGTH) return counter(text);
+  const hit = cache.get(text);
+  if (hit !== undefined) return hit;
+  const count = counter(text);
+  while (cachedChars + text.length > CACHE_CHARS) {
+    const oldest = cache.keys().next().value as string;
+    cache.delete(oldest);
+    cachedChars -= oldest.length;
+  }
+  cache.set(text, count);
+  cachedChars += text.length;
+  return count;
 }
 
 // Per-message and per-reply framing, as chat formats add a few tokens around each message.

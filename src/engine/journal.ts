@@ -39,33 +39,88 @@ export function emptyCounters(): JournalCounters {
   return { requests: 0, matched: 0, unmatched: 0, exhausted: 0, mismatched: 0, invalid: 0, errorsReturned: 0, evicted: 0 };
 }
 
+/** What the server hands the journal: the request is kept as its body text and decoded only when
+ * someone reads the journal, so the hot path does not keep object trees alive. */
+export interface JournalRecord extends Omit<JournalEntry, 'seq' | 'time' | 'request'> {
+  /** Assigned by the journal. */
+  seq: number;
+  /** Arrival time, milliseconds since the epoch. */
+  at: number;
+  request?: ChatRequest;
+  /** Rebuilds the decoded request on demand (kept instead of `request` on the hot path). */
+  decodeRequest?: () => ChatRequest | undefined;
+}
+
+/** A record with every field present from the start, so filling it in never changes its shape. */
+export function newRecord(requestId: string, session: string, route: string, operation: string): JournalRecord {
+  return {
+    seq: 0,
+    requestId,
+    at: Date.now(),
+    session,
+    route,
+    operation,
+    stream: false,
+    status: 0,
+    request: undefined,
+    decodeRequest: undefined,
+    reply: undefined,
+    error: undefined,
+    usage: undefined,
+    script: undefined,
+    step: undefined,
+    source: undefined,
+  };
+}
+
+type StoredRecord = JournalRecord;
+
 export class Journal {
-  private entries: JournalEntry[] = [];
+  /** Ring buffer of the newest records; `head` is the index of the oldest. */
+  private ring: (StoredRecord | undefined)[] = [];
+  private head = 0;
+  private size = 0;
   private seq = 0;
   counters: JournalCounters = emptyCounters();
 
   constructor(private readonly maxEntries: number) {}
 
-  add(entry: Omit<JournalEntry, 'seq'>): JournalEntry {
-    const full = { seq: ++this.seq, ...entry };
+  add(record: JournalRecord): void {
+    const stored = record;
+    stored.seq = ++this.seq;
     if (this.maxEntries <= 0) {
       this.counters.evicted++;
-      return full;
+      return;
     }
-    this.entries.push(full);
-    if (this.entries.length > this.maxEntries) {
-      this.entries.splice(0, this.entries.length - this.maxEntries);
-      this.counters.evicted++;
+    if (this.size < this.maxEntries) {
+      this.ring[(this.head + this.size) % this.maxEntries] = stored;
+      this.size++;
+      return;
     }
-    return full;
+    this.ring[this.head] = stored;
+    this.head = (this.head + 1) % this.maxEntries;
+    this.counters.evicted++;
   }
 
+  /** A copy of the retained entries (oldest first) and the counters. */
   snapshot(): { entries: JournalEntry[]; counters: JournalCounters } {
-    return structuredClone({ entries: this.entries, counters: this.counters });
+    const entries: JournalEntry[] = [];
+    for (let i = 0; i < this.size; i++) {
+      const record = this.ring[(this.head + i) % this.maxEntries] as StoredRecord;
+      const { at, decodeRequest, request, ...rest } = record;
+      const entry: Record<string, unknown> = { seq: record.seq, time: new Date(at).toISOString() };
+      for (const [key, value] of Object.entries(rest)) if (value !== undefined) entry[key] = value;
+      const decoded = request ?? decodeRequest?.();
+      if (decoded) entry.request = decoded;
+      entries.push(structuredClone(entry) as unknown as JournalEntry);
+    }
+    return { entries, counters: { ...this.counters } };
   }
 
   clear(): void {
-    this.entries = [];
+    this.ring = [];
+    this.head = 0;
+    this.size = 0;
     this.counters = emptyCounters();
   }
 }

@@ -35,4 +35,3 @@ export function readJsonPath(value: JsonValue | undefined, segments: (string | n
   }
   return current;
 }
-

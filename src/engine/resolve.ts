@@ -25,7 +25,7 @@ export function resolveReply(reply: Reply, request: ChatRequest, nextId: () => s
   const finishReason: FinishReason = reply.finishReason ?? (toolCalls.length > 0 ? 'tool_calls' : 'stop');
   const resolved: ResolvedReply = {
     content,
-    chunks: reply.chunks ?? (content === null ? [] : defaultChunks(content)),
+    chunks: reply.chunks ?? (content === null || !request.stream ? [] : defaultChunks(content)),
     toolCalls,
     reasoning: reply.reasoning ?? null,
     finishReason,

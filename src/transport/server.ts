@@ -9,12 +9,12 @@ import { loadTokenizer } from '../core/tokens.js';
 import { handleControl, CONTROL_PREFIX } from '../control/api.js';
 import type { ChatDialect } from '../dialects/dialect.js';
 import { answerRequest, type Answer } from '../engine/exchange.js';
-import type { JournalEntry } from '../engine/journal.js';
+import { newRecord, type JournalRecord } from '../engine/journal.js';
 import { Registry } from '../engine/registry.js';
 import type { Session, SessionOptions } from '../engine/session.js';
 import type { FixtureSpec } from '../engine/spec.js';
 import { DEFAULT_BODY_LIMIT, jsonTooDeep, MAX_JSON_DEPTH, readBody } from './body.js';
-import { matchRoute } from './routes.js';
+import { matchRoute, type RouteResult } from './routes.js';
 
 export interface ServerOptions {
   host?: string;
@@ -94,7 +94,21 @@ export class UnderstudyServer {
     const route = matchRoute(req.method ?? 'GET', path);
     const session = this.findSession(req, url, q, route.sessionId);
     const requestId = `req_${session ? session.nextId() : `server-${++this.orphanRequests}`}`;
-    res.setHeader('x-request-id', requestId);
+    try {
+      await this.handleProvider(req, res, path, route, session, requestId);
+    } catch (error) {
+      this.internalError(res, error, requestId);
+    }
+  }
+
+  private async handleProvider(
+    req: IncomingMessage,
+    res: ServerResponse,
+    path: string,
+    route: RouteResult,
+    session: Session | undefined,
+    requestId: string,
+  ): Promise<void> {
     if ('notFound' in route) {
       const error: NeutralError = route.allow
         ? {
@@ -131,13 +145,7 @@ export class UnderstudyServer {
       return;
     }
     session.journal.counters.requests++;
-    const base = {
-      requestId,
-      time: new Date().toISOString(),
-      session: session.id,
-      route: `${req.method} ${path}`,
-      operation: route.operation.id,
-    };
+    const base = newRecord(requestId, session.id, `${req.method} ${path}`, route.operation.id);
 
     const body = await readBody(req, this.bodyLimit);
     if (!body.ok) {
@@ -151,7 +159,7 @@ export class UnderstudyServer {
               message: `Request body exceeds the limit of ${this.bodyLimit} bytes.`,
             }
           : invalidRequest('We could not parse the JSON body of your request: it is not valid UTF-8.', null, 'invalid_json');
-      this.finishError(session, res, dialect, error, { ...base, stream: false });
+      this.finishError(session, res, dialect, error, base);
       return;
     }
     const contentType = req.headers['content-type'] ?? '';
@@ -161,7 +169,7 @@ export class UnderstudyServer {
         null,
         'unsupported_content_type',
       );
-      this.finishError(session, res, dialect, error, { ...base, stream: false });
+      this.finishError(session, res, dialect, error, base);
       return;
     }
     let parsed: unknown;
@@ -173,7 +181,7 @@ export class UnderstudyServer {
         null,
         'invalid_json',
       );
-      this.finishError(session, res, dialect, error, { ...base, stream: false });
+      this.finishError(session, res, dialect, error, base);
       return;
     }
     if (jsonTooDeep(body.text)) {
@@ -182,29 +190,37 @@ export class UnderstudyServer {
         null,
         'json_too_deep',
       );
-      this.finishError(session, res, dialect, error, { ...base, stream: false });
+      this.finishError(session, res, dialect, error, base);
       return;
     }
     const decoded = dialect.decode(parsed);
     if (isNeutralError(decoded)) {
       session.journal.counters.invalid++;
-      this.finishError(session, res, dialect, decoded, { ...base, stream: false });
+      this.finishError(session, res, dialect, decoded, base);
       return;
     }
-    await this.respond(session, dialect, decoded, req, res, base);
+    const text = body.text;
+    const decodeRequest = () => {
+      const again = dialect.decode(JSON.parse(text));
+      return isNeutralError(again) ? undefined : again;
+    };
+    base.decodeRequest = decodeRequest;
+    await this.respond(session, dialect, decoded, res, base);
   }
 
   private async respond(
     session: Session,
     dialect: ChatDialect,
     request: ChatRequest,
-    req: IncomingMessage,
     res: ServerResponse,
-    base: Omit<JournalEntry, 'seq' | 'status' | 'stream'>,
+    entry: JournalRecord,
   ): Promise<void> {
     const generation = session.generation;
     const answer = answerRequest(session, request);
-    const entryBase = { ...base, stream: request.stream, request, script: answer.script, step: answer.step, source: answer.source };
+    entry.stream = request.stream;
+    entry.script = answer.script;
+    entry.step = answer.step;
+    entry.source = answer.source;
 
     if (answer.delayMs > 0) {
       const connected = await waitConnected(answer.delayMs, res);
@@ -220,13 +236,15 @@ export class UnderstudyServer {
         'request_superseded',
         'the session was reset or reloaded while this request was in flight; nothing was consumed',
       );
-      this.sendError(res, dialect, error, base.requestId);
+      this.sendError(res, dialect, error, entry.requestId);
       return;
     }
 
     if (answer.kind === 'error') {
-      this.deliver(res, answer, base.requestId, () => dialect.encodeError(answer.error, { requestId: base.requestId }));
-      this.recordError(session, answer.error, { ...entryBase, usage: inputOnly(answer.inputTokens) });
+      const encoded = dialect.encodeError(answer.error, { requestId: entry.requestId });
+      this.deliver(res, answer, entry.requestId, encoded.status, encoded.headers, encoded.body);
+      entry.usage = inputOnly(answer.inputTokens);
+      this.recordError(session, answer.error, entry);
       return;
     }
 
@@ -234,56 +252,58 @@ export class UnderstudyServer {
       responseId: `${dialect.idPrefix}${session.nextId()}`,
       created: session.clock,
       model: request.model,
-      requestId: base.requestId,
+      requestId: entry.requestId,
     };
     const reply = answer.reply;
     if (request.stream) {
       const stream = dialect.encodeStream(reply, request, ctx);
-      this.deliver(res, answer, base.requestId, () => ({
-        status: 200,
-        headers: { 'content-type': stream.contentType, 'cache-control': 'no-cache', connection: 'keep-alive' },
-        body: stream.events.join(''),
-      }));
+      this.deliver(
+        res,
+        answer,
+        entry.requestId,
+        200,
+        { 'content-type': stream.contentType, 'cache-control': 'no-cache' },
+        stream.events.join(''),
+      );
     } else {
-      const body = dialect.encodeResponse(reply, request, ctx);
-      this.deliver(res, answer, base.requestId, () => ({ status: 200, headers: { 'content-type': 'application/json' }, body }));
+      this.deliver(res, answer, entry.requestId, 200, JSON_HEADERS, dialect.encodeResponse(reply, request, ctx));
     }
-    session.journal.add({ ...entryBase, status: 200, reply, usage: reply.usage });
+    entry.status = 200;
+    entry.reply = reply;
+    entry.usage = reply.usage;
+    session.journal.add(entry);
   }
 
-  /** Writes the response; the reservation is committed once written, released if the client left. */
+  /** Writes the whole response. Once the bytes are handed to the socket the reserved step is
+   * consumed; if the client already left, it is released. */
   private deliver(
     res: ServerResponse,
     answer: Answer,
     requestId: string,
-    encode: () => { status: number; headers: Record<string, string>; body: string },
+    status: number,
+    headers: Record<string, string>,
+    body: string,
   ): void {
-    const { status, headers, body } = encode();
-    const reservation = answer.reservation;
-    if (reservation) {
-      res.once('close', () => {
-        if (res.writableFinished) reservation.commit();
-        else reservation.release();
-      });
-    }
-    res.writeHead(status, { ...headers, 'x-request-id': requestId });
+    const flat: string[] = ['x-request-id', requestId, 'content-length', String(Buffer.byteLength(body))];
+    for (const key in headers) flat.push(key, headers[key]);
+    res.writeHead(status, flat);
     res.end(body);
+    const reservation = answer.reservation;
+    if (!reservation) return;
+    if (res.destroyed) reservation.release();
+    else reservation.commit();
   }
 
-  private finishError(
-    session: Session,
-    res: ServerResponse,
-    dialect: ChatDialect,
-    error: NeutralError,
-    entry: Omit<JournalEntry, 'seq' | 'status'>,
-  ): void {
+  private finishError(session: Session, res: ServerResponse, dialect: ChatDialect, error: NeutralError, entry: JournalRecord): void {
     this.sendError(res, dialect, error, entry.requestId);
     this.recordError(session, error, entry);
   }
 
-  private recordError(session: Session, error: NeutralError, entry: Omit<JournalEntry, 'seq' | 'status'>): void {
+  private recordError(session: Session, error: NeutralError, entry: JournalRecord): void {
     session.journal.counters.errorsReturned++;
-    session.journal.add({ ...entry, status: error.status, error: { code: error.code, message: error.message } });
+    entry.status = error.status;
+    entry.error = { code: error.code, message: error.message };
+    session.journal.add(entry);
   }
 
   private sendError(res: ServerResponse, dialect: ChatDialect, error: NeutralError, requestId: string): void {
@@ -296,10 +316,10 @@ export class UnderstudyServer {
     res.end(encoded.body);
   }
 
-  private internalError(res: ServerResponse, error: unknown): void {
+  private internalError(res: ServerResponse, error: unknown, requestId?: string): void {
     if (!res.headersSent) {
       const message = error instanceof Error ? error.message : String(error);
-      res.writeHead(500, { 'content-type': 'application/json' });
+      res.writeHead(500, { 'content-type': 'application/json', ...(requestId && { 'x-request-id': requestId }) });
       res.end(
         JSON.stringify({
           error: { message: `Understudy internal error: ${message}`, type: 'server_error', param: null, code: 'understudy_internal' },
@@ -322,6 +342,8 @@ export class UnderstudyServer {
     return (key !== undefined ? this.registry.byApiKey(key) : undefined) ?? this.registry.defaultSession;
   }
 }
+
+const JSON_HEADERS = { 'content-type': 'application/json' };
 
 function inputOnly(inputTokens: number): Usage {
   return { inputTokens, outputTokens: 0, cachedInputTokens: 0, reasoningTokens: 0 };
