@@ -71,9 +71,9 @@ function summarize(path: string, top: number): void {
   console.log(`\n${path}: ${(totalUs / 1e6).toFixed(2)} s sampled, ${pct(idle).trim()} idle`);
   console.log(`\ntop ${top} by self time:`);
   for (const [key, us] of [...self].sort((a, b) => b[1] - a[1]).slice(0, top)) console.log(`  ${pct(us)}  ${key}`);
-  console.log(`\ntop ${top} project functions (src/, bench/) by total time:`);
+  console.log(`\ntop ${top} project functions (src/, dist/, bench/) by total time:`);
   for (const [key, us] of [...inclusive]
-    .filter(([key]) => /^(src|bench)\//.test(key))
+    .filter(([key]) => /^(src|dist|bench)\//.test(key))
     .sort((a, b) => b[1] - a[1])
     .slice(0, top))
     console.log(`  ${pct(us)}  ${key}`);

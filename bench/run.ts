@@ -707,6 +707,10 @@ async function runScenario(
 
 async function main(): Promise<number> {
   const options = parseOptions(process.argv.slice(2));
+  if (options.servers.includes('understudy')) {
+    log('building dist/ (the Understudy child runs the built package)');
+    execFileSync(process.platform === 'win32' ? 'npm.cmd' : 'npm', ['run', '--silent', 'build'], { cwd: ROOT, stdio: 'inherit' });
+  }
   const scratch = mkdtempSync(join(tmpdir(), 'understudy-bench-'));
   const profileDir = options.profile ? join(options.outDir, 'profiles') : undefined;
   if (profileDir) mkdirSync(profileDir, { recursive: true });
@@ -744,7 +748,7 @@ async function main(): Promise<number> {
       order: 'round-robin per round: ' + options.servers.join(', '),
       ratio: 'median over rounds of (server req/s / bare req/s in the same round)',
       latency: 'p50/p99 of every response time recorded by autocannon in the round (ms, sub-ms precision); median over rounds',
-      peakRss: 'VmHWM of the server child at the end of its scenario (includes Node + the tsx loader), MB',
+      peakRss: 'VmHWM of the server child at the end of its scenario (includes Node + the tsx loader that starts the child), MB',
     },
     machine: {
       cpus: cpuList.length,

@@ -124,6 +124,9 @@ export interface ResolvedReply {
   usage: Usage;
   /** Stream each tool call as one whole frame instead of argument fragments (zero-config answers). */
   wholeToolCalls: boolean;
+  /** Identity shared by every resolution of the same scripted reply (absent when ids were
+   * generated): dialects may cache encodings of the parts above under it. Read-only. */
+  shape: object | undefined;
 }
 
 export interface Usage {

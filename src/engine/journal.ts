@@ -47,8 +47,9 @@ export interface JournalRecord extends Omit<JournalEntry, 'seq' | 'time' | 'requ
   /** Arrival time, milliseconds since the epoch. */
   at: number;
   request?: ChatRequest;
-  /** Rebuilds the decoded request on demand (kept instead of `request` on the hot path). */
-  decodeRequest?: () => ChatRequest | undefined;
+  /** The body as received, decoded by `decodeRequest` only when someone reads the journal. */
+  requestText?: string;
+  decodeRequest?: (text: string) => ChatRequest | undefined;
 }
 
 /** A record with every field present from the start, so filling it in never changes its shape. */
@@ -63,6 +64,7 @@ export function newRecord(requestId: string, session: string, route: string, ope
     stream: false,
     status: 0,
     request: undefined,
+    requestText: undefined,
     decodeRequest: undefined,
     reply: undefined,
     error: undefined,
@@ -107,10 +109,14 @@ export class Journal {
     const entries: JournalEntry[] = [];
     for (let i = 0; i < this.size; i++) {
       const record = this.ring[(this.head + i) % this.maxEntries] as StoredRecord;
-      const { at, decodeRequest, request, ...rest } = record;
+      const { at, decodeRequest, requestText, request, ...rest } = record;
       const entry: Record<string, unknown> = { seq: record.seq, time: new Date(at).toISOString() };
       for (const [key, value] of Object.entries(rest)) if (value !== undefined) entry[key] = value;
-      const decoded = request ?? decodeRequest?.();
+      if (record.reply) {
+        const { shape: _shape, ...reply } = record.reply;
+        entry.reply = reply;
+      }
+      const decoded = request ?? (requestText !== undefined ? decodeRequest?.(requestText) : undefined);
       if (decoded) entry.request = decoded;
       entries.push(structuredClone(entry) as unknown as JournalEntry);
     }

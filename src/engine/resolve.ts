@@ -15,24 +15,68 @@ export function replyContent(reply: Reply): string | null {
   return null;
 }
 
-export function resolveReply(reply: Reply, request: ChatRequest, nextId: () => string, wholeToolCalls = false): ResolvedReply {
+const NONE: never[] = [];
+
+type StaticParts = Omit<ResolvedReply, 'usage'>;
+
+// Scripted replies whose tool calls all carry ids resolve to the same parts every time: build
+// them once per reply (and per streaming or not), share them read-only, and let dialects cache
+// their encoding under the same identity (`ResolvedReply.shape`).
+const staticParts = new WeakMap<Reply, { json?: StaticParts; stream?: StaticParts }>();
+
+function buildParts(reply: Reply, stream: boolean, nextId: () => string, wholeToolCalls: boolean): StaticParts {
   const content = replyContent(reply);
-  const toolCalls = (reply.toolCalls ?? []).map((call) => ({
-    id: call.id ?? `call_${nextId()}`,
-    name: call.name,
-    argumentsText: typeof call.arguments === 'string' ? call.arguments : JSON.stringify(call.arguments ?? {}),
-  }));
-  const finishReason: FinishReason = reply.finishReason ?? (toolCalls.length > 0 ? 'tool_calls' : 'stop');
-  const resolved: ResolvedReply = {
+  const toolCalls = reply.toolCalls?.length
+    ? reply.toolCalls.map((call) => ({
+        id: call.id ?? `call_${nextId()}`,
+        name: call.name,
+        argumentsText: typeof call.arguments === 'string' ? call.arguments : JSON.stringify(call.arguments ?? {}),
+      }))
+    : NONE;
+  return {
     content,
-    chunks: reply.chunks ?? (content === null || !request.stream ? [] : defaultChunks(content)),
+    chunks: reply.chunks ?? (content === null || !stream ? NONE : defaultChunks(content)),
     toolCalls,
     reasoning: reply.reasoning ?? null,
-    finishReason,
+    finishReason: reply.finishReason ?? (toolCalls.length > 0 ? 'tool_calls' : 'stop'),
     wholeToolCalls,
-    usage: { inputTokens: 0, outputTokens: 0, cachedInputTokens: 0, reasoningTokens: reply.reasoningTokens ?? 0 },
+    shape: undefined,
   };
-  resolved.usage.inputTokens = countInputTokens(request);
-  resolved.usage.outputTokens = countOutputTokens(resolved);
+}
+
+function partsFor(reply: Reply, stream: boolean, nextId: () => string, wholeToolCalls: boolean): StaticParts {
+  const fixedIds = !reply.toolCalls || reply.toolCalls.every((call) => call.id !== undefined);
+  if (!fixedIds || wholeToolCalls) return buildParts(reply, stream, nextId, wholeToolCalls);
+  let cached = staticParts.get(reply);
+  if (!cached) staticParts.set(reply, (cached = {}));
+  const key = stream ? 'stream' : 'json';
+  let parts = cached[key];
+  if (!parts) {
+    parts = buildParts(reply, stream, nextId, false);
+    parts.shape = parts;
+    cached[key] = parts;
+  }
+  return parts;
+}
+
+export function resolveReply(reply: Reply, request: ChatRequest, nextId: () => string, wholeToolCalls = false): ResolvedReply {
+  const parts = partsFor(reply, request.stream, nextId, wholeToolCalls);
+  const usage = {
+    inputTokens: countInputTokens(request),
+    outputTokens: 0,
+    cachedInputTokens: 0,
+    reasoningTokens: reply.reasoningTokens ?? 0,
+  };
+  const resolved: ResolvedReply = {
+    content: parts.content,
+    chunks: parts.chunks,
+    toolCalls: parts.toolCalls,
+    reasoning: parts.reasoning,
+    finishReason: parts.finishReason,
+    wholeToolCalls: parts.wholeToolCalls,
+    shape: parts.shape,
+    usage,
+  };
+  usage.outputTokens = countOutputTokens(resolved);
   return resolved;
 }

@@ -1,7 +1,7 @@
 // A session owns everything one test sees: scripts and cursors, journal, id counter and clock.
 
 import { randomBytes } from 'node:crypto';
-import { deterministicId } from './ids.js';
+import { deterministicId, idPrefix } from './ids.js';
 import { Journal } from './journal.js';
 import { Script } from './script.js';
 import type { FallbackMode, FixtureSpec } from './spec.js';
@@ -39,6 +39,7 @@ export class Session {
   /** Bumped by reset and reload: requests in flight from an older generation are superseded. */
   generation = 0;
   private counter = 0;
+  private readonly idPrefix: string;
 
   constructor(options: SessionOptions) {
     this.id = options.id;
@@ -46,6 +47,7 @@ export class Session {
     this.fallback = options.fallback ?? 'strict';
     this.clock = options.clock ?? DEFAULT_CLOCK;
     this.seed = options.seed ?? options.id;
+    this.idPrefix = idPrefix(this.seed);
     this.journal = new Journal(options.journalLimit ?? DEFAULT_JOURNAL_LIMIT);
   }
 
@@ -72,7 +74,7 @@ export class Session {
   }
 
   nextId(): string {
-    return deterministicId(this.seed, ++this.counter);
+    return deterministicId(this.idPrefix, ++this.counter);
   }
 
   info(): SessionInfo {

@@ -1,16 +1,32 @@
 // Method + path to operation. Provider paths may sit under a session prefix `/s/{session}`.
 
+import { isNeutralError } from '../core/errors.js';
+import type { ChatRequest } from '../core/model.js';
 import type { ChatDialect } from '../dialects/dialect.js';
 import { openaiChat } from '../dialects/openai-chat/index.js';
 
 export interface Operation {
   id: string;
   dialect: ChatDialect;
+  /** Decodes a journalled body again when the journal is read. */
+  decodeForJournal: (text: string) => ChatRequest | undefined;
 }
 
+function operation(id: string, dialect: ChatDialect): Operation {
+  return {
+    id,
+    dialect,
+    decodeForJournal: (text) => {
+      const decoded = dialect.decode(JSON.parse(text));
+      return isNeutralError(decoded) ? undefined : decoded;
+    },
+  };
+}
+
+const CHAT = operation('openai.chat.completions', openaiChat);
 const POST_ROUTES = new Map<string, Operation>([
-  ['/v1/chat/completions', { id: 'openai.chat.completions', dialect: openaiChat }],
-  ['/openai/v1/chat/completions', { id: 'openai.chat.completions', dialect: openaiChat }],
+  ['/v1/chat/completions', CHAT],
+  ['/openai/v1/chat/completions', CHAT],
 ]);
 
 export interface RouteMatch {

@@ -199,12 +199,8 @@ export class UnderstudyServer {
       this.finishError(session, res, dialect, decoded, base);
       return;
     }
-    const text = body.text;
-    const decodeRequest = () => {
-      const again = dialect.decode(JSON.parse(text));
-      return isNeutralError(again) ? undefined : again;
-    };
-    base.decodeRequest = decodeRequest;
+    base.requestText = body.text;
+    base.decodeRequest = route.operation.decodeForJournal;
     await this.respond(session, dialect, decoded, res, base);
   }
 
