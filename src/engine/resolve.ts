@@ -1,7 +1,7 @@
 // Turns a scripted Reply into what a dialect encodes: ids assigned, content and chunks decided,
 // usage counted.
 
-import type { ChatRequest, FinishReason, Reply, ResolvedReply } from '../core/model.js';
+import type { ChatRequest, Reply, ResolvedReply } from '../core/model.js';
 import { countInputTokens, countOutputTokens } from '../core/tokens.js';
 
 /** Splits text into word-sized pieces that keep their whitespace, for default streaming. */
