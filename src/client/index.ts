@@ -10,7 +10,8 @@ import { verifySession, type VerifyReport } from '../engine/verify.js';
 import { UnderstudyServer, type ServerOptions } from '../transport/server.js';
 import { ScenarioBuilder } from './builder.js';
 
-export type Provider = 'openai';
+/** A provider name the server knows (see GET /_understudy/health `providerPaths`). */
+export type Provider = 'openai' | 'anthropic' | 'gemini' | (string & {});
 export type Loadable = FixtureSpec | ScenarioSpec | ScenarioBuilder | (ScenarioSpec | ScenarioBuilder)[];
 export interface JournalSnapshot {
   entries: JournalEntry[];
@@ -177,10 +178,12 @@ class RemoteSession implements UnderstudySession {
 }
 
 class ControlClient {
+  providerPaths: Record<string, string> = {};
   constructor(readonly baseUrl: string) {}
   providerUrl(provider: Provider) {
-    if (provider !== 'openai') throw new Error(`unknown provider "${provider}"`);
-    return `${this.baseUrl}/v1`;
+    const path = this.providerPaths[provider];
+    if (path === undefined) throw new Error(`unknown provider "${provider}"; known: ${Object.keys(this.providerPaths).join(', ')}`);
+    return `${this.baseUrl}${path}`;
   }
   async call(method: string, path: string, body?: unknown): Promise<unknown> {
     const response = await fetch(`${this.baseUrl}/_understudy${path}`, {
@@ -202,7 +205,8 @@ class ControlClient {
 /** Drives an Understudy server that is already running, e.g. `understudy serve`. */
 export async function connectUnderstudy(baseUrl: string): Promise<Omit<Understudy, 'close'>> {
   const control = new ControlClient(baseUrl.replace(/\/+$/, ''));
-  await control.call('GET', '/health');
+  const health = (await control.call('GET', '/health')) as { providerPaths?: Record<string, string> };
+  control.providerPaths = health.providerPaths ?? {};
   const info = (await control.call('GET', '/sessions/default')) as { id: string; apiKey: string };
   return {
     baseUrl: control.baseUrl,

@@ -7,7 +7,7 @@ import type { Session } from '../engine/session.js';
 import type { FallbackMode } from '../engine/spec.js';
 import { verifySession } from '../engine/verify.js';
 import { jsonTooDeep, MAX_JSON_DEPTH, readBody } from '../transport/body.js';
-import { providerRoutes } from '../transport/routes.js';
+import { PROVIDER_PATHS, providerRoutes } from '../transport/routes.js';
 import type { UnderstudyServer } from '../transport/server.js';
 
 export const CONTROL_PREFIX = '/_understudy';
@@ -66,8 +66,8 @@ function expectObject(value: unknown, source: string): Record<string, unknown> {
 function sessionView(server: UnderstudyServer, session: Session) {
   return {
     ...session.info(),
-    urls: { openai: server.providerUrl('openai') },
-    pathPrefixUrls: { openai: server.providerUrl('openai', session.id) },
+    urls: Object.fromEntries(Object.keys(PROVIDER_PATHS).map((p) => [p, server.providerUrl(p)])),
+    pathPrefixUrls: Object.fromEntries(Object.keys(PROVIDER_PATHS).map((p) => [p, server.providerUrl(p, session.id)])),
   };
 }
 
@@ -102,7 +102,13 @@ export async function handleControl(
     const rest = path.slice(CONTROL_PREFIX.length).split('/').filter(Boolean).map(decodeURIComponent);
     if (rest.length === 1 && rest[0] === 'health') {
       if (method !== 'GET') fail(405, 'method_not_allowed', `${source}: use GET`);
-      send(res, 200, { ok: true, version: VERSION, sessions: server.registry.list().length, routes: providerRoutes() });
+      send(res, 200, {
+        ok: true,
+        version: VERSION,
+        sessions: server.registry.list().length,
+        routes: providerRoutes(),
+        providerPaths: PROVIDER_PATHS,
+      });
       return;
     }
     if (rest[0] !== 'sessions') fail(404, 'not_found', `${source}: unknown control path; see docs/control-api.yaml`);

@@ -1,6 +1,8 @@
 // What a wire dialect provides. A dialect decodes wire bodies to the neutral request, encodes
-// resolved replies and neutral errors back to its wire, and knows nothing of scripts or sessions.
+// resolved replies and neutral errors back to its wire, and knows nothing of scripts or sessions
+// beyond the narrow per-session storage below.
 
+import type { IncomingHttpHeaders } from 'node:http';
 import type { NeutralError } from '../core/errors.js';
 import type { ChatRequest, EncodeContext, ResolvedReply } from '../core/model.js';
 
@@ -16,13 +18,59 @@ export interface StreamEncoding {
   events: string[];
 }
 
+/** Per-session state a dialect may keep (e.g. stored responses); cleared when the session resets. */
+export interface DialectState {
+  /** The dialect's own store in this session, created on first use. */
+  store<T>(name: string, create: () => T): T;
+  /** Session id, for error messages. */
+  readonly sessionId: string;
+}
+
+/** What the route and the HTTP request say besides the body. */
+export interface WireContext {
+  /** Operation id of the route, e.g. "gemini.streamGenerateContent". */
+  operation: string;
+  /** Path parameters of the route pattern, decoded (e.g. { model: "gemini-2.5-flash" }). */
+  params: Record<string, string>;
+  /** Query parameters; empty when the URL has none. */
+  query: URLSearchParams;
+  headers: IncomingHttpHeaders;
+  state: DialectState;
+}
+
+export interface DialectEncodeContext extends EncodeContext {
+  wire: WireContext;
+}
+
 export interface ChatDialect {
   readonly id: string;
-  /** Checks and decodes the parsed JSON body; a wire error comes back in neutral form. */
-  decode(body: unknown): ChatRequest | NeutralError;
-  encodeResponse(reply: ResolvedReply, request: ChatRequest, ctx: EncodeContext): string;
-  encodeStream(reply: ResolvedReply, request: ChatRequest, ctx: EncodeContext): StreamEncoding;
-  encodeError(error: NeutralError, ctx: { requestId: string }): EncodedBody;
   /** Prefix of response ids (e.g. "chatcmpl-"). */
   readonly idPrefix: string;
+  /** Checks and decodes the parsed JSON body; a wire error comes back in neutral form. */
+  decode(body: unknown, wire: WireContext): ChatRequest | NeutralError;
+  encodeResponse(reply: ResolvedReply, request: ChatRequest, ctx: DialectEncodeContext): string;
+  encodeStream(reply: ResolvedReply, request: ChatRequest, ctx: DialectEncodeContext): StreamEncoding;
+  encodeError(error: NeutralError, ctx: { requestId: string; wire?: WireContext }): EncodedBody;
+  /** Called once a reply was delivered (e.g. to store a response for later continuation). */
+  delivered?(reply: ResolvedReply, request: ChatRequest, ctx: DialectEncodeContext): void;
+  /** True when decoding reads session state (e.g. a stored conversation): the journal then keeps
+   * the decoded request instead of decoding the body again when it is read. */
+  readonly statefulDecode?: boolean;
+  /** Extra response headers for successful answers (e.g. request-id headers a provider sends). */
+  responseHeaders?(ctx: DialectEncodeContext): Record<string, string>;
+}
+
+/** A provider route. `path` may hold `{name}` segments, e.g. `/v1beta/models/{model}:generateContent`. */
+export interface RouteSpec {
+  method: 'POST';
+  path: string;
+  operation: string;
+  dialect: ChatDialect;
+}
+
+/** What a dialect folder registers: its routes and the base URLs SDKs should be given. */
+export interface DialectRegistration {
+  routes: RouteSpec[];
+  /** Provider name → path to append to the server's origin for that SDK's base URL. */
+  providerPaths: Record<string, string>;
 }

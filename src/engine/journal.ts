@@ -49,7 +49,9 @@ export interface JournalRecord extends Omit<JournalEntry, 'seq' | 'time' | 'requ
   request?: ChatRequest;
   /** The body as received, decoded by `decodeRequest` only when someone reads the journal. */
   requestText?: string;
-  decodeRequest?: (text: string) => ChatRequest | undefined;
+  /** What `decodeRequest` needs besides the text (the route's parameters, headers…). */
+  decodeContext?: unknown;
+  decodeRequest?: (text: string, context: unknown) => ChatRequest | undefined;
 }
 
 /** A record with every field present from the start, so filling it in never changes its shape. */
@@ -65,6 +67,7 @@ export function newRecord(requestId: string, session: string, route: string, ope
     status: 0,
     request: undefined,
     requestText: undefined,
+    decodeContext: undefined,
     decodeRequest: undefined,
     reply: undefined,
     error: undefined,
@@ -109,14 +112,14 @@ export class Journal {
     const entries: JournalEntry[] = [];
     for (let i = 0; i < this.size; i++) {
       const record = this.ring[(this.head + i) % this.maxEntries] as StoredRecord;
-      const { at, decodeRequest, requestText, request, ...rest } = record;
+      const { at, decodeRequest, decodeContext, requestText, request, ...rest } = record;
       const entry: Record<string, unknown> = { seq: record.seq, time: new Date(at).toISOString() };
       for (const [key, value] of Object.entries(rest)) if (value !== undefined) entry[key] = value;
       if (record.reply) {
         const { shape: _shape, ...reply } = record.reply;
         entry.reply = reply;
       }
-      const decoded = request ?? (requestText !== undefined ? decodeRequest?.(requestText) : undefined);
+      const decoded = request ?? (requestText !== undefined ? decodeRequest?.(requestText, decodeContext) : undefined);
       if (decoded) entry.request = decoded;
       entries.push(structuredClone(entry) as unknown as JournalEntry);
     }

@@ -39,6 +39,16 @@ export class Session {
   /** Bumped by reset and reload: requests in flight from an older generation are superseded. */
   generation = 0;
   private counter = 0;
+  /** Stores that dialects keep in this session (e.g. stored responses); cleared by reset. */
+  private readonly dialectStores = new Map<string, unknown>();
+  readonly dialectState = {
+    sessionId: '',
+    store: <T>(name: string, create: () => T): T => {
+      let store = this.dialectStores.get(name) as T | undefined;
+      if (store === undefined) this.dialectStores.set(name, (store = create()));
+      return store;
+    },
+  };
   private readonly idPrefix: string;
 
   constructor(options: SessionOptions) {
@@ -48,6 +58,7 @@ export class Session {
     this.clock = options.clock ?? DEFAULT_CLOCK;
     this.seed = options.seed ?? options.id;
     this.idPrefix = idPrefix(this.seed);
+    this.dialectState.sessionId = this.id;
     this.journal = new Journal(options.journalLimit ?? DEFAULT_JOURNAL_LIMIT);
   }
 
@@ -69,6 +80,7 @@ export class Session {
     if (options.scripts) this.scripts = [];
     else for (const script of this.scripts) script.rewind();
     this.journal.clear();
+    this.dialectStores.clear();
     this.counter = 0;
     this.generation++;
   }

@@ -1,36 +1,66 @@
-// Method + path to operation. Provider paths may sit under a session prefix `/s/{session}`.
+// Method + path to operation, from the routes every dialect registers. Exact paths are a map
+// lookup; paths with `{param}` segments are tried in registration order. Provider paths may sit
+// under a session prefix `/s/{session}`.
 
-import { isNeutralError } from '../core/errors.js';
-import type { ChatRequest } from '../core/model.js';
-import type { ChatDialect } from '../dialects/dialect.js';
+import type { ChatDialect, RouteSpec } from '../dialects/dialect.js';
 import { openaiChat } from '../dialects/openai-chat/index.js';
+import { DIALECTS } from '../dialects/registry.js';
 
 export interface Operation {
   id: string;
   dialect: ChatDialect;
-  /** Decodes a journalled body again when the journal is read. */
-  decodeForJournal: (text: string) => ChatRequest | undefined;
 }
 
-function operation(id: string, dialect: ChatDialect): Operation {
-  return {
-    id,
-    dialect,
-    decodeForJournal: (text) => {
-      const decoded = dialect.decode(JSON.parse(text));
-      return isNeutralError(decoded) ? undefined : decoded;
-    },
-  };
+interface PatternRoute {
+  regex: RegExp;
+  names: string[];
+  spec: RouteSpec;
+  operation: Operation;
 }
 
-const CHAT = operation('openai.chat.completions', openaiChat);
-const POST_ROUTES = new Map<string, Operation>([
-  ['/v1/chat/completions', CHAT],
-  ['/openai/v1/chat/completions', CHAT],
-]);
+const NO_PARAMS: Record<string, string> = Object.freeze({}) as Record<string, string>;
+const exact = new Map<string, Map<string, Operation>>();
+const patterns: PatternRoute[] = [];
+const operations = new Map<string, Operation>();
+
+function operationFor(spec: RouteSpec): Operation {
+  let op = operations.get(spec.operation);
+  if (!op) operations.set(spec.operation, (op = { id: spec.operation, dialect: spec.dialect }));
+  return op;
+}
+
+function escapeRegex(text: string): string {
+  return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+}
+
+for (const registration of DIALECTS) {
+  for (const spec of registration.routes) {
+    const operation = operationFor(spec);
+    if (!spec.path.includes('{')) {
+      let methods = exact.get(spec.path);
+      if (!methods) exact.set(spec.path, (methods = new Map()));
+      methods.set(spec.method, operation);
+      continue;
+    }
+    const names: string[] = [];
+    const source = spec.path
+      .split(/(\{[A-Za-z]+\})/)
+      .map((piece) => {
+        const m = /^\{([A-Za-z]+)\}$/.exec(piece);
+        if (!m) return escapeRegex(piece);
+        names.push(m[1]);
+        return '([^/]+?)';
+      })
+      .join('');
+    patterns.push({ regex: new RegExp(`^${source}$`), names, spec, operation });
+  }
+}
+
+export const PROVIDER_PATHS: Record<string, string> = Object.assign({}, ...DIALECTS.map((d) => d.providerPaths));
 
 export interface RouteMatch {
   operation: Operation;
+  params: Record<string, string>;
   sessionId?: string;
 }
 
@@ -41,20 +71,63 @@ const SESSION_PREFIX = /^\/s\/([^/]+)(\/.*)$/;
 export function matchRoute(method: string, rawPath: string): RouteResult {
   let path = rawPath;
   let sessionId: string | undefined;
-  const prefixed = SESSION_PREFIX.exec(path);
-  if (prefixed) {
-    sessionId = decodeURIComponent(prefixed[1]);
-    path = prefixed[2];
+  if (path.startsWith('/s/')) {
+    const prefixed = SESSION_PREFIX.exec(path);
+    if (prefixed) {
+      sessionId = decodeURIComponent(prefixed[1]);
+      path = prefixed[2];
+    }
   }
   if (path.length > 1 && path.endsWith('/')) path = path.slice(0, -1);
-  const operation = POST_ROUTES.get(path);
-  if (operation) {
-    if (method === 'POST') return { operation, sessionId };
-    return { notFound: true, dialect: operation.dialect, allow: 'POST', sessionId };
+  const methods = exact.get(path);
+  if (methods) {
+    const operation = methods.get(method);
+    if (operation) return { operation, params: NO_PARAMS, sessionId };
+    const first = methods.values().next().value as Operation;
+    return { notFound: true, dialect: first.dialect, allow: [...methods.keys()].join(', '), sessionId };
   }
-  return { notFound: true, dialect: openaiChat, sessionId };
+  let wrongMethod: PatternRoute | undefined;
+  for (const route of patterns) {
+    const m = route.regex.exec(path);
+    if (!m) continue;
+    if (route.spec.method !== method) {
+      wrongMethod ??= route;
+      continue;
+    }
+    const params: Record<string, string> = {};
+    route.names.forEach((name, i) => (params[name] = safeDecode(m[i + 1])));
+    return { operation: route.operation, params, sessionId };
+  }
+  if (wrongMethod) return { notFound: true, dialect: wrongMethod.spec.dialect, allow: wrongMethod.spec.method, sessionId };
+  return { notFound: true, dialect: dialectForUnknownPath(path), sessionId };
+}
+
+function safeDecode(text: string): string {
+  try {
+    return decodeURIComponent(text);
+  } catch {
+    return text;
+  }
+}
+
+/** Unknown paths answer in the shape of the provider whose path space they are in. */
+function dialectForUnknownPath(path: string): ChatDialect {
+  let best: { length: number; dialect: ChatDialect } | undefined;
+  for (const registration of DIALECTS) {
+    for (const spec of registration.routes) {
+      const stem = spec.path.split('{')[0];
+      let common = 0;
+      while (common < stem.length && common < path.length && stem[common] === path[common]) common++;
+      if (common > 1 && (!best || common > best.length)) best = { length: common, dialect: spec.dialect };
+    }
+  }
+  return best?.dialect ?? openaiChat;
+}
+
+export function operationById(id: string): Operation | undefined {
+  return operations.get(id);
 }
 
 export function providerRoutes(): string[] {
-  return [...POST_ROUTES.keys()].map((p) => `POST ${p}`);
+  return DIALECTS.flatMap((d) => d.routes.map((r) => `${r.method} ${r.path}`));
 }

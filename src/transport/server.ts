@@ -4,17 +4,17 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { invalidRequest, isNeutralError, understudyConflict, type NeutralError } from '../core/errors.js';
-import type { ChatRequest, EncodeContext, Usage } from '../core/model.js';
+import type { ChatRequest, Usage } from '../core/model.js';
 import { loadTokenizer } from '../core/tokens.js';
 import { handleControl, CONTROL_PREFIX } from '../control/api.js';
-import type { ChatDialect } from '../dialects/dialect.js';
+import type { ChatDialect, DialectEncodeContext, WireContext } from '../dialects/dialect.js';
 import { answerRequest, type Answer } from '../engine/exchange.js';
 import { newRecord, type JournalRecord } from '../engine/journal.js';
 import { Registry } from '../engine/registry.js';
 import type { Session, SessionOptions } from '../engine/session.js';
 import type { FixtureSpec } from '../engine/spec.js';
 import { DEFAULT_BODY_LIMIT, jsonTooDeep, MAX_JSON_DEPTH, readBody } from './body.js';
-import { matchRoute, type RouteResult } from './routes.js';
+import { matchRoute, operationById, PROVIDER_PATHS, type RouteResult } from './routes.js';
 
 export interface ServerOptions {
   host?: string;
@@ -26,10 +26,6 @@ export interface ServerOptions {
   /** Fixtures loaded into the default session. */
   fixtures?: FixtureSpec[];
 }
-
-const PROVIDER_PATHS: Record<string, string> = {
-  openai: '/v1',
-};
 
 export class UnderstudyServer {
   readonly registry: Registry;
@@ -95,7 +91,7 @@ export class UnderstudyServer {
     const session = this.findSession(req, url, q, route.sessionId);
     const requestId = `req_${session ? session.nextId() : `server-${++this.orphanRequests}`}`;
     try {
-      await this.handleProvider(req, res, path, route, session, requestId);
+      await this.handleProvider(req, res, path, q < 0 ? '' : url.slice(q + 1), route, session, requestId);
     } catch (error) {
       this.internalError(res, error, requestId);
     }
@@ -105,6 +101,7 @@ export class UnderstudyServer {
     req: IncomingMessage,
     res: ServerResponse,
     path: string,
+    queryText: string,
     route: RouteResult,
     session: Session | undefined,
     requestId: string,
@@ -193,15 +190,27 @@ export class UnderstudyServer {
       this.finishError(session, res, dialect, error, base);
       return;
     }
-    const decoded = dialect.decode(parsed);
+    const wire: WireContext = {
+      operation: route.operation.id,
+      params: route.params,
+      query: queryText ? new URLSearchParams(queryText) : EMPTY_QUERY,
+      headers: req.headers,
+      state: session.dialectState,
+    };
+    const decoded = dialect.decode(parsed, wire);
     if (isNeutralError(decoded)) {
       session.journal.counters.invalid++;
       this.finishError(session, res, dialect, decoded, base);
       return;
     }
-    base.requestText = body.text;
-    base.decodeRequest = route.operation.decodeForJournal;
-    await this.respond(session, dialect, decoded, res, base);
+    if (dialect.statefulDecode) {
+      base.request = decoded;
+    } else {
+      base.requestText = body.text;
+      base.decodeContext = wire;
+      base.decodeRequest = decodeForJournal;
+    }
+    await this.respond(session, dialect, decoded, res, base, wire);
   }
 
   private async respond(
@@ -210,6 +219,7 @@ export class UnderstudyServer {
     request: ChatRequest,
     res: ServerResponse,
     entry: JournalRecord,
+    wire: WireContext,
   ): Promise<void> {
     const generation = session.generation;
     const answer = answerRequest(session, request);
@@ -237,14 +247,15 @@ export class UnderstudyServer {
     }
 
     if (answer.kind === 'error') {
-      const encoded = dialect.encodeError(answer.error, { requestId: entry.requestId });
+      const encoded = dialect.encodeError(answer.error, { requestId: entry.requestId, wire });
       this.deliver(res, answer, entry.requestId, encoded.status, encoded.headers, encoded.body);
       entry.usage = inputOnly(answer.inputTokens);
       this.recordError(session, answer.error, entry);
       return;
     }
 
-    const ctx: EncodeContext = {
+    const ctx: DialectEncodeContext = {
+      wire,
       responseId: `${dialect.idPrefix}${session.nextId()}`,
       created: session.clock,
       model: request.model,
@@ -340,6 +351,13 @@ export class UnderstudyServer {
 }
 
 const JSON_HEADERS = { 'content-type': 'application/json' };
+const EMPTY_QUERY = new URLSearchParams();
+
+function decodeForJournal(text: string, context: unknown): ChatRequest | undefined {
+  const wire = context as WireContext;
+  const decoded = operationById(wire.operation)?.dialect.decode(JSON.parse(text), wire);
+  return decoded && !isNeutralError(decoded) ? decoded : undefined;
+}
 
 function inputOnly(inputTokens: number): Usage {
   return { inputTokens, outputTokens: 0, cachedInputTokens: 0, reasoningTokens: 0 };
