@@ -103,3 +103,21 @@ test('a scripted error consumes its step even when streamed; an invalid error sc
   assert.equal((second as InstanceType<typeof OpenAI.ConflictError>).code, 'scenario_exhausted');
   assert.equal((second as InstanceType<typeof OpenAI.ConflictError>).headers?.get('x-should-retry'), 'false');
 });
+
+test('an in-stream scripted error arrives after the stream starts and the SDK throws APIError [openai-chat.errors.stream +]', async () => {
+  const { session, openai } = await clientFor('scripted-in-stream');
+  session
+    .scenario('mid-stream')
+    .reply({ error: { status: 500, message: 'The model crashed mid-answer', code: 'server_error', inStream: true } });
+  const stream = await openai.chat.completions.create({ ...ask, stream: true });
+  const seen: string[] = [];
+  const error = await (async () => {
+    for await (const chunk of stream) seen.push(chunk.choices[0]?.delta?.role ?? '');
+  })().catch((e: unknown) => e);
+  assert.ok(error instanceof OpenAI.APIError, `got ${String(error)}`);
+  assert.match((error as Error).message, /crashed mid-answer/);
+  assert.deepEqual(seen, ['assistant'], 'the role chunk arrived before the error');
+  const { entries } = await session.journal();
+  assert.equal(entries[0].status, 200);
+  assert.equal(entries[0].error?.message, 'The model crashed mid-answer');
+});

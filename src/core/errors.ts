@@ -25,6 +25,8 @@ export interface NeutralError {
   /** Provider error type, when a script names one. */
   type?: string;
   headers?: Record<string, string>;
+  /** A scripted failure to deliver inside a stream rather than as an HTTP status. */
+  inStream?: boolean;
 }
 
 export function invalidRequest(message: string, param: string | null = null, code: string | null = null): NeutralError {

@@ -89,6 +89,8 @@ export interface ScriptedError {
   type?: string;
   message: string;
   headers?: Record<string, string>;
+  /** On a streaming request: answer 200 and fail inside the stream with the dialect's error event. */
+  inStream?: boolean;
 }
 
 export type FinishReason = 'stop' | 'length' | 'tool_calls' | 'content_filter';

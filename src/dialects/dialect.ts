@@ -51,6 +51,9 @@ export interface ChatDialect {
   encodeResponse(reply: ResolvedReply, request: ChatRequest, ctx: DialectEncodeContext): string;
   encodeStream(reply: ResolvedReply, request: ChatRequest, ctx: DialectEncodeContext): StreamEncoding;
   encodeError(error: NeutralError, ctx: { requestId: string; wire?: WireContext }): EncodedBody;
+  /** The whole body of a stream that fails: whatever the provider sends before its in-stream
+   * error event, then that event (e.g. OpenAI Chat's `data: {"error":…}` chunk). */
+  encodeStreamFailure?(error: NeutralError, request: ChatRequest, ctx: DialectEncodeContext): StreamEncoding;
   /** Called once a reply was delivered (e.g. to store a response for later continuation). */
   delivered?(reply: ResolvedReply, request: ChatRequest, ctx: DialectEncodeContext): void;
   /** True when decoding reads session state (e.g. a stored conversation): the journal then keeps

@@ -72,7 +72,15 @@ export function answerRequest(session: Session, request: ChatRequest): Answer {
     const e = step.reply.error;
     return {
       kind: 'error',
-      error: { kind: 'scripted', status: e.status, code: e.code ?? null, type: e.type, message: e.message, headers: e.headers },
+      error: {
+        kind: 'scripted',
+        status: e.status,
+        code: e.code ?? null,
+        type: e.type,
+        message: e.message,
+        headers: e.headers,
+        inStream: e.inStream,
+      },
       delayMs,
       reservation,
       inputTokens: countInputTokens(request),

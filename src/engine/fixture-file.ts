@@ -378,7 +378,7 @@ const SESSION_KEYS = ['fallback'];
 const SCENARIO_KEYS = ['name', 'exhausted', 'maxReplies', 'steps', 'replies'];
 const STEP_KEYS = ['id', 'when', 'reply', 'next'];
 const REPLY_KEYS = ['text', 'json', 'toolCalls', 'reasoning', 'chunks', 'delayMs', 'error', 'finishReason', 'reasoningTokens'];
-const ERROR_KEYS = ['status', 'message', 'code', 'type', 'headers'];
+const ERROR_KEYS = ['status', 'message', 'code', 'type', 'headers', 'inStream'];
 const TOOL_CALL_KEYS = ['id', 'name', 'arguments'];
 const WHEN_KEYS = ['model', 'latestUser', 'toolResult', 'toolArguments', 'jsonPath', 'historyExact', 'historyContains', 'hasTool'];
 const TEXT_MATCH_KEYS = ['equals', 'contains', 'matches', 'flags'];
@@ -744,6 +744,9 @@ class Checker {
     if (has(error, 'message')) this.string(error.message, [...path, 'message'], 'an error message (a string)');
     if (has(error, 'code')) this.string(error.code, [...path, 'code'], 'an error code (a string)');
     if (has(error, 'type')) this.string(error.type, [...path, 'type'], 'an error type (a string)');
+    if (has(error, 'inStream') && typeof error.inStream !== 'boolean') {
+      this.report([...path, 'inStream'], `expected true or false; found ${found(error.inStream)}`);
+    }
     if (has(error, 'headers')) {
       const headers = error.headers;
       if (!isObj(headers)) {

@@ -246,6 +246,27 @@ export class UnderstudyServer {
       return;
     }
 
+    if (answer.kind === 'error' && answer.error.inStream && request.stream && dialect.encodeStreamFailure) {
+      const ctx: DialectEncodeContext = {
+        wire,
+        responseId: `${dialect.idPrefix}${session.nextId()}`,
+        created: session.clock,
+        model: request.model,
+        requestId: entry.requestId,
+      };
+      const stream = dialect.encodeStreamFailure(answer.error, request, ctx);
+      this.deliver(
+        res,
+        answer,
+        entry.requestId,
+        200,
+        { 'content-type': stream.contentType, 'cache-control': 'no-cache' },
+        stream.events.join(''),
+      );
+      entry.usage = inputOnly(answer.inputTokens);
+      this.recordError(session, { ...answer.error, status: 200 }, entry);
+      return;
+    }
     if (answer.kind === 'error') {
       const encoded = dialect.encodeError(answer.error, { requestId: entry.requestId, wire });
       this.deliver(res, answer, entry.requestId, encoded.status, encoded.headers, encoded.body);

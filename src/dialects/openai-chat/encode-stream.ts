@@ -2,7 +2,9 @@
 // name first, argument fragments after), a finish_reason chunk, the usage chunk when asked, [DONE].
 
 import type { ChatRequest, EncodeContext, ResolvedReply } from '../../core/model.js';
+import type { NeutralError } from '../../core/errors.js';
 import type { StreamEncoding } from '../dialect.js';
+import { encodeOpenAIError } from './errors.js';
 import { openaiChatUsage } from './openai-chat-usage.js';
 
 const ARGUMENT_FRAGMENT = 24;
@@ -41,4 +43,17 @@ export function encodeChatStream(reply: ResolvedReply, request: ChatRequest, ctx
   }
   events.push('data: [DONE]\n\n');
   return { contentType: 'text/event-stream; charset=utf-8', events };
+}
+
+/** A stream that fails: the role chunk, then the error chunk the SDK throws on. */
+export function encodeChatStreamFailure(error: NeutralError, _request: ChatRequest, ctx: EncodeContext): StreamEncoding {
+  const head = `{"id":${JSON.stringify(ctx.responseId)},"object":"chat.completion.chunk","created":${ctx.created},"model":${JSON.stringify(ctx.model)},"choices":`;
+  const body = JSON.parse(encodeOpenAIError(error).body) as unknown;
+  return {
+    contentType: 'text/event-stream; charset=utf-8',
+    events: [
+      `data: ${head}[{"index":0,"delta":{"role":"assistant","content":"","refusal":null},"logprobs":null,"finish_reason":null}]}\n\n`,
+      `data: ${JSON.stringify(body)}\n\n`,
+    ],
+  };
 }

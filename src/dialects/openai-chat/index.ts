@@ -1,7 +1,7 @@
 import type { ChatDialect } from '../dialect.js';
 import { decodeChatRequest } from './decode-request.js';
 import { encodeChatResponse } from './encode-response.js';
-import { encodeChatStream } from './encode-stream.js';
+import { encodeChatStream, encodeChatStreamFailure } from './encode-stream.js';
 import { encodeOpenAIError } from './errors.js';
 
 export const openaiChat: ChatDialect = {
@@ -11,4 +11,5 @@ export const openaiChat: ChatDialect = {
   encodeResponse: encodeChatResponse,
   encodeStream: encodeChatStream,
   encodeError: encodeOpenAIError,
+  encodeStreamFailure: encodeChatStreamFailure,
 };
