@@ -11,6 +11,6 @@ export type {
   FallbackMode,
 } from './engine/spec.js';
 export type { Reply, ScriptedToolCall, ScriptedError, JsonValue } from './core/model.js';
-export type { VerifyReport, VerifyProblem } from './engine/verify.js';
+export type { VerifyReport, VerifyProblem, VerifyExpectations, ToolExpectation } from './engine/verify.js';
 export type { JournalEntry, JournalCounters } from './engine/journal.js';
 export { UnderstudyServer, type ServerOptions } from './transport/server.js';

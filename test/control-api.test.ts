@@ -185,7 +185,10 @@ test('duplicate id or apiKey → 409, and nothing is created', async () => {
 test('bad session fields → 400 naming the field and what was expected', async () => {
   const count = (await call('GET', '/sessions')).body.sessions.length;
   const cases: [unknown, RegExp][] = [
-    [{ colour: 'red' }, /\/colour: unknown field; expected one of id, apiKey, fallback, clock, seed, journalLimit, fixture/],
+    [
+      { colour: 'red' },
+      /\/colour: unknown field; expected one of id, apiKey, fallback, clock, seed, journalLimit, journalBytes, journalEntryBytes, promptCache, fixture/,
+    ],
     [{ id: 42 }, /\/id: expected .*string.*found 42/],
     [{ id: 'has spaces' }, /\/id: expected .*letters, digits.*found "has spaces"/],
     [{ id: '' }, /\/id: expected/],

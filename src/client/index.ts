@@ -6,7 +6,7 @@ import { formatProblems, validateFixtureValue } from '../engine/fixture-file.js'
 import type { JournalCounters, JournalEntry } from '../engine/journal.js';
 import type { Session, SessionOptions } from '../engine/session.js';
 import type { FixtureSpec, ScenarioSpec } from '../engine/spec.js';
-import { verifySession, type VerifyReport } from '../engine/verify.js';
+import { verifySession, type VerifyExpectations, type VerifyReport } from '../engine/verify.js';
 import { UnderstudyServer, type ServerOptions } from '../transport/server.js';
 import { ScenarioBuilder } from './builder.js';
 
@@ -39,9 +39,10 @@ export interface UnderstudySession {
   reset(options?: { scripts?: boolean }): Promise<void>;
   journal(): Promise<JournalSnapshot>;
   /** The verification report, whether it passed or not. */
-  check(): Promise<VerifyReport>;
-  /** Throws a VerificationError with a readable report unless every step was used and nothing unexpected happened. */
-  verify(): Promise<void>;
+  check(expectations?: VerifyExpectations): Promise<VerifyReport>;
+  /** Throws a VerificationError with a readable report unless every step was used, nothing
+   * unexpected happened, and the tool expectations (if any) hold. */
+  verify(expectations?: VerifyExpectations): Promise<void>;
   delete(): Promise<void>;
 }
 
@@ -104,12 +105,12 @@ class LocalSession implements UnderstudySession {
   async journal() {
     return this.session.journal.snapshot();
   }
-  async check() {
+  async check(expectations?: VerifyExpectations) {
     await this.push();
-    return verifySession(this.session);
+    return verifySession(this.session, expectations);
   }
-  async verify() {
-    const report = await this.check();
+  async verify(expectations?: VerifyExpectations) {
+    const report = await this.check(expectations);
     if (!report.ok) throw new VerificationError(report);
   }
   async delete() {
@@ -164,12 +165,12 @@ class RemoteSession implements UnderstudySession {
   async journal() {
     return (await this.control.call('GET', `/sessions/${encodeURIComponent(this.id)}/journal`)) as JournalSnapshot;
   }
-  async check() {
+  async check(expectations?: VerifyExpectations) {
     await this.push();
-    return (await this.control.call('POST', `/sessions/${encodeURIComponent(this.id)}/verify`)) as VerifyReport;
+    return (await this.control.call('POST', `/sessions/${encodeURIComponent(this.id)}/verify`, expectations ?? {})) as VerifyReport;
   }
-  async verify() {
-    const report = await this.check();
+  async verify(expectations?: VerifyExpectations) {
+    const report = await this.check(expectations);
     if (!report.ok) throw new VerificationError(report);
   }
   async delete() {

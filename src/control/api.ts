@@ -5,7 +5,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { validateFixtureValue } from '../engine/fixture-file.js';
 import type { Session } from '../engine/session.js';
 import type { FallbackMode } from '../engine/spec.js';
-import { verifySession } from '../engine/verify.js';
+import { verifySession, type VerifyExpectations } from '../engine/verify.js';
 import { jsonTooDeep, MAX_JSON_DEPTH, readBody } from '../transport/body.js';
 import { PROVIDER_PATHS, providerRoutes } from '../transport/routes.js';
 import type { UnderstudyServer } from '../transport/server.js';
@@ -78,6 +78,16 @@ const SESSION_FIELDS: Record<string, (v: unknown) => boolean> = {
   clock: (v) => typeof v === 'number' && Number.isInteger(v) && v >= 0,
   seed: (v) => typeof v === 'string',
   journalLimit: (v) => typeof v === 'number' && Number.isInteger(v) && v >= 0,
+  journalBytes: (v) => typeof v === 'number' && Number.isInteger(v) && v >= 0,
+  journalEntryBytes: (v) => typeof v === 'number' && Number.isInteger(v) && v >= 0,
+  promptCache: (v) =>
+    typeof v === 'object' &&
+    v !== null &&
+    !Array.isArray(v) &&
+    Object.entries(v).every(
+      ([k, n]) =>
+        ['minTokens', 'granularity', 'maxPrefixes'].includes(k) && Number.isInteger(n) && (n as number) >= (k === 'granularity' ? 1 : 0),
+    ),
   fixture: () => true,
 };
 const SESSION_EXPECT: Record<string, string> = {
@@ -87,7 +97,39 @@ const SESSION_EXPECT: Record<string, string> = {
   clock: 'an integer number of seconds since the epoch',
   seed: 'a string',
   journalLimit: 'an integer >= 0',
+  journalBytes: 'an integer number of bytes >= 0',
+  journalEntryBytes: 'an integer number of bytes >= 0',
+  promptCache: 'an object with integer minTokens (>= 0), granularity (>= 1) and maxPrefixes (>= 0)',
 };
+
+function checkExpectations(body: Record<string, unknown>, source: string): VerifyExpectations {
+  for (const key of Object.keys(body)) {
+    if (!['toolCalled', 'toolNotCalled', 'toolOrder'].includes(key)) {
+      fail(400, 'invalid_body', `${source}: /${key}: unknown field; expected toolCalled, toolNotCalled or toolOrder`);
+    }
+  }
+  const names = (value: unknown, key: string) => {
+    if (value !== undefined && (!Array.isArray(value) || !value.every((n) => typeof n === 'string'))) {
+      fail(400, 'invalid_body', `${source}: /${key}: expected a list of tool names`);
+    }
+  };
+  names(body.toolNotCalled, 'toolNotCalled');
+  names(body.toolOrder, 'toolOrder');
+  if (body.toolCalled !== undefined) {
+    if (!Array.isArray(body.toolCalled))
+      fail(400, 'invalid_body', `${source}: /toolCalled: expected a list of {name, id?, arguments?, result?, times?}`);
+    body.toolCalled.forEach((item: unknown, i: number) => {
+      const ok =
+        typeof item === 'object' &&
+        item !== null &&
+        typeof (item as { name?: unknown }).name === 'string' &&
+        Object.keys(item).every((k) => ['name', 'id', 'arguments', 'result', 'times'].includes(k)) &&
+        ((item as { times?: unknown }).times === undefined || Number.isInteger((item as { times?: unknown }).times));
+      if (!ok) fail(400, 'invalid_body', `${source}: /toolCalled/${i}: expected {name: string, id?, arguments?, result?, times?: integer}`);
+    });
+  }
+  return body as VerifyExpectations;
+}
 
 export async function handleControl(
   server: UnderstudyServer,
@@ -147,6 +189,9 @@ export async function handleControl(
           clock: body.clock as number | undefined,
           seed: body.seed as string | undefined,
           journalLimit: body.journalLimit as number | undefined,
+          journalBytes: body.journalBytes as number | undefined,
+          journalEntryBytes: body.journalEntryBytes as number | undefined,
+          promptCache: body.promptCache as Record<string, number> | undefined,
         });
       } catch (e) {
         fail(409, 'session_conflict', `${source}: ${(e as Error).message}`);
@@ -200,7 +245,8 @@ export async function handleControl(
         return send(res, 200, session.journal.snapshot());
       case 'verify': {
         if (method !== 'POST' && method !== 'GET') fail(405, 'method_not_allowed', `${source}: use POST`);
-        return send(res, 200, verifySession(session));
+        const body = method === 'POST' ? expectObject(await readJson(req, source), source) : {};
+        return send(res, 200, verifySession(session, checkExpectations(body, source)));
       }
       default:
         fail(404, 'not_found', `${source}: unknown control path; expected scripts, reset, journal or verify`);

@@ -46,32 +46,49 @@ const PER_MESSAGE = 3;
 const PER_REQUEST = 3;
 const PER_TOOL = 8;
 
-export function countInputTokens(request: ChatRequest): number {
-  let total = PER_REQUEST;
-  for (const message of request.messages) {
-    total += PER_MESSAGE + countTokens(message.role);
-    for (const part of message.parts) {
-      switch (part.type) {
-        case 'text':
-        case 'reasoning':
-          total += countTokens(part.text);
-          break;
-        case 'tool_call':
-          total += countTokens(part.name) + countTokens(part.argumentsText);
-          break;
-        case 'tool_result':
-          total += countTokens(part.content);
-          break;
-        case 'image':
-          total += 85;
-          break;
-      }
-    }
-  }
+function toolTokens(request: ChatRequest): number {
+  let total = 0;
   for (const tool of request.tools) {
     total += PER_TOOL + countTokens(tool.name) + countTokens(tool.description ?? '') + countTokens(JSON.stringify(tool.parameters));
   }
   return total;
+}
+
+function messageTokens(message: ChatRequest['messages'][number]): number {
+  let total = PER_MESSAGE + countTokens(message.role);
+  for (const part of message.parts) {
+    switch (part.type) {
+      case 'text':
+      case 'reasoning':
+        total += countTokens(part.text);
+        break;
+      case 'tool_call':
+        total += countTokens(part.name) + countTokens(part.argumentsText);
+        break;
+      case 'tool_result':
+        total += countTokens(part.content);
+        break;
+      case 'image':
+        total += 85;
+        break;
+    }
+  }
+  return total;
+}
+
+/** Input tokens: request framing, then the tool declarations, then each message in order. */
+export function countInputTokens(request: ChatRequest): number {
+  let total = PER_REQUEST + toolTokens(request);
+  for (const message of request.messages) total += messageTokens(message);
+  return total;
+}
+
+/** Cumulative input tokens at each prefix boundary: [after tools, after message 0, after message 1, …].
+ * The last value equals countInputTokens(request). */
+export function inputTokenBoundaries(request: ChatRequest): number[] {
+  const bounds: number[] = [PER_REQUEST + toolTokens(request)];
+  for (const message of request.messages) bounds.push(bounds[bounds.length - 1] + messageTokens(message));
+  return bounds;
 }
 
 export function countOutputTokens(reply: Pick<ResolvedReply, 'content' | 'toolCalls'>): number {

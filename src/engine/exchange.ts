@@ -6,6 +6,7 @@ import { checkReplyContract } from '../core/contract.js';
 import { understudyConflict, type NeutralError } from '../core/errors.js';
 import type { ChatRequest, ResolvedReply } from '../core/model.js';
 import { countInputTokens } from '../core/tokens.js';
+import type { NearMiss } from './journal.js';
 import { resolveReply } from './resolve.js';
 import { reserve, type Reservation } from './script.js';
 import { selectStep } from './select.js';
@@ -21,10 +22,25 @@ interface Attribution {
 }
 
 export type Answer =
-  | (Attribution & { kind: 'reply'; reply: ResolvedReply; delayMs: number; reservation?: Reservation })
-  | (Attribution & { kind: 'error'; error: NeutralError; delayMs: number; reservation?: Reservation; inputTokens: number });
+  | (Attribution & {
+      kind: 'reply';
+      reply: ResolvedReply;
+      delayMs: number;
+      reservation?: Reservation;
+      /** Run once the reply was delivered (warms the prompt cache). */
+      afterDelivery?: () => void;
+    })
+  | (Attribution & {
+      kind: 'error';
+      error: NeutralError;
+      delayMs: number;
+      reservation?: Reservation;
+      inputTokens: number;
+      nearMisses?: NearMiss[];
+    });
 
-export function answerRequest(session: Session, request: ChatRequest): Answer {
+export function answerRequest(session: Session, request: ChatRequest, requestId = ''): Answer {
+  session.toolLedger.recordResults(request, requestId);
   const selection = selectStep(session.scripts, request);
 
   if (selection.kind === 'exhausted') {
@@ -40,8 +56,8 @@ export function answerRequest(session: Session, request: ChatRequest): Answer {
 
   if (selection.kind === 'none') {
     if (session.fallback === 'auto') {
-      const reply = zeroConfigReply(request);
-      return { kind: 'reply', reply: resolveReply(reply, request, () => session.nextId(), true), delayMs: 0, source: 'zero_config' };
+      const reply = resolveReply(zeroConfigReply(request), request, () => session.nextId(), true);
+      return afterDelivery(session, request, requestId, { kind: 'reply', reply, delayMs: 0, source: 'zero_config' });
     }
     session.journal.counters.unmatched++;
     return {
@@ -49,6 +65,7 @@ export function answerRequest(session: Session, request: ChatRequest): Answer {
       error: understudyConflict('no_match', 'no_match', selection.message),
       delayMs: 0,
       inputTokens: countInputTokens(request),
+      nearMisses: selection.nearMisses,
     };
   }
 
@@ -87,5 +104,21 @@ export function answerRequest(session: Session, request: ChatRequest): Answer {
       ...where,
     };
   }
-  return { kind: 'reply', reply: resolveReply(step.reply, request, () => session.nextId()), delayMs, reservation, ...where };
+  const reply = resolveReply(step.reply, request, () => session.nextId());
+  return afterDelivery(session, request, requestId, { kind: 'reply', reply, delayMs, reservation, ...where });
+}
+
+/** Reports the cached part of the prompt now; once the reply is delivered, warms the cache and
+ * records the tool calls it made. Nothing of this happens for replies that never arrive. */
+function afterDelivery(session: Session, request: ChatRequest, requestId: string, answer: Extract<Answer, { kind: 'reply' }>): Answer {
+  const probe = session.promptCache.probe(request, answer.reply.usage.inputTokens);
+  if (probe) answer.reply.usage.cachedInputTokens = probe.cachedTokens;
+  const calls = answer.reply.toolCalls.length > 0;
+  if (probe || calls) {
+    answer.afterDelivery = () => {
+      if (probe) session.promptCache.warm(probe);
+      if (calls) session.toolLedger.recordCalls(answer.reply, requestId);
+    };
+  }
+  return answer;
 }

@@ -5,12 +5,13 @@
 
 import type { ChatRequest } from '../core/model.js';
 import { firstMiss, type Miss } from './predicates.js';
+import type { NearMiss } from './journal.js';
 import type { CompiledStep, ReserveMode, Script } from './script.js';
 
 export type Selection =
   | { kind: 'step'; script: Script; step: CompiledStep; mode: ReserveMode }
   | { kind: 'exhausted'; script: Script; message: string }
-  | { kind: 'none'; message: string };
+  | { kind: 'none'; message: string; nearMisses: NearMiss[] };
 
 const NEAREST_SHOWN = 3;
 
@@ -40,11 +41,11 @@ export function selectStep(scripts: readonly Script[], request: ChatRequest): Se
       message: `scenario "${script.name}" is complete (all ${script.steps.length} steps used, policy ${script.exhausted}) and step "${claimed.id}" would have matched this request`,
     };
   }
-  return { kind: 'none', message: explainMiss(scripts, request) };
+  return { kind: 'none', ...explainMiss(scripts, request) };
 }
 
-export function explainMiss(scripts: readonly Script[], request: ChatRequest): string {
-  if (scripts.length === 0) return 'no script matched this request: the session has no scripts loaded';
+export function explainMiss(scripts: readonly Script[], request: ChatRequest): { message: string; nearMisses: NearMiss[] } {
+  if (scripts.length === 0) return { message: 'no script matched this request: the session has no scripts loaded', nearMisses: [] };
   const near: { script: Script; step: CompiledStep; misses: Miss[] }[] = [];
   for (const script of scripts) {
     if (script.complete) continue;
@@ -60,5 +61,8 @@ export function explainMiss(scripts: readonly Script[], request: ChatRequest): s
   let message = 'no script matched this request.';
   if (lines.length) message += ` Nearest: ${lines.join(' | ')}.`;
   if (completed.length) message += ` Completed scenarios: ${completed.join(', ')}.`;
-  return message;
+  const nearMisses = near
+    .slice(0, NEAREST_SHOWN)
+    .map(({ script, step, misses }) => ({ scenario: script.name, step: step.id, failed: misses }));
+  return { message, nearMisses };
 }

@@ -1,9 +1,11 @@
 // A session owns everything one test sees: scripts and cursors, journal, id counter and clock.
 
 import { randomBytes } from 'node:crypto';
+import { DEFAULT_PROMPT_CACHE, PromptCache, type PromptCacheOptions } from '../core/prompt-cache.js';
 import { deterministicId, idPrefix } from './ids.js';
 import { Journal } from './journal.js';
 import { Script } from './script.js';
+import { ToolLedger } from './tool-ledger.js';
 import type { FallbackMode, FixtureSpec } from './spec.js';
 
 export const DEFAULT_CLOCK = 1767225600; // 2026-01-01T00:00:00Z
@@ -18,6 +20,11 @@ export interface SessionOptions {
   /** Seed of the id sequence; defaults to the session id. */
   seed?: string;
   journalLimit?: number;
+  /** Journal bytes kept across entries, and the largest body kept whole in one entry. */
+  journalBytes?: number;
+  journalEntryBytes?: number;
+  /** Prompt-cache identity: which repeated prefixes report cached input tokens. */
+  promptCache?: Partial<PromptCacheOptions>;
 }
 
 export interface SessionInfo {
@@ -36,6 +43,8 @@ export class Session {
   readonly seed: string;
   scripts: Script[] = [];
   readonly journal: Journal;
+  readonly promptCache: PromptCache;
+  readonly toolLedger = new ToolLedger();
   /** Bumped by reset and reload: requests in flight from an older generation are superseded. */
   generation = 0;
   private counter = 0;
@@ -59,7 +68,12 @@ export class Session {
     this.seed = options.seed ?? options.id;
     this.idPrefix = idPrefix(this.seed);
     this.dialectState.sessionId = this.id;
-    this.journal = new Journal(options.journalLimit ?? DEFAULT_JOURNAL_LIMIT);
+    this.journal = new Journal({
+      entries: options.journalLimit ?? DEFAULT_JOURNAL_LIMIT,
+      ...(options.journalBytes !== undefined && { bytes: options.journalBytes }),
+      ...(options.journalEntryBytes !== undefined && { entryBytes: options.journalEntryBytes }),
+    });
+    this.promptCache = new PromptCache({ ...DEFAULT_PROMPT_CACHE, ...options.promptCache });
   }
 
   /** Compiles every scenario first, so a bad one leaves the session unchanged. */
@@ -81,6 +95,8 @@ export class Session {
     else for (const script of this.scripts) script.rewind();
     this.journal.clear();
     this.dialectStores.clear();
+    this.promptCache.clear();
+    this.toolLedger.clear();
     this.counter = 0;
     this.generation++;
   }

@@ -1,10 +1,34 @@
 // verify(): what a test should hear about at its end — unused steps and every request that was
 // not answered from a script as planned.
 
+import { latestUserText } from '../core/conversation.js';
+import type { ChatRequest, JsonValue } from '../core/model.js';
+import { jsonEquals } from '../core/schema.js';
+import { preview } from './predicates.js';
 import type { Session } from './session.js';
+import type { ToolCallRecord } from './tool-ledger.js';
+
+/** What the test expects of the tools the application was asked to call and the results it sent. */
+export interface ToolExpectation {
+  name: string;
+  id?: string;
+  /** Arguments of the call, compared as JSON (key order does not matter). */
+  arguments?: JsonValue;
+  /** The result the application sent back: a JSON value (compared structurally) or exact text. */
+  result?: JsonValue;
+  /** Exactly this many matching calls (default: at least one). */
+  times?: number;
+}
+
+export interface VerifyExpectations {
+  toolCalled?: ToolExpectation[];
+  toolNotCalled?: string[];
+  /** These tools were first called in this order (other calls may come between). */
+  toolOrder?: string[];
+}
 
 export interface VerifyProblem {
-  kind: 'unused_step' | 'no_match' | 'fixture_mismatch' | 'scenario_exhausted' | 'invalid_request';
+  kind: 'unused_step' | 'no_match' | 'fixture_mismatch' | 'scenario_exhausted' | 'invalid_request' | 'tool_expectation';
   message: string;
   requestId?: string;
   scenario?: string;
@@ -24,7 +48,78 @@ const CODE_TO_KIND: Record<string, VerifyProblem['kind']> = {
   scenario_exhausted: 'scenario_exhausted',
 };
 
-export function verifySession(session: Session): VerifyReport {
+function summarize(request: ChatRequest | undefined): string {
+  if (!request) return '';
+  const user = latestUserText(request);
+  const tools = request.tools.length ? `, tools ${request.tools.map((t) => t.name).join(', ')}` : '';
+  return `\n     request: model ${preview(request.model)}, ${request.messages.length} messages, latest user ${user === undefined ? '(none)' : preview(user)}${tools}`;
+}
+
+function describeCall(call: ToolCallRecord): string {
+  const result = call.result === undefined ? 'no result yet' : `result ${preview(call.result)}`;
+  return `${call.name}(${call.argumentsText}) id ${call.id}, ${result}`;
+}
+
+function resultMatches(want: JsonValue, have: string | undefined): boolean {
+  if (have === undefined) return false;
+  if (typeof want === 'string' && want === have) return true;
+  try {
+    return jsonEquals(JSON.parse(have), want);
+  } catch {
+    return false;
+  }
+}
+
+function checkTools(calls: ToolCallRecord[], expectations: VerifyExpectations): VerifyProblem[] {
+  const problems: VerifyProblem[] = [];
+  const all = calls.length ? calls.map(describeCall).join('; ') : '(no tool calls)';
+  for (const want of expectations.toolCalled ?? []) {
+    const matching = calls.filter(
+      (c) =>
+        c.name === want.name &&
+        (want.id === undefined || c.id === want.id) &&
+        (want.arguments === undefined || jsonEquals(c.arguments, want.arguments)) &&
+        (want.result === undefined || resultMatches(want.result, c.result)),
+    );
+    const ok = want.times === undefined ? matching.length > 0 : matching.length === want.times;
+    if (ok) continue;
+    const what = [
+      want.id !== undefined ? `id ${want.id}` : '',
+      want.arguments !== undefined ? `arguments ${preview(want.arguments)}` : '',
+      want.result !== undefined ? `result ${preview(want.result)}` : '',
+    ]
+      .filter(Boolean)
+      .join(', ');
+    problems.push({
+      kind: 'tool_expectation',
+      message: `expected tool "${want.name}"${what ? ` with ${what}` : ''} to be called ${want.times === undefined ? 'at least once' : `${want.times} time${want.times === 1 ? '' : 's'}`}; matching calls: ${matching.length}. Calls: ${all}`,
+    });
+  }
+  for (const name of expectations.toolNotCalled ?? []) {
+    const made = calls.filter((c) => c.name === name);
+    if (made.length) {
+      problems.push({
+        kind: 'tool_expectation',
+        message: `expected tool "${name}" never to be called; it was called ${made.length} time(s): ${made.map(describeCall).join('; ')}`,
+      });
+    }
+  }
+  if (expectations.toolOrder?.length) {
+    const firstCalls: string[] = [];
+    for (const c of calls) if (!firstCalls.includes(c.name)) firstCalls.push(c.name);
+    let at = 0;
+    for (const name of firstCalls) if (name === expectations.toolOrder[at]) at++;
+    if (at < expectations.toolOrder.length) {
+      problems.push({
+        kind: 'tool_expectation',
+        message: `expected tools to be first called in the order ${expectations.toolOrder.join(' → ')}; actual order ${firstCalls.length ? firstCalls.join(' → ') : '(no tool calls)'}`,
+      });
+    }
+  }
+  return problems;
+}
+
+export function verifySession(session: Session, expectations: VerifyExpectations = {}): VerifyReport {
   const problems: VerifyProblem[] = [];
   for (const script of session.scripts) {
     script.steps.forEach((step, i) => {
@@ -47,9 +142,10 @@ export function verifySession(session: Session): VerifyReport {
       requestId: entry.requestId,
       scenario: entry.script,
       step: entry.step,
-      message: `request ${entry.requestId} (${entry.route}) answered ${entry.status} ${entry.error.code ?? ''}: ${entry.error.message}`,
+      message: `request ${entry.requestId} (${entry.route}) answered ${entry.status} ${entry.error.code ?? ''}: ${entry.error.message}${summarize(entry.request)}`,
     });
   }
+  problems.push(...checkTools(session.toolLedger.list(), expectations));
   const seen = problems.filter((p) => p.kind === 'no_match' || p.kind === 'fixture_mismatch' || p.kind === 'scenario_exhausted').length;
   const failed = counters.unmatched + counters.mismatched + counters.exhausted;
   if (failed > seen) {
@@ -60,6 +156,8 @@ export function verifySession(session: Session): VerifyReport {
   }
   const report = problems.length
     ? `Understudy session "${session.id}" failed verification (${problems.length} problem${problems.length > 1 ? 's' : ''}):\n${problems.map((p, i) => `  ${i + 1}. ${p.message}`).join('\n')}`
-    : `Understudy session "${session.id}" verified: every step used, every request answered as scripted.`;
+    : `Understudy session "${session.id}" verified: every step used, every request answered as scripted${
+        expectations.toolCalled || expectations.toolNotCalled || expectations.toolOrder ? ', tool expectations met' : ''
+      }.`;
   return { ok: problems.length === 0, problems, report };
 }

@@ -222,7 +222,7 @@ export class UnderstudyServer {
     wire: WireContext,
   ): Promise<void> {
     const generation = session.generation;
-    const answer = answerRequest(session, request);
+    const answer = answerRequest(session, request, entry.requestId);
     entry.stream = request.stream;
     entry.script = answer.script;
     entry.step = answer.step;
@@ -271,6 +271,7 @@ export class UnderstudyServer {
       const encoded = dialect.encodeError(answer.error, { requestId: entry.requestId, wire });
       this.deliver(res, answer, entry.requestId, encoded.status, encoded.headers, encoded.body);
       entry.usage = inputOnly(answer.inputTokens);
+      entry.nearMisses = answer.nearMisses;
       this.recordError(session, answer.error, entry);
       return;
     }
@@ -316,10 +317,12 @@ export class UnderstudyServer {
     for (const key in headers) flat.push(key, headers[key]);
     res.writeHead(status, flat);
     res.end(body);
+    const delivered = !res.destroyed;
+    if (delivered && answer.kind === 'reply') answer.afterDelivery?.();
     const reservation = answer.reservation;
     if (!reservation) return;
-    if (res.destroyed) reservation.release();
-    else reservation.commit();
+    if (delivered) reservation.commit();
+    else reservation.release();
   }
 
   private finishError(session: Session, res: ServerResponse, dialect: ChatDialect, error: NeutralError, entry: JournalRecord): void {
