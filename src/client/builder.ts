@@ -147,7 +147,7 @@ export class ScenarioBuilder {
 
   private changed(): this {
     // A `next` may name a step the chain adds later: apply once every target exists.
-    if (this.onChange && this.danglingNext().length === 0) this.onChange(this.build());
+    if (this.onChange && this.steps.length > 0 && this.danglingNext().length === 0) this.onChange(this.build());
     return this;
   }
 }

@@ -13,7 +13,7 @@ import { selectStep } from './select.js';
 import type { Session } from './session.js';
 import { zeroConfigReply } from './zero-config.js';
 
-export type AnswerSource = 'script' | 'repeat_last' | 'restart' | 'zero_config';
+export type AnswerSource = 'script' | 'repeat_last' | 'restart' | 'replay' | 'zero_config';
 
 interface Attribution {
   script?: string;

@@ -22,7 +22,7 @@ export interface JournalEntry {
   script?: string;
   step?: string;
   /** How the reply was chosen. */
-  source?: 'script' | 'repeat_last' | 'restart' | 'zero_config';
+  source?: 'script' | 'repeat_last' | 'restart' | 'replay' | 'zero_config';
   /** What the entry records: a reply returned or an error returned (its `time` is when the request was received). */
   event: 'reply_returned' | 'error_returned';
   /** Set when the request body was larger than the per-entry limit: `request` is then absent and
@@ -85,7 +85,7 @@ export interface JournalRecord extends Omit<JournalEntry, 'seq' | 'time' | 'requ
 const ENTRY_OVERHEAD = 512;
 
 function estimateBytes(record: JournalRecord): number {
-  let bytes = ENTRY_OVERHEAD + (record.requestText?.length ?? 0);
+  let bytes = ENTRY_OVERHEAD + (record.requestText?.length ?? 0) + (record.requestPreview?.length ?? 0);
   if (record.request) for (const m of record.request.messages) for (const p of m.parts) bytes += 'text' in p ? p.text.length : 64;
   const reply = record.reply;
   if (reply) {
@@ -123,7 +123,6 @@ export function newRecord(requestId: string, session: string, route: string, ope
     bytes: 0,
   };
 }
-
 
 export class Journal {
   /** Ring buffer of the newest records; `head` is the index of the oldest. */

@@ -58,12 +58,25 @@ export class Script {
   }
 
   get complete(): boolean {
-    return this.candidates.length === 0 || this.replies >= this.maxReplies;
+    return (this.candidates.length === 0 && this.released.length === 0) || this.replies >= this.maxReplies;
   }
 
-  /** The first candidate step whose predicates all pass, without changing anything. */
-  matchCandidate(request: ChatRequest): CompiledStep | undefined {
+  /** Steps whose reservation was released after the cursor had already moved past them: they
+   * are offered again, first, without moving the cursor when given. */
+  released: number[] = [];
+
+  /** The first released or candidate step whose predicates all pass, without changing anything. */
+  matchCandidate(request: ChatRequest): { step: CompiledStep; mode: 'script' | 'replay' } | undefined {
     if (this.replies >= this.maxReplies) return undefined;
+    for (const i of this.released) {
+      const step = this.steps[i];
+      if (firstMiss(step.predicates, request) === null) return { step, mode: 'replay' };
+    }
+    const step = this.matchStep(request);
+    return step && { step, mode: 'script' };
+  }
+
+  private matchStep(request: ChatRequest): CompiledStep | undefined {
     for (const i of this.candidates) {
       const step = this.steps[i];
       if (firstMiss(step.predicates, request) === null) return step;
@@ -89,6 +102,7 @@ export class Script {
 
   restart(): void {
     this.candidates = this.steps.length ? [0] : [];
+    this.released = [];
     this.version++;
   }
 
@@ -109,11 +123,11 @@ export interface Reservation {
   commit(): void;
 }
 
-export type ReserveMode = 'script' | 'repeat_last' | 'restart';
+export type ReserveMode = 'script' | 'repeat_last' | 'restart' | 'replay';
 
 /** Moves the cursor past `step` now; the caller commits once the reply was delivered. */
 export function reserve(script: Script, step: CompiledStep, mode: ReserveMode, onCommit?: () => void): Reservation {
-  const advance = mode !== 'repeat_last';
+  const advance = mode === 'script' || mode === 'restart';
   const before = {
     candidates: script.candidates,
     lastStep: script.lastStep,
@@ -121,6 +135,7 @@ export function reserve(script: Script, step: CompiledStep, mode: ReserveMode, o
   };
   const epoch = script.epoch;
   if (mode === 'restart') script.restart();
+  if (mode === 'replay') script.released = script.released.filter((i) => i !== step.index);
   if (advance) script.candidates = step.next;
   script.lastStep = step.index;
   script.replies++;
@@ -146,11 +161,12 @@ export function reserve(script: Script, step: CompiledStep, mode: ReserveMode, o
       if (script.version === versionAfter) {
         script.candidates = before.candidates;
         script.lastStep = before.lastStep;
+        if (mode === 'replay') script.released = [step.index, ...script.released];
         script.version++;
-      } else if (advance) {
-        // Others moved on meanwhile: put the released step back among the candidates so its
-        // reply is still given exactly once.
-        if (!script.candidates.includes(step.index)) script.candidates = [step.index, ...script.candidates];
+      } else if (advance || mode === 'replay') {
+        // Others moved on meanwhile: offer the released step again, without rewinding the cursor,
+        // so its reply is still given exactly once and nothing after it is given twice.
+        script.released = [...script.released, step.index];
         script.version++;
       }
     },

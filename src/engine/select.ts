@@ -17,8 +17,8 @@ const NEAREST_SHOWN = 3;
 
 export function selectStep(scripts: readonly Script[], request: ChatRequest): Selection {
   for (const script of scripts) {
-    const step = script.matchCandidate(request);
-    if (step) return { kind: 'step', script, step, mode: 'script' };
+    const match = script.matchCandidate(request);
+    if (match) return { kind: 'step', script, step: match.step, mode: match.mode };
   }
   for (const script of scripts) {
     if (!script.complete) continue;
