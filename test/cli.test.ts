@@ -308,7 +308,10 @@ test('bad usage exits 2 with the usage text', async () => {
   const unknown = await run(['frobnicate']);
   assert.equal(unknown.code, 2);
   assert.match(unknown.stderr, /unknown command "frobnicate"/);
-  assert.match(unknown.stderr, /usage:\n {2}understudy serve .*\n {2}understudy validate FILE/);
+  assert.match(
+    unknown.stderr,
+    /usage:\n {2}understudy serve .*\n {19}\[--control-token TOKEN\] \[--cors ORIGIN...\]\n {2}understudy validate FILE/,
+  );
 
   const badPort = await run(['serve', '--port', 'eighty']);
   assert.equal(badPort.code, 2);

@@ -7,6 +7,7 @@ import { runValidate } from './validate.js';
 
 const USAGE = `usage:
   understudy serve [--host 127.0.0.1] [--port 8100] [--fixtures FILE...] [--strict]
+                   [--control-token TOKEN] [--cors ORIGIN...]
   understudy validate FILE...`;
 
 async function main(argv: string[]): Promise<number> {
@@ -24,6 +25,8 @@ async function main(argv: string[]): Promise<number> {
           port: { type: 'string', default: '8100' },
           fixtures: { type: 'string', multiple: true, default: [] },
           strict: { type: 'boolean', default: false },
+          'control-token': { type: 'string' },
+          cors: { type: 'string', multiple: true, default: [] },
         },
       });
     } catch (error) {
@@ -38,7 +41,14 @@ async function main(argv: string[]): Promise<number> {
     // Positionals after --fixtures FILE are more fixture files (so a shell glob works).
     const fixtures = [...(parsed.values.fixtures ?? []), ...parsed.positionals];
     const server = await runServe(
-      { host: parsed.values.host ?? '127.0.0.1', port, fixtures, strict: parsed.values.strict ?? false },
+      {
+        host: parsed.values.host ?? '127.0.0.1',
+        port,
+        fixtures,
+        strict: parsed.values.strict ?? false,
+        controlToken: parsed.values['control-token'] ?? process.env.UNDERSTUDY_CONTROL_TOKEN,
+        corsOrigins: parsed.values.cors ?? [],
+      },
       print,
     );
     if (!server) return 1;

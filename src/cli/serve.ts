@@ -9,6 +9,8 @@ export interface ServeOptions {
   port: number;
   fixtures: string[];
   strict: boolean;
+  controlToken?: string;
+  corsOrigins?: string[];
 }
 
 export async function runServe(options: ServeOptions, out: (line: string) => void): Promise<UnderstudyServer | undefined> {
@@ -26,8 +28,16 @@ export async function runServe(options: ServeOptions, out: (line: string) => voi
     port: options.port,
     fixtures,
     defaultSession: { fallback: options.strict ? 'strict' : 'auto' },
+    controlToken: options.controlToken,
+    corsOrigins: options.corsOrigins,
   });
-  const { url } = await server.listen();
+  let url: string;
+  try {
+    ({ url } = await server.listen());
+  } catch (error) {
+    out(`understudy: ${(error as Error).message}`);
+    return undefined;
+  }
   const scenarios = server.registry.defaultSession.scripts.map((s) => s.name);
   out(`Understudy is listening on ${url}`);
   out(

@@ -88,6 +88,7 @@ const SESSION_FIELDS: Record<string, (v: unknown) => boolean> = {
       ([k, n]) =>
         ['minTokens', 'granularity', 'maxPrefixes'].includes(k) && Number.isInteger(n) && (n as number) >= (k === 'granularity' ? 1 : 0),
     ),
+  requireApiKey: (v) => typeof v === 'boolean',
   fixture: () => true,
 };
 const SESSION_EXPECT: Record<string, string> = {
@@ -99,6 +100,7 @@ const SESSION_EXPECT: Record<string, string> = {
   journalLimit: 'an integer >= 0',
   journalBytes: 'an integer number of bytes >= 0',
   journalEntryBytes: 'an integer number of bytes >= 0',
+  requireApiKey: 'true or false',
   promptCache: 'an object with integer minTokens (>= 0), granularity (>= 1) and maxPrefixes (>= 0)',
 };
 
@@ -192,6 +194,7 @@ export async function handleControl(
           journalBytes: body.journalBytes as number | undefined,
           journalEntryBytes: body.journalEntryBytes as number | undefined,
           promptCache: body.promptCache as Record<string, number> | undefined,
+          requireApiKey: body.requireApiKey as boolean | undefined,
         });
       } catch (e) {
         fail(409, 'session_conflict', `${source}: ${(e as Error).message}`);

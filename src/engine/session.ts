@@ -23,6 +23,9 @@ export interface SessionOptions {
   /** Journal bytes kept across entries, and the largest body kept whole in one entry. */
   journalBytes?: number;
   journalEntryBytes?: number;
+  /** Provider requests must carry this session's API key, even when they name the session by
+   * path prefix or header. */
+  requireApiKey?: boolean;
   /** Prompt-cache identity: which repeated prefixes report cached input tokens. */
   promptCache?: Partial<PromptCacheOptions>;
 }
@@ -41,6 +44,7 @@ export class Session {
   fallback: FallbackMode;
   clock: number;
   readonly seed: string;
+  readonly requireApiKey: boolean;
   scripts: Script[] = [];
   readonly journal: Journal;
   readonly promptCache: PromptCache;
@@ -57,6 +61,7 @@ export class Session {
       if (store === undefined) this.dialectStores.set(name, (store = create()));
       return store;
     },
+    zeroConfig: (): boolean => this.fallback === 'auto',
   };
   private readonly idPrefix: string;
 
@@ -66,6 +71,7 @@ export class Session {
     this.fallback = options.fallback ?? 'strict';
     this.clock = options.clock ?? DEFAULT_CLOCK;
     this.seed = options.seed ?? options.id;
+    this.requireApiKey = options.requireApiKey ?? false;
     this.idPrefix = idPrefix(this.seed);
     this.dialectState.sessionId = this.id;
     this.journal = new Journal({

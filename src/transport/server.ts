@@ -13,6 +13,7 @@ import { newRecord, type JournalRecord } from '../engine/journal.js';
 import { Registry } from '../engine/registry.js';
 import type { Session, SessionOptions } from '../engine/session.js';
 import type { FixtureSpec } from '../engine/spec.js';
+import { applyCors, controlTokenFrom, isLoopbackHost, tokenMatches } from './access.js';
 import { DEFAULT_BODY_LIMIT, jsonTooDeep, MAX_JSON_DEPTH, readBody } from './body.js';
 import { matchRoute, operationById, PROVIDER_PATHS, type RouteResult } from './routes.js';
 
@@ -25,6 +26,11 @@ export interface ServerOptions {
   defaultSession?: Omit<SessionOptions, 'id'>;
   /** Fixtures loaded into the default session. */
   fixtures?: FixtureSpec[];
+  /** Required on control requests (`Authorization: Bearer` or `x-understudy-control-token`);
+   * mandatory when `host` is not a loopback address. */
+  controlToken?: string;
+  /** Browser origins allowed to call the server (CORS is off when empty). */
+  corsOrigins?: string[];
 }
 
 export class UnderstudyServer {
@@ -45,6 +51,12 @@ export class UnderstudyServer {
   }
 
   async listen(): Promise<{ host: string; port: number; url: string }> {
+    const host = this.options.host ?? '127.0.0.1';
+    if (!isLoopbackHost(host) && !this.options.controlToken) {
+      throw new Error(
+        `binding to ${host} exposes the control API beyond this machine: set a control token (--control-token or UNDERSTUDY_CONTROL_TOKEN)`,
+      );
+    }
     const tokenizer = loadTokenizer();
     await new Promise<void>((resolve, reject) => {
       this.http.once('error', reject);
@@ -82,7 +94,23 @@ export class UnderstudyServer {
     const url = req.url ?? '/';
     const q = url.indexOf('?');
     const path = q < 0 ? url : url.slice(0, q);
+    if (this.options.corsOrigins?.length && applyCors(req, res, this.options.corsOrigins)) return;
     if (path === CONTROL_PREFIX || path.startsWith(`${CONTROL_PREFIX}/`)) {
+      const token = this.options.controlToken;
+      if (token !== undefined && !tokenMatches(controlTokenFrom(req), token)) {
+        req.resume();
+        res.writeHead(401, { 'content-type': 'application/json', 'www-authenticate': 'Bearer' });
+        res.end(
+          JSON.stringify({
+            error: {
+              status: 401,
+              code: 'control_token_required',
+              message: 'the control API needs the control token (Authorization: Bearer <token> or x-understudy-control-token)',
+            },
+          }),
+        );
+        return;
+      }
       await handleControl(this, req, res, path, q < 0 ? '' : url.slice(q + 1));
       return;
     }
@@ -139,6 +167,17 @@ export class UnderstudyServer {
         },
         requestId,
       );
+      return;
+    }
+    if (session.requireApiKey && requestApiKey(req, req.url ?? '', (req.url ?? '').indexOf('?')) !== session.apiKey) {
+      req.resume();
+      const error: NeutralError = {
+        kind: 'unauthorized',
+        status: 401,
+        code: 'invalid_api_key',
+        message: `Understudy session "${session.id}" requires its API key on every request.`,
+      };
+      this.sendError(res, dialect, error, requestId);
       return;
     }
     session.journal.counters.requests++;
@@ -260,7 +299,7 @@ export class UnderstudyServer {
         answer,
         entry.requestId,
         200,
-        { 'content-type': stream.contentType, 'cache-control': 'no-cache' },
+        { 'content-type': stream.contentType, 'cache-control': 'no-cache', ...dialect.responseHeaders?.(ctx) },
         stream.events.join(''),
       );
       entry.usage = inputOnly(answer.inputTokens);
@@ -291,12 +330,14 @@ export class UnderstudyServer {
         answer,
         entry.requestId,
         200,
-        { 'content-type': stream.contentType, 'cache-control': 'no-cache' },
+        { 'content-type': stream.contentType, 'cache-control': 'no-cache', ...dialect.responseHeaders?.(ctx) },
         stream.events.join(''),
       );
     } else {
-      this.deliver(res, answer, entry.requestId, 200, JSON_HEADERS, dialect.encodeResponse(reply, request, ctx));
+      const headers = dialect.responseHeaders ? { ...JSON_HEADERS, ...dialect.responseHeaders(ctx) } : JSON_HEADERS;
+      this.deliver(res, answer, entry.requestId, 200, headers, dialect.encodeResponse(reply, request, ctx));
     }
+    if (dialect.delivered && !res.destroyed) dialect.delivered(reply, request, ctx);
     entry.status = 200;
     entry.reply = reply;
     entry.usage = reply.usage;
@@ -364,14 +405,20 @@ export class UnderstudyServer {
   private findSession(req: IncomingMessage, url: string, q: number, prefixId: string | undefined): Session | undefined {
     const named = prefixId ?? (req.headers['x-understudy-session'] as string | undefined);
     if (named !== undefined) return this.registry.get(named);
-    const h = req.headers;
-    const auth = h.authorization;
-    let key: string | undefined;
-    if (auth && auth.startsWith('Bearer ')) key = auth.slice(7).trim();
-    key ??= (h['api-key'] as string | undefined) ?? (h['x-api-key'] as string | undefined) ?? (h['x-goog-api-key'] as string | undefined);
-    if (key === undefined && q >= 0) key = new URLSearchParams(url.slice(q + 1)).get('key') ?? undefined;
+    const key = requestApiKey(req, url, q);
     return (key !== undefined ? this.registry.byApiKey(key) : undefined) ?? this.registry.defaultSession;
   }
+}
+
+/** The API key a request carries, in any of the ways SDKs send one. */
+function requestApiKey(req: IncomingMessage, url: string, q: number): string | undefined {
+  const h = req.headers;
+  const auth = h.authorization;
+  let key: string | undefined;
+  if (auth && auth.startsWith('Bearer ')) key = auth.slice(7).trim();
+  key ??= (h['api-key'] as string | undefined) ?? (h['x-api-key'] as string | undefined) ?? (h['x-goog-api-key'] as string | undefined);
+  if (key === undefined && q >= 0) key = new URLSearchParams(url.slice(q + 1)).get('key') ?? undefined;
+  return key;
 }
 
 const JSON_HEADERS = { 'content-type': 'application/json' };
