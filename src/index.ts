@@ -10,7 +10,7 @@ export type {
   ExhaustionPolicy,
   FallbackMode,
 } from './engine/spec.js';
-export type { Reply, ScriptedToolCall, ScriptedError, JsonValue } from './core/model.js';
+export type { Reply, ScriptedToolCall, ScriptedError, JsonValue, Pacing, StreamFault, FaultKind } from './core/model.js';
 export type { VerifyReport, VerifyProblem, VerifyExpectations, ToolExpectation } from './engine/verify.js';
 export type { JournalEntry, JournalCounters } from './engine/journal.js';
 export { UnderstudyServer, type ServerOptions } from './transport/server.js';

@@ -2,7 +2,7 @@
 // reply method (`replies`, `repliesJson`, `callsTool`, `callsTools`, `fails`, `reply`) closes
 // the step. `onChange` lets an in-process session apply every change at once.
 
-import type { JsonValue, Reply, ScriptedToolCall } from '../core/model.js';
+import type { JsonValue, Pacing, Reply, ScriptedToolCall, StreamFault } from '../core/model.js';
 import type { ExhaustionPolicy, MessageSpec, ScenarioSpec, StepSpec, TextMatchSpec, WhenSpec } from '../engine/spec.js';
 
 export class ScenarioBuilder {
@@ -88,6 +88,14 @@ export class ScenarioBuilder {
   }
   inChunks(chunks: string[]): this {
     return this.modifyLast((s) => (s.reply.chunks = [...chunks]));
+  }
+  /** Paces the last step's streamed answer. */
+  paced(pacing: Pacing): this {
+    return this.modifyLast((s) => (s.reply.pacing = { ...pacing }));
+  }
+  /** Makes the last step's answer fail part-way (a stream error event, truncation, reset…). */
+  withFault(fault: StreamFault): this {
+    return this.modifyLast((s) => (s.reply.fault = structuredClone(fault)));
   }
   named(id: string): this {
     return this.modifyLast((s) => (s.id = id));

@@ -8,6 +8,7 @@ import type { FallbackMode } from '../engine/spec.js';
 import { verifySession, type VerifyExpectations } from '../engine/verify.js';
 import { jsonTooDeep, MAX_JSON_DEPTH, readBody } from '../transport/body.js';
 import { PROVIDER_PATHS, providerRoutes } from '../transport/routes.js';
+import { pacingStats } from '../transport/scheduler.js';
 import type { UnderstudyServer } from '../transport/server.js';
 
 export const CONTROL_PREFIX = '/_understudy';
@@ -152,6 +153,7 @@ export async function handleControl(
         sessions: server.registry.list().length,
         routes: providerRoutes(),
         providerPaths: PROVIDER_PATHS,
+        pacing: pacingStats(),
       });
       return;
     }

@@ -93,6 +93,33 @@ export interface ScriptedError {
   inStream?: boolean;
 }
 
+/** How a streamed reply is paced. Zero delay unless set. */
+export interface Pacing {
+  /** Milliseconds before the first event is written (headers go out at once). */
+  ttftMs?: number;
+  /** Events per second after the first. */
+  chunksPerSecond?: number;
+  /** Each gap varies by up to ± this many ms, from a generator seeded by the session, so the
+   * same session and request give the same timings. */
+  jitterMs?: number;
+}
+
+export type FaultKind = 'error' | 'truncate' | 'malformed' | 'stall' | 'reset' | 'close';
+
+/** A failure in the middle of the answer, after some of it was written. */
+export interface StreamFault {
+  /** error: the dialect's in-stream error event, then end; truncate: end the response without
+   * its terminal event; malformed: a broken event, then end; stall: write nothing more until the
+   * client gives up; reset: TCP reset; close: close the connection without ending the response. */
+  kind: FaultKind;
+  /** Events written before the fault (streams), default 1. */
+  afterChunks?: number;
+  /** Or: bytes of the body written before the fault (JSON answers and streams). */
+  afterBytes?: number;
+  /** For kind `error`: the error the event carries (default 500 "Internal error"). */
+  error?: { status?: number; message?: string; code?: string; type?: string };
+}
+
 export type FinishReason = 'stop' | 'length' | 'tool_calls' | 'content_filter';
 
 export interface Reply {
@@ -109,6 +136,10 @@ export interface Reply {
   finishReason?: FinishReason;
   /** Extra reasoning tokens to report (for reasoning models). */
   reasoningTokens?: number;
+  /** Pacing of a streamed answer (overrides the session's). */
+  pacing?: Pacing;
+  /** A failure part-way through the answer. */
+  fault?: StreamFault;
 }
 
 /** A reply made ready for a dialect: ids assigned, content resolved, usage counted. */
@@ -116,6 +147,9 @@ export interface ResolvedToolCall {
   id: string;
   name: string;
   argumentsText: string;
+  /** True when Understudy assigned the id because the script gave none (wires whose calls
+   * usually carry no id, like Gemini's, then leave it out). */
+  generatedId?: boolean;
 }
 export interface ResolvedReply {
   content: string | null;

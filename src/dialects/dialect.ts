@@ -24,6 +24,8 @@ export interface DialectState {
   store<T>(name: string, create: () => T): T;
   /** Session id, for error messages. */
   readonly sessionId: string;
+  /** True while the session answers unmatched requests in zero-config mode (fallback `auto`). */
+  zeroConfig?(): boolean;
 }
 
 /** What the route and the HTTP request say besides the body. */
@@ -54,6 +56,9 @@ export interface ChatDialect {
   /** The whole body of a stream that fails: whatever the provider sends before its in-stream
    * error event, then that event (e.g. OpenAI Chat's `data: {"error":…}` chunk). */
   encodeStreamFailure?(error: NeutralError, request: ChatRequest, ctx: DialectEncodeContext): StreamEncoding;
+  /** The provider's in-stream error event alone (framed), written when a scripted fault of kind
+   * `error` interrupts a stream part-way. */
+  encodeStreamErrorEvent?(error: NeutralError, ctx: DialectEncodeContext): string;
   /** Called once a reply was delivered (e.g. to store a response for later continuation). */
   delivered?(reply: ResolvedReply, request: ChatRequest, ctx: DialectEncodeContext): void;
   /** True when decoding reads session state (e.g. a stored conversation): the journal then keeps

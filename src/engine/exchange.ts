@@ -4,7 +4,7 @@
 
 import { checkReplyContract } from '../core/contract.js';
 import { understudyConflict, type NeutralError } from '../core/errors.js';
-import type { ChatRequest, ResolvedReply } from '../core/model.js';
+import type { ChatRequest, Pacing, ResolvedReply, StreamFault } from '../core/model.js';
 import { countInputTokens } from '../core/tokens.js';
 import type { NearMiss } from './journal.js';
 import { resolveReply } from './resolve.js';
@@ -29,6 +29,8 @@ export type Answer =
       reservation?: Reservation;
       /** Run once the reply was delivered (warms the prompt cache). */
       afterDelivery?: () => void;
+      pacing?: Pacing;
+      fault?: StreamFault;
     })
   | (Attribution & {
       kind: 'error';
@@ -57,7 +59,13 @@ export function answerRequest(session: Session, request: ChatRequest, requestId 
   if (selection.kind === 'none') {
     if (session.fallback === 'auto') {
       const reply = resolveReply(zeroConfigReply(request), request, () => session.nextId(), true);
-      return afterDelivery(session, request, requestId, { kind: 'reply', reply, delayMs: 0, source: 'zero_config' });
+      return afterDelivery(session, request, requestId, {
+        kind: 'reply',
+        reply,
+        delayMs: 0,
+        pacing: session.pacing,
+        source: 'zero_config',
+      });
     }
     session.journal.counters.unmatched++;
     return {
@@ -105,7 +113,9 @@ export function answerRequest(session: Session, request: ChatRequest, requestId 
     };
   }
   const reply = resolveReply(step.reply, request, () => session.nextId());
-  return afterDelivery(session, request, requestId, { kind: 'reply', reply, delayMs, reservation, ...where });
+  const pacing = step.reply.pacing ?? session.pacing;
+  const fault = step.reply.fault;
+  return afterDelivery(session, request, requestId, { kind: 'reply', reply, delayMs, reservation, pacing, fault, ...where });
 }
 
 /** Reports the cached part of the prompt now; once the reply is delivered, warms the cache and

@@ -374,10 +374,26 @@ const ROLES = ['system', 'developer', 'user', 'assistant', 'tool'] as const;
 const JSON_PATH_IN = ['latest', 'toolResult'] as const;
 
 const FIXTURE_KEYS = ['scenarios', 'session', '$schema'];
-const SESSION_KEYS = ['fallback'];
-const SCENARIO_KEYS = ['name', 'exhausted', 'maxReplies', 'steps', 'replies'];
+const SESSION_KEYS = ['fallback', 'pacing'];
+const SCENARIO_KEYS = ['name', 'exhausted', 'maxReplies', 'steps', 'replies', 'pacing'];
 const STEP_KEYS = ['id', 'when', 'reply', 'next'];
-const REPLY_KEYS = ['text', 'json', 'toolCalls', 'reasoning', 'chunks', 'delayMs', 'error', 'finishReason', 'reasoningTokens'];
+const REPLY_KEYS = [
+  'text',
+  'json',
+  'toolCalls',
+  'reasoning',
+  'chunks',
+  'delayMs',
+  'error',
+  'finishReason',
+  'reasoningTokens',
+  'pacing',
+  'fault',
+];
+const PACING_KEYS = ['ttftMs', 'chunksPerSecond', 'jitterMs'];
+const FAULT_KEYS = ['kind', 'afterChunks', 'afterBytes', 'error'];
+const FAULT_KINDS = ['error', 'truncate', 'malformed', 'stall', 'reset', 'close'];
+const FAULT_ERROR_KEYS = ['status', 'message', 'code', 'type'];
 const ERROR_KEYS = ['status', 'message', 'code', 'type', 'headers', 'inStream'];
 const TOOL_CALL_KEYS = ['id', 'name', 'arguments'];
 const WHEN_KEYS = ['model', 'latestUser', 'toolResult', 'toolArguments', 'jsonPath', 'historyExact', 'historyContains', 'hasTool'];
@@ -538,6 +554,7 @@ class Checker {
     if (has(root, 'session')) {
       const session = this.object(root.session, ['session'], 'session options', SESSION_KEYS);
       if (session && has(session, 'fallback')) this.oneOf(session.fallback, ['session', 'fallback'], FALLBACK);
+      if (session && has(session, 'pacing')) this.pacing(session.pacing, ['session', 'pacing']);
     }
     if (!has(root, 'scenarios')) return;
     const scenarios = this.list(root.scenarios, ['scenarios'], 'a list of scenarios', true);
@@ -559,6 +576,7 @@ class Checker {
   /** Returns the scenario's name when it has a valid one. */
   private scenario(value: unknown, path: Path): string | undefined {
     const scenario = this.object(value, path, 'a scenario', SCENARIO_KEYS, ['name']);
+    if (scenario && has(scenario, 'pacing')) this.pacing(scenario.pacing, [...path, 'pacing']);
     if (!scenario) return undefined;
     let name: string | undefined;
     if (has(scenario, 'name') && this.nonEmptyString(scenario.name, [...path, 'name'], 'a scenario name')) name = scenario.name;
@@ -643,6 +661,42 @@ class Checker {
     else this.report(path, `expected a step id, "complete" or a list of step ids; found ${found(value)}`);
   }
 
+  private nonNegative(value: unknown, path: Path, what: string): void {
+    if (!(typeof value === 'number' && Number.isFinite(value) && value >= 0))
+      this.report(path, `expected ${what} (a number ≥ 0); found ${found(value)}`);
+  }
+
+  pacing(value: unknown, path: Path): void {
+    const pacing = this.object(value, path, 'pacing', PACING_KEYS);
+    if (!pacing) return;
+    if (has(pacing, 'ttftMs')) this.nonNegative(pacing.ttftMs, [...path, 'ttftMs'], 'a time to first token in milliseconds');
+    if (has(pacing, 'jitterMs')) this.nonNegative(pacing.jitterMs, [...path, 'jitterMs'], 'a jitter in milliseconds');
+    if (has(pacing, 'chunksPerSecond')) {
+      const c = pacing.chunksPerSecond;
+      if (!(typeof c === 'number' && Number.isFinite(c) && c > 0))
+        this.report([...path, 'chunksPerSecond'], `expected events per second (a number > 0); found ${found(c)}`);
+    }
+  }
+
+  private fault(value: unknown, path: Path): void {
+    const fault = this.object(value, path, 'a fault', FAULT_KEYS, ['kind']);
+    if (!fault) return;
+    if (has(fault, 'kind')) this.oneOf(fault.kind, [...path, 'kind'], FAULT_KINDS);
+    for (const key of ['afterChunks', 'afterBytes'] as const) {
+      if (has(fault, key)) this.integer(fault[key], [...path, key], 0, Number.MAX_SAFE_INTEGER, `a count (an integer ≥ 0)`);
+    }
+    if (has(fault, 'afterChunks') && has(fault, 'afterBytes')) {
+      this.report([...path, 'afterBytes'], 'expected either "afterChunks" or "afterBytes", not both; found both');
+    }
+    if (has(fault, 'error')) {
+      const error = this.object(fault.error, [...path, 'error'], 'the error the event carries', FAULT_ERROR_KEYS);
+      if (error && has(error, 'status'))
+        this.integer(error.status, [...path, 'error', 'status'], 400, 599, 'an HTTP status (an integer from 400 to 599)');
+      for (const key of ['message', 'code', 'type'] as const)
+        if (error && has(error, key)) this.string(error[key], [...path, 'error', key], `a ${key} (a string)`);
+    }
+  }
+
   private reply(value: unknown, path: Path): void {
     const reply = this.object(value, path, 'a reply', REPLY_KEYS);
     if (!reply) return;
@@ -698,6 +752,8 @@ class Checker {
       }
     }
     if (set('finishReason')) this.oneOf(reply.finishReason, [...path, 'finishReason'], FINISH);
+    if (set('pacing')) this.pacing(reply.pacing, [...path, 'pacing']);
+    if (set('fault')) this.fault(reply.fault, [...path, 'fault']);
     if (set('reasoningTokens')) this.integer(reply.reasoningTokens, [...path, 'reasoningTokens'], 0, undefined, 'an integer ≥ 0');
     if (set('toolCalls')) {
       const calls = this.list(reply.toolCalls, [...path, 'toolCalls'], 'a list of tool calls', true);

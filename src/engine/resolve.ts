@@ -31,6 +31,7 @@ function buildParts(reply: Reply, stream: boolean, nextId: () => string, wholeTo
         id: call.id ?? `call_${nextId()}`,
         name: call.name,
         argumentsText: typeof call.arguments === 'string' ? call.arguments : JSON.stringify(call.arguments ?? {}),
+        ...(call.id === undefined && { generatedId: true }),
       }))
     : NONE;
   return {

@@ -51,7 +51,8 @@ export class Script {
             return target;
           });
       }
-      return { index: i, id: ids[i], predicates: compileWhen(s.when), reply: s.reply, next };
+      const reply = spec.pacing && !s.reply.pacing ? { ...s.reply, pacing: spec.pacing } : s.reply;
+      return { index: i, id: ids[i], predicates: compileWhen(s.when), reply, next };
     });
     this.used = this.steps.map(() => 0);
     this.candidates = this.steps.length ? [0] : [];

@@ -1,6 +1,7 @@
 // A session owns everything one test sees: scripts and cursors, journal, id counter and clock.
 
 import { randomBytes } from 'node:crypto';
+import type { Pacing } from '../core/model.js';
 import { DEFAULT_PROMPT_CACHE, PromptCache, type PromptCacheOptions } from '../core/prompt-cache.js';
 import { deterministicId, idPrefix } from './ids.js';
 import { Journal } from './journal.js';
@@ -26,6 +27,8 @@ export interface SessionOptions {
   /** Provider requests must carry this session's API key, even when they name the session by
    * path prefix or header. */
   requireApiKey?: boolean;
+  /** Pacing of streamed answers in this session (a step's own pacing wins). */
+  pacing?: Pacing;
   /** Prompt-cache identity: which repeated prefixes report cached input tokens. */
   promptCache?: Partial<PromptCacheOptions>;
 }
@@ -45,6 +48,7 @@ export class Session {
   clock: number;
   readonly seed: string;
   readonly requireApiKey: boolean;
+  pacing: Pacing | undefined;
   scripts: Script[] = [];
   readonly journal: Journal;
   readonly promptCache: PromptCache;
@@ -72,6 +76,7 @@ export class Session {
     this.clock = options.clock ?? DEFAULT_CLOCK;
     this.seed = options.seed ?? options.id;
     this.requireApiKey = options.requireApiKey ?? false;
+    this.pacing = options.pacing;
     this.idPrefix = idPrefix(this.seed);
     this.dialectState.sessionId = this.id;
     this.journal = new Journal({
@@ -93,6 +98,7 @@ export class Session {
       this.scripts = [...this.scripts.filter((s) => !names.has(s.name)), ...compiled];
     }
     if (fixture.session?.fallback) this.fallback = fixture.session.fallback;
+    if (fixture.session?.pacing) this.pacing = fixture.session.pacing;
   }
 
   /** Rewinds every cursor, clears the journal and the id counter; `scripts` also removes the scripts. */

@@ -1,7 +1,7 @@
 // The shape of scripts as users write them: fixture files (YAML/JSON), control-API bodies and
 // the fluent builder all produce a FixtureSpec. schema/fixtures.schema.json describes the same shape.
 
-import type { JsonValue, Reply, Role } from '../core/model.js';
+import type { JsonValue, Pacing, Reply, Role } from '../core/model.js';
 
 export type ExhaustionPolicy = 'reject' | 'repeat_last' | 'restart';
 export type FallbackMode = 'strict' | 'auto';
@@ -69,9 +69,11 @@ export interface ScenarioSpec {
   steps?: StepSpec[];
   /** Shorthand for a linear queue: each reply becomes a step with no predicates. */
   replies?: ReplySpec[];
+  /** Pacing of this scenario's streamed answers (a step's own wins). */
+  pacing?: Pacing;
 }
 
 export interface FixtureSpec {
   scenarios: ScenarioSpec[];
-  session?: { fallback?: FallbackMode };
+  session?: { fallback?: FallbackMode; pacing?: Pacing };
 }

@@ -14,6 +14,7 @@ import { Registry } from '../engine/registry.js';
 import type { Session, SessionOptions } from '../engine/session.js';
 import type { FixtureSpec } from '../engine/spec.js';
 import { applyCors, controlTokenFrom, isLoopbackHost, tokenMatches } from './access.js';
+import { writePlanned } from './paced-writer.js';
 import { DEFAULT_BODY_LIMIT, jsonTooDeep, MAX_JSON_DEPTH, readBody } from './body.js';
 import { matchRoute, operationById, PROVIDER_PATHS, type RouteResult } from './routes.js';
 
@@ -323,16 +324,45 @@ export class UnderstudyServer {
       requestId: entry.requestId,
     };
     const reply = answer.reply;
-    if (request.stream) {
+    const streamHeaders = () => ({ 'content-type': '', 'cache-control': 'no-cache', ...dialect.responseHeaders?.(ctx) });
+    if (answer.pacing || answer.fault) {
+      const headers: Record<string, string> = request.stream ? streamHeaders() : { ...JSON_HEADERS, ...dialect.responseHeaders?.(ctx) };
+      let pieces: string[];
+      if (request.stream) {
+        const stream = dialect.encodeStream(reply, request, ctx);
+        headers['content-type'] = stream.contentType;
+        pieces = stream.events;
+      } else {
+        pieces = [dialect.encodeResponse(reply, request, ctx)];
+      }
+      const fault = answer.fault;
+      const errorEvent =
+        fault?.kind === 'error' && request.stream
+          ? dialect.encodeStreamErrorEvent?.(
+              {
+                kind: 'scripted',
+                status: fault.error?.status ?? 500,
+                code: fault.error?.code ?? null,
+                type: fault.error?.type,
+                message: fault.error?.message ?? 'Internal error',
+              },
+              ctx,
+            )
+          : undefined;
+      res.writeHead(200, { ...headers, 'x-request-id': entry.requestId });
+      const delivered = await writePlanned(res, { pieces, pacing: answer.pacing, fault, errorEvent, seed: seedOf(entry.requestId) });
+      if (delivered) {
+        answer.afterDelivery?.();
+        answer.reservation?.commit();
+      } else {
+        answer.reservation?.release();
+        return;
+      }
+    } else if (request.stream) {
       const stream = dialect.encodeStream(reply, request, ctx);
-      this.deliver(
-        res,
-        answer,
-        entry.requestId,
-        200,
-        { 'content-type': stream.contentType, 'cache-control': 'no-cache', ...dialect.responseHeaders?.(ctx) },
-        stream.events.join(''),
-      );
+      const headers = streamHeaders();
+      headers['content-type'] = stream.contentType;
+      this.deliver(res, answer, entry.requestId, 200, headers, stream.events.join(''));
     } else {
       const headers = dialect.responseHeaders ? { ...JSON_HEADERS, ...dialect.responseHeaders(ctx) } : JSON_HEADERS;
       this.deliver(res, answer, entry.requestId, 200, headers, dialect.encodeResponse(reply, request, ctx));
@@ -428,6 +458,13 @@ function decodeForJournal(text: string, context: unknown): ChatRequest | undefin
   const wire = context as WireContext;
   const decoded = operationById(wire.operation)?.dialect.decode(JSON.parse(text), wire);
   return decoded && !isNeutralError(decoded) ? decoded : undefined;
+}
+
+/** A number from the request id, seeding its pacing jitter (same session and request, same timings). */
+function seedOf(requestId: string): number {
+  let h = 2166136261;
+  for (let i = 0; i < requestId.length; i++) h = Math.imul(h ^ requestId.charCodeAt(i), 16777619);
+  return h >>> 0;
 }
 
 function inputOnly(inputTokens: number): Usage {

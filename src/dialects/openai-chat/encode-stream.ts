@@ -57,3 +57,8 @@ export function encodeChatStreamFailure(error: NeutralError, _request: ChatReque
     ],
   };
 }
+
+/** The error chunk alone, for a fault part-way through a stream. */
+export function encodeChatStreamErrorEvent(error: NeutralError): string {
+  return `data: ${encodeOpenAIError(error).body}\n\n`;
+}

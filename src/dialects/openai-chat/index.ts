@@ -1,7 +1,7 @@
 import type { ChatDialect } from '../dialect.js';
 import { decodeChatRequest } from './decode-request.js';
 import { encodeChatResponse } from './encode-response.js';
-import { encodeChatStream, encodeChatStreamFailure } from './encode-stream.js';
+import { encodeChatStream, encodeChatStreamErrorEvent, encodeChatStreamFailure } from './encode-stream.js';
 import { encodeOpenAIError } from './errors.js';
 
 export const openaiChat: ChatDialect = {
@@ -12,4 +12,5 @@ export const openaiChat: ChatDialect = {
   encodeStream: encodeChatStream,
   encodeError: encodeOpenAIError,
   encodeStreamFailure: encodeChatStreamFailure,
+  encodeStreamErrorEvent: encodeChatStreamErrorEvent,
 };

@@ -1,0 +1,103 @@
+// Writes an answer event by event on a schedule, and plays scripted faults part-way through.
+// Resolves with whether the answer (or its scripted fault) reached the client; a client that
+// goes away first makes it resolve false, so nothing is consumed.
+
+import type { ServerResponse } from 'node:http';
+import type { Pacing, StreamFault } from '../core/model.js';
+import { scheduleAt, seededRandom } from './scheduler.js';
+
+export interface WritePlan {
+  /** Events (streams) or one body (JSON answers). */
+  pieces: string[];
+  pacing?: Pacing;
+  fault?: StreamFault;
+  /** The dialect's in-stream error event, for `fault.kind === 'error'`. */
+  errorEvent?: string;
+  seed: number;
+}
+
+/** Splits pieces so that the fault lands after `afterBytes` bytes (UTF-16 units; close enough for ASCII wire text). */
+function cutAtBytes(pieces: string[], bytes: number): string[] {
+  const out: string[] = [];
+  let left = bytes;
+  for (const piece of pieces) {
+    if (left <= 0) break;
+    if (piece.length <= left) {
+      out.push(piece);
+      left -= piece.length;
+    } else {
+      out.push(piece.slice(0, left));
+      left = 0;
+    }
+  }
+  return out;
+}
+
+export function writePlanned(res: ServerResponse, plan: WritePlan): Promise<boolean> {
+  const { pacing, fault } = plan;
+  let pieces = plan.pieces;
+  if (fault) {
+    pieces = fault.afterBytes !== undefined ? cutAtBytes(pieces, fault.afterBytes) : pieces.slice(0, fault.afterChunks ?? 1);
+  }
+  const random = seededRandom(plan.seed);
+  const gap = pacing?.chunksPerSecond ? 1000 / pacing.chunksPerSecond : 0;
+  const jitter = pacing?.jitterMs ?? 0;
+  let at = performance.now() + (pacing?.ttftMs ?? 0);
+
+  return new Promise((resolve) => {
+    let index = 0;
+    let settled = false;
+    const finish = (delivered: boolean) => {
+      if (settled) return;
+      settled = true;
+      resolve(delivered);
+    };
+    res.once('close', () => finish(res.writableFinished || faultPlayed));
+    let faultPlayed = false;
+
+    const playFault = () => {
+      faultPlayed = true;
+      switch (fault?.kind) {
+        case 'error':
+          res.end(plan.errorEvent ?? '');
+          break;
+        case 'malformed':
+          res.end('data: {"choices":[{"delta":{"content":"trunc\n\n');
+          break;
+        case 'truncate':
+          res.end();
+          break;
+        case 'stall':
+          // Nothing more: the client's timeout ends it (or the server closing). It was delivered
+          // as scripted, so it counts as consumed.
+          finish(true);
+          break;
+        case 'reset':
+          res.socket?.resetAndDestroy();
+          break;
+        case 'close':
+          res.socket?.destroy();
+          break;
+      }
+    };
+
+    const step = () => {
+      if (settled || res.destroyed) return finish(faultPlayed);
+      if (index < pieces.length) {
+        res.write(pieces[index++]);
+        if (index < pieces.length || fault) {
+          at += gap + (jitter ? (random() * 2 - 1) * jitter : 0);
+          scheduleAt(at, step);
+          return;
+        }
+      }
+      if (fault && !faultPlayed) return playFault();
+      res.end();
+    };
+
+    // A stall before anything was written sends no bytes at all, not even headers.
+    const silent = fault?.kind === 'stall' && pieces.length === 0;
+    if (!silent) res.flushHeaders();
+    scheduleAt(at, step);
+  });
+}

@@ -1,0 +1,97 @@
+// One timer for every paced write in the process. Writes due in the same millisecond share a
+// bucket; a single setTimeout waits for the earliest bucket. Ten thousand paced streams cost one
+// timer, not one per chunk per stream.
+
+type Task = () => void;
+
+const buckets = new Map<number, Task[]>();
+const dueTimes: number[] = []; // sorted ascending, one entry per bucket
+let timer: NodeJS.Timeout | undefined;
+let timerDue = Infinity;
+
+function insertSorted(due: number): void {
+  let lo = 0;
+  let hi = dueTimes.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if (dueTimes[mid] < due) lo = mid + 1;
+    else hi = mid;
+  }
+  dueTimes.splice(lo, 0, due);
+}
+
+function arm(): void {
+  const next = dueTimes[0];
+  if (next === undefined) {
+    if (timer) clearTimeout(timer);
+    timer = undefined;
+    timerDue = Infinity;
+    return;
+  }
+  if (timer && timerDue <= next) return;
+  if (timer) clearTimeout(timer);
+  timerDue = next;
+  timer = setTimeout(run, Math.max(0, next - performance.now()));
+}
+
+// How late paced writes ran against their schedule: a bounded ring of recent samples (ms).
+const LATENESS_SAMPLES = 100_000;
+const lateness = new Float64Array(LATENESS_SAMPLES);
+let latenessCount = 0;
+
+function run(): void {
+  timer = undefined;
+  timerDue = Infinity;
+  while (dueTimes.length && dueTimes[0] <= performance.now() + 0.5) {
+    const due = dueTimes.shift() as number;
+    const tasks = buckets.get(due);
+    buckets.delete(due);
+    if (!tasks) continue;
+    for (const task of tasks) {
+      lateness[latenessCount++ % LATENESS_SAMPLES] = Math.max(0, performance.now() - due);
+      task();
+    }
+  }
+  arm();
+}
+
+/** Lateness of recent paced writes against their schedule, in milliseconds. */
+export function pacingStats(): { writes: number; p50: number; p99: number; max: number } {
+  const n = Math.min(latenessCount, LATENESS_SAMPLES);
+  if (n === 0) return { writes: 0, p50: 0, p99: 0, max: 0 };
+  const sorted = Array.from(lateness.subarray(0, n)).sort((a, b) => a - b);
+  const at = (q: number) => Math.round(sorted[Math.min(n - 1, Math.floor(n * q))] * 100) / 100;
+  return { writes: latenessCount, p50: at(0.5), p99: at(0.99), max: at(1) };
+}
+
+export function resetPacingStats(): void {
+  latenessCount = 0;
+}
+
+/** Runs `task` at `at` (performance.now() milliseconds, rounded to the millisecond). */
+export function scheduleAt(at: number, task: Task): void {
+  const due = Math.ceil(at);
+  let tasks = buckets.get(due);
+  if (!tasks) {
+    buckets.set(due, (tasks = []));
+    insertSorted(due);
+  }
+  tasks.push(task);
+  arm();
+}
+
+export function pendingBuckets(): number {
+  return buckets.size;
+}
+
+/** A small seeded generator (mulberry32): the same seed gives the same jitter. */
+export function seededRandom(seed: number): () => number {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
