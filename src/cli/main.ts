@@ -2,13 +2,35 @@
 // The `understudy` command.
 
 import { parseArgs } from 'node:util';
+import type { ChaosOptions } from '../core/model.js';
 import { runServe } from './serve.js';
 import { runValidate } from './validate.js';
 
 const USAGE = `usage:
   understudy serve [--host 127.0.0.1] [--port 8100] [--fixtures FILE...] [--strict]
                    [--control-token TOKEN] [--cors ORIGIN...]
+                   [--latency MS] [--chaos-drop PCT] [--rate-limit-after N] [--content-filter TERM...]
   understudy validate FILE...`;
+
+function chaosFromFlags(values: Record<string, unknown>): ChaosOptions | undefined {
+  const chaos: ChaosOptions = {};
+  const num = (flag: string) => {
+    const raw = values[flag];
+    if (raw === undefined) return undefined;
+    const n = Number(raw);
+    if (!Number.isFinite(n) || n < 0) throw new Error(`--${flag} must be a number >= 0, got "${String(raw)}"`);
+    return n;
+  };
+  const latency = num('latency');
+  const drop = num('chaos-drop');
+  const limit = num('rate-limit-after');
+  if (latency !== undefined) chaos.latencyMs = latency;
+  if (drop !== undefined) chaos.dropPct = drop;
+  if (limit !== undefined) chaos.rateLimitAfter = limit;
+  const terms = values['content-filter'] as string[] | undefined;
+  if (terms?.length) chaos.contentFilter = terms;
+  return Object.keys(chaos).length ? chaos : undefined;
+}
 
 async function main(argv: string[]): Promise<number> {
   const [command, ...rest] = argv;
@@ -27,6 +49,10 @@ async function main(argv: string[]): Promise<number> {
           strict: { type: 'boolean', default: false },
           'control-token': { type: 'string' },
           cors: { type: 'string', multiple: true, default: [] },
+          latency: { type: 'string' },
+          'chaos-drop': { type: 'string' },
+          'rate-limit-after': { type: 'string' },
+          'content-filter': { type: 'string', multiple: true, default: [] },
         },
       });
     } catch (error) {
@@ -48,6 +74,7 @@ async function main(argv: string[]): Promise<number> {
         strict: parsed.values.strict ?? false,
         controlToken: parsed.values['control-token'] ?? process.env.UNDERSTUDY_CONTROL_TOKEN,
         corsOrigins: parsed.values.cors ?? [],
+        chaos: chaosFromFlags(parsed.values),
       },
       print,
     );

@@ -1,6 +1,7 @@
 // `understudy serve`: the server with fixture files loaded into its default session.
 
 import { formatProblems, loadFixtureFile } from '../engine/fixture-file.js';
+import type { ChaosOptions } from '../core/model.js';
 import type { FixtureSpec } from '../engine/spec.js';
 import { UnderstudyServer } from '../transport/server.js';
 
@@ -11,6 +12,7 @@ export interface ServeOptions {
   strict: boolean;
   controlToken?: string;
   corsOrigins?: string[];
+  chaos?: ChaosOptions;
 }
 
 export async function runServe(options: ServeOptions, out: (line: string) => void): Promise<UnderstudyServer | undefined> {
@@ -27,7 +29,7 @@ export async function runServe(options: ServeOptions, out: (line: string) => voi
     host: options.host,
     port: options.port,
     fixtures,
-    defaultSession: { fallback: options.strict ? 'strict' : 'auto' },
+    defaultSession: { fallback: options.strict ? 'strict' : 'auto', chaos: options.chaos },
     controlToken: options.controlToken,
     corsOrigins: options.corsOrigins,
   });

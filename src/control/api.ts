@@ -5,6 +5,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { validateFixtureValue } from '../engine/fixture-file.js';
 import type { Session } from '../engine/session.js';
 import type { FallbackMode } from '../engine/spec.js';
+import type { ChaosOptions } from '../core/model.js';
 import { verifySession, type VerifyExpectations } from '../engine/verify.js';
 import { jsonTooDeep, MAX_JSON_DEPTH, readBody } from '../transport/body.js';
 import { PROVIDER_PATHS, providerRoutes } from '../transport/routes.js';
@@ -90,6 +91,7 @@ const SESSION_FIELDS: Record<string, (v: unknown) => boolean> = {
         ['minTokens', 'granularity', 'maxPrefixes'].includes(k) && Number.isInteger(n) && (n as number) >= (k === 'granularity' ? 1 : 0),
     ),
   requireApiKey: (v) => typeof v === 'boolean',
+  chaos: (v) => chaosProblem(v) === undefined,
   fixture: () => true,
 };
 const SESSION_EXPECT: Record<string, string> = {
@@ -102,8 +104,26 @@ const SESSION_EXPECT: Record<string, string> = {
   journalBytes: 'an integer number of bytes >= 0',
   journalEntryBytes: 'an integer number of bytes >= 0',
   requireApiKey: 'true or false',
+  chaos:
+    'chaos options {status?, latencyMs?, jitterPct?, dropPct?, malformedPct?, trickleMs?, disconnectPct?, rateLimitAfter?, contentFilter?: [terms]}',
   promptCache: 'an object with integer minTokens (>= 0), granularity (>= 1) and maxPrefixes (>= 0)',
 };
+
+const CHAOS_NUMBERS = ['status', 'latencyMs', 'jitterPct', 'dropPct', 'malformedPct', 'trickleMs', 'disconnectPct', 'rateLimitAfter'];
+
+/** What is wrong with a chaos options object, or undefined when it is fine. */
+function chaosProblem(value: unknown): string | undefined {
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) return 'expected an object';
+  for (const [key, v] of Object.entries(value)) {
+    if (key === 'contentFilter') {
+      if (!Array.isArray(v) || !v.every((t) => typeof t === 'string')) return '/contentFilter: expected a list of terms';
+    } else if (CHAOS_NUMBERS.includes(key)) {
+      if (typeof v !== 'number' || !Number.isFinite(v) || v < 0) return `/${key}: expected a number >= 0, found ${JSON.stringify(v)}`;
+      if (key.endsWith('Pct') && v > 100) return `/${key}: expected a percentage from 0 to 100, found ${v}`;
+    } else return `/${key}: unknown field; expected one of ${[...CHAOS_NUMBERS, 'contentFilter'].join(', ')}`;
+  }
+  return undefined;
+}
 
 function checkExpectations(body: Record<string, unknown>, source: string): VerifyExpectations {
   for (const key of Object.keys(body)) {
@@ -197,6 +217,7 @@ export async function handleControl(
           journalEntryBytes: body.journalEntryBytes as number | undefined,
           promptCache: body.promptCache as Record<string, number> | undefined,
           requireApiKey: body.requireApiKey as boolean | undefined,
+          chaos: body.chaos as ChaosOptions | undefined,
         });
       } catch (e) {
         fail(409, 'session_conflict', `${source}: ${(e as Error).message}`);
@@ -244,6 +265,18 @@ export async function handleControl(
         }
         session.reset({ scripts: body.scripts === true });
         return send(res, 200, sessionView(server, session));
+      }
+      case 'chaos': {
+        if (method !== 'PUT' && method !== 'DELETE') fail(405, 'method_not_allowed', `${source}: use PUT (set) or DELETE (clear)`);
+        if (method === 'DELETE') {
+          session.chaos = undefined;
+          return send(res, 200, { chaos: null });
+        }
+        const body = await readJson(req, source);
+        const problem = chaosProblem(body);
+        if (problem) fail(400, 'invalid_body', `${source}: ${problem}`);
+        session.chaos = body as ChaosOptions;
+        return send(res, 200, { chaos: session.chaos });
       }
       case 'journal':
         if (method !== 'GET') fail(405, 'method_not_allowed', `${source}: use GET`);

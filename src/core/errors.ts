@@ -12,6 +12,7 @@ export type ErrorKind =
   | 'mismatch'
   | 'superseded'
   | 'scripted'
+  | 'content_filter'
   | 'internal';
 
 export interface NeutralError {

@@ -120,6 +120,27 @@ export interface StreamFault {
   error?: { status?: number; message?: string; code?: string; type?: string };
 }
 
+/** Injected chaos for load tests without scripts (per session; request headers add to it). */
+export interface ChaosOptions {
+  /** Answer every request with this HTTP status (provider-shaped error body). */
+  status?: number;
+  /** Added latency in ms before answering, and its jitter in percent of it. */
+  latencyMs?: number;
+  jitterPct?: number;
+  /** Percent (0–100) of requests answered with a provider-shaped 500. */
+  dropPct?: number;
+  /** Percent of answers whose body is deliberately not valid JSON. */
+  malformedPct?: number;
+  /** Delay between stream events, in ms. */
+  trickleMs?: number;
+  /** Percent of streams cut mid-answer. */
+  disconnectPct?: number;
+  /** After this many provider requests in the session, answer 429 (with retry-after). */
+  rateLimitAfter?: number;
+  /** Requests whose latest user message contains one of these terms get the content-filter error. */
+  contentFilter?: string[];
+}
+
 export type FinishReason = 'stop' | 'length' | 'tool_calls' | 'content_filter';
 
 export interface Reply {

@@ -1,7 +1,7 @@
 // A session owns everything one test sees: scripts and cursors, journal, id counter and clock.
 
 import { randomBytes } from 'node:crypto';
-import type { Pacing } from '../core/model.js';
+import type { ChaosOptions, Pacing } from '../core/model.js';
 import { DEFAULT_PROMPT_CACHE, PromptCache, type PromptCacheOptions } from '../core/prompt-cache.js';
 import { deterministicId, idPrefix } from './ids.js';
 import { Journal } from './journal.js';
@@ -29,6 +29,8 @@ export interface SessionOptions {
   requireApiKey?: boolean;
   /** Pacing of streamed answers in this session (a step's own pacing wins). */
   pacing?: Pacing;
+  /** Injected chaos for every request of the session (request headers can add to it). */
+  chaos?: ChaosOptions;
   /** Prompt-cache identity: which repeated prefixes report cached input tokens. */
   promptCache?: Partial<PromptCacheOptions>;
 }
@@ -49,6 +51,7 @@ export class Session {
   readonly seed: string;
   readonly requireApiKey: boolean;
   pacing: Pacing | undefined;
+  chaos: ChaosOptions | undefined;
   scripts: Script[] = [];
   readonly journal: Journal;
   readonly promptCache: PromptCache;
@@ -77,6 +80,7 @@ export class Session {
     this.seed = options.seed ?? options.id;
     this.requireApiKey = options.requireApiKey ?? false;
     this.pacing = options.pacing;
+    this.chaos = options.chaos;
     this.idPrefix = idPrefix(this.seed);
     this.dialectState.sessionId = this.id;
     this.journal = new Journal({

@@ -4,7 +4,9 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { invalidRequest, isNeutralError, understudyConflict, type NeutralError } from '../core/errors.js';
-import type { ChatRequest, Usage } from '../core/model.js';
+import type { ChatRequest, Pacing, StreamFault, Usage } from '../core/model.js';
+import { latestUserText } from '../core/conversation.js';
+import { countInputTokens } from '../core/tokens.js';
 import { loadTokenizer } from '../core/tokens.js';
 import { handleControl, CONTROL_PREFIX } from '../control/api.js';
 import type { ChatDialect, DialectEncodeContext, WireContext } from '../dialects/dialect.js';
@@ -15,6 +17,7 @@ import type { Session, SessionOptions } from '../engine/session.js';
 import type { FixtureSpec } from '../engine/spec.js';
 import { applyCors, controlTokenFrom, isLoopbackHost, tokenMatches } from './access.js';
 import { writePlanned } from './paced-writer.js';
+import { chaosFor, decideChaos, type ChaosDecision, type ChaosOptions } from './chaos.js';
 import { DEFAULT_BODY_LIMIT, jsonTooDeep, MAX_JSON_DEPTH, readBody } from './body.js';
 import { matchRoute, operationById, PROVIDER_PATHS, type RouteResult } from './routes.js';
 
@@ -250,7 +253,21 @@ export class UnderstudyServer {
       base.decodeContext = wire;
       base.decodeRequest = decodeForJournal;
     }
-    await this.respond(session, dialect, decoded, res, base, wire);
+    let override: { pacing?: Pacing; fault?: StreamFault } | undefined;
+    const chaos = chaosFor(session.chaos, req.headers, wire.query);
+    if (chaos) {
+      base.stream = decoded.stream;
+      const decision = decideChaos(chaos, seedOf(requestId), session.journal.counters.requests, latestUserText(decoded), decoded.stream);
+      if (decision.delayMs > 0 && !(await waitConnected(decision.delayMs, res))) return;
+      const injected = chaosError(decision, chaos);
+      if (injected) {
+        base.usage = inputOnly(countInputTokens(decoded));
+        this.finishError(session, res, dialect, injected, base);
+        return;
+      }
+      if (decision.kind === 'none' && (decision.pacing || decision.fault)) override = { pacing: decision.pacing, fault: decision.fault };
+    }
+    await this.respond(session, dialect, decoded, res, base, wire, override);
   }
 
   private async respond(
@@ -260,9 +277,14 @@ export class UnderstudyServer {
     res: ServerResponse,
     entry: JournalRecord,
     wire: WireContext,
+    override?: { pacing?: Pacing; fault?: StreamFault },
   ): Promise<void> {
     const generation = session.generation;
     const answer = answerRequest(session, request, entry.requestId);
+    if (override && answer.kind === 'reply') {
+      answer.pacing = override.pacing ?? answer.pacing;
+      answer.fault = override.fault ?? answer.fault;
+    }
     entry.stream = request.stream;
     entry.script = answer.script;
     entry.step = answer.step;
@@ -367,7 +389,7 @@ export class UnderstudyServer {
       const headers = dialect.responseHeaders ? { ...JSON_HEADERS, ...dialect.responseHeaders(ctx) } : JSON_HEADERS;
       this.deliver(res, answer, entry.requestId, 200, headers, dialect.encodeResponse(reply, request, ctx));
     }
-    if (dialect.delivered && !res.destroyed) dialect.delivered(reply, request, ctx);
+    if (dialect.delivered && !answer.fault && !res.destroyed) dialect.delivered(reply, request, ctx);
     entry.status = 200;
     entry.reply = reply;
     entry.usage = reply.usage;
@@ -458,6 +480,42 @@ function decodeForJournal(text: string, context: unknown): ChatRequest | undefin
   const wire = context as WireContext;
   const decoded = operationById(wire.operation)?.dialect.decode(JSON.parse(text), wire);
   return decoded && !isNeutralError(decoded) ? decoded : undefined;
+}
+
+/** The provider-shaped error an injected-chaos decision answers with, if any. */
+function chaosError(decision: ChaosDecision, chaos: ChaosOptions): NeutralError | undefined {
+  switch (decision.kind) {
+    case 'status':
+      return {
+        kind: 'scripted',
+        status: decision.status,
+        code: decision.status === 429 ? 'rate_limit_exceeded' : null,
+        message: decision.reason,
+        headers: decision.status === 429 ? { 'retry-after': '1', 'retry-after-ms': '1000' } : undefined,
+      };
+    case 'rate_limited':
+      return {
+        kind: 'scripted',
+        status: 429,
+        code: 'rate_limit_exceeded',
+        message: `Rate limit reached: this session allows ${chaos.rateLimitAfter} requests (injected rate limit).`,
+        headers: {
+          'retry-after': '1',
+          'retry-after-ms': '1000',
+          'x-ratelimit-limit-requests': String(chaos.rateLimitAfter),
+          'x-ratelimit-remaining-requests': '0',
+        },
+      };
+    case 'content_filter':
+      return {
+        kind: 'content_filter',
+        status: 400,
+        code: 'content_filter',
+        message: `The request was blocked by the content filter: it mentions "${decision.term}".`,
+      };
+    default:
+      return undefined;
+  }
 }
 
 /** A number from the request id, seeding its pacing jitter (same session and request, same timings). */
