@@ -121,3 +121,33 @@ test('an in-stream scripted error arrives after the stream starts and the SDK th
   assert.equal(entries[0].status, 200);
   assert.equal(entries[0].error?.message, 'The model crashed mid-answer');
 });
+
+test('fail the first attempt, answer the retry: keyed on the SDK retry-count header', async () => {
+  const session = await mock.session('attempt-keyed');
+  session
+    .scenario('retry')
+    .onExhausted('repeat_last')
+    .whenAttempt(0)
+    .fails(429, 'slow down', { headers: { 'retry-after-ms': '10' } })
+    .whenAttempt(1)
+    .replies('answered on the retry')
+    .goesTo('step-1');
+  const openai = new OpenAI({ baseURL: mock.url('openai'), apiKey: session.apiKey, maxRetries: 2, timeout: 10_000 });
+  const first = await openai.chat.completions.create(ask);
+  assert.equal(first.choices[0].message.content, 'answered on the retry');
+  const second = await openai.chat.completions.create(ask);
+  assert.equal(second.choices[0].message.content, 'answered on the retry');
+  const { entries } = await session.journal();
+  assert.deepEqual(
+    entries.map((e) => [e.status, e.request?.attempt ?? 0]),
+    [
+      [429, 0],
+      [200, 1],
+      [429, 0],
+      [200, 1],
+    ],
+  );
+  // without retries the failure reaches the caller, and the miss names the attempt
+  const noRetry = new OpenAI({ baseURL: mock.url('openai'), apiKey: session.apiKey, maxRetries: 0 });
+  await assert.rejects(noRetry.chat.completions.create(ask), OpenAI.RateLimitError);
+});

@@ -44,6 +44,10 @@ export class ScenarioBuilder {
   whenHistoryContains(messages: MessageSpec[]): this {
     return this.add({ historyContains: messages });
   }
+  /** The SDK's retry attempt (0 = first try). */
+  whenAttempt(attempt: number): this {
+    return this.add({ attempt });
+  }
   whenHasTool(name: string): this {
     return this.add({ hasTool: name });
   }

@@ -70,6 +70,8 @@ export interface ChatRequest {
   /** The dialect asked for a usage record at the end of the stream. */
   streamUsage: boolean;
   maxOutputTokens?: number;
+  /** The client's retry attempt (0 = first try) when its SDK says so in a header. */
+  attempt?: number;
 }
 
 // ---------- replies (what a script says) ----------

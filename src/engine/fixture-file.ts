@@ -396,7 +396,17 @@ const FAULT_KINDS = ['error', 'truncate', 'malformed', 'stall', 'reset', 'close'
 const FAULT_ERROR_KEYS = ['status', 'message', 'code', 'type'];
 const ERROR_KEYS = ['status', 'message', 'code', 'type', 'headers', 'inStream'];
 const TOOL_CALL_KEYS = ['id', 'name', 'arguments'];
-const WHEN_KEYS = ['model', 'latestUser', 'toolResult', 'toolArguments', 'jsonPath', 'historyExact', 'historyContains', 'hasTool'];
+const WHEN_KEYS = [
+  'model',
+  'latestUser',
+  'toolResult',
+  'toolArguments',
+  'jsonPath',
+  'historyExact',
+  'historyContains',
+  'hasTool',
+  'attempt',
+];
 const TEXT_MATCH_KEYS = ['equals', 'contains', 'matches', 'flags'];
 const TOOL_RESULT_KEYS = ['name', 'id', 'content'];
 const TOOL_ARGUMENTS_KEYS = ['name', 'id', 'equals'];
@@ -832,6 +842,8 @@ class Checker {
     if (has(when, 'model')) this.textMatch(when.model, [...path, 'model']);
     if (has(when, 'latestUser')) this.textMatch(when.latestUser, [...path, 'latestUser']);
     if (has(when, 'hasTool')) this.nonEmptyString(when.hasTool, [...path, 'hasTool'], 'a tool name');
+    if (has(when, 'attempt'))
+      this.integer(when.attempt, [...path, 'attempt'], 0, undefined, 'a retry attempt (an integer ≥ 0; 0 is the first try)');
     if (has(when, 'toolResult')) {
       const p = [...path, 'toolResult'];
       const tr = this.object(when.toolResult, p, 'a tool result condition', TOOL_RESULT_KEYS);

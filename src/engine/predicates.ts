@@ -113,6 +113,21 @@ export function compileWhen(when: WhenSpec | undefined): Predicate[] {
     });
   }
 
+  if (when.attempt !== undefined) {
+    const want = when.attempt;
+    predicates.push({
+      name: 'attempt',
+      check: (r) =>
+        (r.attempt ?? 0) === want
+          ? null
+          : {
+              predicate: 'attempt',
+              expected: `retry attempt ${want}`,
+              actual: r.attempt === undefined ? 'no retry header (attempt 0)' : `attempt ${r.attempt}`,
+            },
+    });
+  }
+
   if (when.hasTool !== undefined) {
     const name = when.hasTool;
     predicates.push({

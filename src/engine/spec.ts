@@ -46,6 +46,9 @@ export interface WhenSpec {
   historyContains?: MessageSpec[];
   /** The request declares a tool with this name. */
   hasTool?: string;
+  /** The SDK's retry attempt, 0 for the first try (from `x-stainless-retry-count` or
+   * `amz-sdk-request`): "fail the first attempt, answer the retry". */
+  attempt?: number;
 }
 
 export type ReplySpec = Reply;

@@ -246,6 +246,8 @@ export class UnderstudyServer {
       this.finishError(session, res, dialect, decoded, base);
       return;
     }
+    const attempt = retryAttempt(req.headers);
+    if (attempt !== undefined) decoded.attempt = attempt;
     if (dialect.statefulDecode) {
       base.request = decoded;
     } else {
@@ -479,7 +481,19 @@ const EMPTY_QUERY = new URLSearchParams();
 function decodeForJournal(text: string, context: unknown): ChatRequest | undefined {
   const wire = context as WireContext;
   const decoded = operationById(wire.operation)?.dialect.decode(JSON.parse(text), wire);
-  return decoded && !isNeutralError(decoded) ? decoded : undefined;
+  if (!decoded || isNeutralError(decoded)) return undefined;
+  const attempt = retryAttempt(wire.headers);
+  if (attempt !== undefined) decoded.attempt = attempt;
+  return decoded;
+}
+
+/** The SDK's retry attempt, 0-based: Stainless SDKs count retries, the AWS SDK counts attempts. */
+function retryAttempt(headers: IncomingMessage['headers']): number | undefined {
+  const stainless = headers['x-stainless-retry-count'];
+  if (typeof stainless === 'string' && /^\d+$/.test(stainless)) return Number(stainless);
+  const aws = headers['amz-sdk-request'];
+  const m = typeof aws === 'string' ? /attempt=(\d+)/.exec(aws) : null;
+  return m ? Math.max(0, Number(m[1]) - 1) : undefined;
 }
 
 /** The provider-shaped error an injected-chaos decision answers with, if any. */
