@@ -80,7 +80,8 @@ async function main(argv: string[]): Promise<number> {
     );
     if (!server) return 1;
     const stop = () => {
-      void server.close().then(() => process.exit(0));
+      // Graceful: answers in flight get five seconds to finish.
+      void server.close({ graceMs: 5000 }).then(() => process.exit(0));
     };
     process.once('SIGINT', stop);
     process.once('SIGTERM', stop);

@@ -58,7 +58,7 @@ export interface ChatDialect {
   encodeStreamFailure?(error: NeutralError, request: ChatRequest, ctx: DialectEncodeContext): StreamEncoding;
   /** The provider's in-stream error event alone (framed), written when a scripted fault of kind
    * `error` interrupts a stream part-way. */
-  encodeStreamErrorEvent?(error: NeutralError, ctx: DialectEncodeContext): string;
+  encodeStreamErrorEvent?(error: NeutralError, ctx: DialectEncodeContext, eventsSent: number): string;
   /** Called once a reply was delivered (e.g. to store a response for later continuation). */
   delivered?(reply: ResolvedReply, request: ChatRequest, ctx: DialectEncodeContext): void;
   /** True when decoding reads session state (e.g. a stored conversation): the journal then keeps

@@ -84,10 +84,16 @@ export function writePlanned(res: ServerResponse, plan: WritePlan): Promise<bool
     const step = () => {
       if (settled || res.destroyed) return finish(faultPlayed);
       if (index < pieces.length) {
-        res.write(pieces[index++]);
+        const flowing = res.write(pieces[index++]);
         if (index < pieces.length || fault) {
           at += gap + (jitter ? (random() * 2 - 1) * jitter : 0);
-          scheduleAt(at, step);
+          // A slow reader: wait until its buffer drains instead of queueing without bound.
+          if (flowing) scheduleAt(at, step);
+          else
+            res.once('drain', () => {
+              at = Math.max(at, performance.now());
+              scheduleAt(at, step);
+            });
           return;
         }
       }

@@ -50,6 +50,8 @@ export class UnderstudyServer {
     for (const fixture of options.fixtures ?? []) this.registry.defaultSession.load(fixture);
     this.bodyLimit = options.bodyLimit ?? DEFAULT_BODY_LIMIT;
     this.http = createServer({ keepAliveTimeout: 65_000 }, (req, res) => {
+      this.inFlight++;
+      res.once('close', this.onResponseClosed);
       this.handle(req, res).catch((error: unknown) => this.internalError(res, error));
     });
   }
@@ -87,11 +89,31 @@ export class UnderstudyServer {
     return `${this.baseUrl}${session ? `/s/${encodeURIComponent(session)}` : ''}${path}`;
   }
 
-  close(): Promise<void> {
-    return new Promise((resolve) => {
-      this.http.close(() => resolve());
-      this.http.closeAllConnections();
-    });
+  /** Responses not yet finished, and who waits for them to drain on a graceful close. */
+  private inFlight = 0;
+  private drained: (() => void) | undefined;
+  private readonly onResponseClosed = () => {
+    this.inFlight--;
+    if (this.inFlight === 0) this.drained?.();
+  };
+
+  /** Stops accepting connections; responses in flight get up to `graceMs` to finish (default
+   * 0: end everything now, as a test teardown wants), then every connection is closed. */
+  async close(options: { graceMs?: number } = {}): Promise<void> {
+    const closed = new Promise<void>((resolve) => this.http.close(() => resolve()));
+    this.http.closeIdleConnections();
+    const grace = options.graceMs ?? 0;
+    if (grace > 0 && this.inFlight > 0) {
+      await new Promise<void>((resolve) => {
+        const timer = setTimeout(resolve, grace);
+        this.drained = () => {
+          clearTimeout(timer);
+          resolve();
+        };
+      });
+    }
+    this.http.closeAllConnections();
+    await closed;
   }
 
   private async handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
@@ -371,6 +393,7 @@ export class UnderstudyServer {
                 message: fault.error?.message ?? 'Internal error',
               },
               ctx,
+              fault.afterChunks ?? 1,
             )
           : undefined;
       res.writeHead(200, { ...headers, 'x-request-id': entry.requestId });

@@ -1,0 +1,249 @@
+// `input` — a string or a list of items — to neutral messages. Messages keep their role;
+// consecutive assistant-side items (an assistant message, reasoning, function calls, references to
+// stored output items) become one assistant message, as one model turn is on other wires; each
+// function_call_output becomes a tool message.
+
+import type { JsonValue, Message, Part, Role } from '../../core/model.js';
+import { expectOneOf, expectType, fail, given, listValues, required } from './wire-checks.js';
+
+export interface ItemResolver {
+  /** The parts of a stored output item (`item_reference`); throws a wire error when unknown. */
+  item(id: string, param: string): Part[];
+}
+
+const ITEM_TYPES = ['message', 'function_call', 'function_call_output', 'reasoning', 'item_reference'] as const;
+const MESSAGE_ROLES = ['user', 'assistant', 'system', 'developer'] as const;
+const INPUT_PARTS = ['input_text', 'input_image', 'input_file'] as const;
+const OUTPUT_PARTS = ['output_text', 'refusal'] as const;
+
+/** Items the real API takes for its own hosted or free-form tools; Understudy runs none of them. */
+const HOSTED_ITEMS = new Set([
+  'web_search_call',
+  'file_search_call',
+  'computer_call',
+  'computer_call_output',
+  'code_interpreter_call',
+  'image_generation_call',
+  'local_shell_call',
+  'local_shell_call_output',
+  'shell_call',
+  'shell_call_output',
+  'apply_patch_call',
+  'apply_patch_call_output',
+  'mcp_list_tools',
+  'mcp_approval_request',
+  'mcp_approval_response',
+  'mcp_call',
+  'custom_tool_call',
+  'custom_tool_call_output',
+  'tool_search_call',
+  'tool_search_output',
+  'compaction',
+]);
+
+function parseArguments(text: string): JsonValue | undefined {
+  try {
+    return JSON.parse(text) as JsonValue;
+  } catch {
+    return undefined;
+  }
+}
+
+function decodeInputParts(content: unknown, param: string): Part[] {
+  if (typeof content === 'string') return content.length ? [{ type: 'text', text: content }] : [];
+  expectType(content, 'array', param, 'one of a string or array of input content parts');
+  const parts: Part[] = [];
+  (content as unknown[]).forEach((raw, i) => {
+    const p = `${param}[${i}]`;
+    expectType(raw, 'object', p);
+    const part = raw as Record<string, unknown>;
+    required(part.type, `${p}.type`);
+    expectOneOf(part.type, INPUT_PARTS, `${p}.type`);
+    switch (part.type) {
+      case 'input_text':
+        required(part.text, `${p}.text`);
+        expectType(part.text, 'string', `${p}.text`);
+        parts.push({ type: 'text', text: part.text as string });
+        break;
+      case 'input_image': {
+        if (given(part.detail)) expectType(part.detail, 'string', `${p}.detail`);
+        if (given(part.image_url)) {
+          expectType(part.image_url, 'string', `${p}.image_url`);
+          parts.push({ type: 'image', url: part.image_url as string });
+        } else if (given(part.file_id)) {
+          expectType(part.file_id, 'string', `${p}.file_id`);
+          parts.push({ type: 'image', url: part.file_id as string });
+        } else {
+          fail(
+            `Missing required parameter: '${p}.image_url'. Give an 'image_url' or a 'file_id'.`,
+            `${p}.image_url`,
+            'missing_required_parameter',
+          );
+        }
+        break;
+      }
+      case 'input_file':
+        // Accepted as the API does; files have no neutral part, so scripts cannot match on them.
+        if (!given(part.file_id) && !given(part.file_data) && !given(part.file_url)) {
+          fail(
+            `Missing required parameter: '${p}.file_id'. Give a 'file_id', 'file_data' or 'file_url'.`,
+            `${p}.file_id`,
+            'missing_required_parameter',
+          );
+        }
+        for (const key of ['file_id', 'file_data', 'file_url', 'filename'] as const) {
+          if (given(part[key])) expectType(part[key], 'string', `${p}.${key}`);
+        }
+        break;
+    }
+  });
+  return parts;
+}
+
+function decodeAssistantParts(content: unknown, param: string): Part[] {
+  if (typeof content === 'string') return content.length ? [{ type: 'text', text: content }] : [];
+  expectType(content, 'array', param, 'one of a string or array of output content parts');
+  const parts: Part[] = [];
+  (content as unknown[]).forEach((raw, i) => {
+    const p = `${param}[${i}]`;
+    expectType(raw, 'object', p);
+    const part = raw as Record<string, unknown>;
+    required(part.type, `${p}.type`);
+    expectOneOf(part.type, OUTPUT_PARTS, `${p}.type`);
+    if (part.type === 'output_text') {
+      required(part.text, `${p}.text`);
+      expectType(part.text, 'string', `${p}.text`);
+      if (given(part.annotations)) expectType(part.annotations, 'array', `${p}.annotations`);
+      parts.push({ type: 'text', text: part.text as string });
+    } else {
+      required(part.refusal, `${p}.refusal`);
+      expectType(part.refusal, 'string', `${p}.refusal`);
+      parts.push({ type: 'text', text: part.refusal as string });
+    }
+  });
+  return parts;
+}
+
+function decodeToolOutput(output: unknown, param: string): string {
+  if (typeof output === 'string') return output;
+  expectType(output, 'array', param, 'one of a string or array of input content parts');
+  let text = '';
+  for (const part of decodeInputParts(output, param)) if (part.type === 'text') text += part.text;
+  return text;
+}
+
+function decodeReasoning(item: Record<string, unknown>, p: string): Part[] {
+  required(item.summary, `${p}.summary`);
+  expectType(item.summary, 'array', `${p}.summary`, 'an array of objects');
+  const parts: Part[] = [];
+  (item.summary as unknown[]).forEach((raw, i) => {
+    const sp = `${p}.summary[${i}]`;
+    expectType(raw, 'object', sp);
+    const summary = raw as Record<string, unknown>;
+    required(summary.type, `${sp}.type`);
+    expectOneOf(summary.type, ['summary_text'], `${sp}.type`);
+    required(summary.text, `${sp}.text`);
+    expectType(summary.text, 'string', `${sp}.text`);
+    parts.push({ type: 'reasoning', text: summary.text as string });
+  });
+  if (given(item.content)) {
+    expectType(item.content, 'array', `${p}.content`, 'an array of objects');
+    (item.content as unknown[]).forEach((raw, i) => {
+      const cp = `${p}.content[${i}]`;
+      expectType(raw, 'object', cp);
+      const part = raw as Record<string, unknown>;
+      expectOneOf(part.type, ['reasoning_text'], `${cp}.type`);
+      expectType(part.text, 'string', `${cp}.text`);
+      parts.push({ type: 'reasoning', text: part.text as string });
+    });
+  }
+  if (given(item.encrypted_content)) expectType(item.encrypted_content, 'string', `${p}.encrypted_content`);
+  return parts;
+}
+
+export function decodeInput(raw: unknown, resolver: ItemResolver): Message[] {
+  if (typeof raw === 'string') return [{ role: 'user', parts: raw.length ? [{ type: 'text', text: raw }] : [] }];
+  expectType(raw, 'array', 'input', 'one of a string or array of input items');
+
+  const messages: Message[] = [];
+  /** The assistant message that consecutive assistant-side items add to. */
+  let turn: Message | undefined;
+  const addAssistant = (parts: Part[]) => {
+    if (!turn) messages.push((turn = { role: 'assistant', parts: [] }));
+    turn.parts.push(...parts);
+  };
+
+  (raw as unknown[]).forEach((rawItem, i) => {
+    const p = `input[${i}]`;
+    expectType(rawItem, 'object', p);
+    const item = rawItem as Record<string, unknown>;
+    if (given(item.id)) expectType(item.id, 'string', `${p}.id`);
+    let type = item.type;
+    if (type === undefined) {
+      if (item.role === undefined) fail(`Missing required parameter: '${p}.type'.`, `${p}.type`, 'missing_required_parameter');
+      type = 'message';
+    }
+    expectType(type, 'string', `${p}.type`);
+    if (HOSTED_ITEMS.has(type as string)) {
+      fail(
+        `Understudy does not accept '${String(type)}' items: it runs no server-hosted or custom tools. Declare function tools and send 'function_call' and 'function_call_output' items.`,
+        `${p}.type`,
+        'unsupported_value',
+      );
+    }
+    switch (type) {
+      case 'message': {
+        required(item.role, `${p}.role`);
+        expectOneOf(item.role, MESSAGE_ROLES, `${p}.role`);
+        required(item.content, `${p}.content`);
+        if (item.role === 'assistant') {
+          addAssistant(decodeAssistantParts(item.content, `${p}.content`));
+        } else {
+          messages.push({ role: item.role as Role, parts: decodeInputParts(item.content, `${p}.content`) });
+          turn = undefined;
+        }
+        break;
+      }
+      case 'function_call': {
+        for (const key of ['call_id', 'name', 'arguments'] as const) {
+          required(item[key], `${p}.${key}`);
+          expectType(item[key], 'string', `${p}.${key}`);
+        }
+        const argumentsText = item.arguments as string;
+        addAssistant([
+          {
+            type: 'tool_call',
+            id: item.call_id as string,
+            name: item.name as string,
+            argumentsText,
+            arguments: parseArguments(argumentsText),
+          },
+        ]);
+        break;
+      }
+      case 'function_call_output': {
+        required(item.call_id, `${p}.call_id`);
+        expectType(item.call_id, 'string', `${p}.call_id`);
+        required(item.output, `${p}.output`);
+        const content = decodeToolOutput(item.output, `${p}.output`);
+        // The tool name is filled in from the matching call once the whole history is known.
+        messages.push({
+          role: 'tool',
+          parts: [{ type: 'tool_result', callId: item.call_id as string, name: undefined, content, isError: false }],
+        });
+        turn = undefined;
+        break;
+      }
+      case 'reasoning':
+        addAssistant(decodeReasoning(item, p));
+        break;
+      case 'item_reference':
+        required(item.id, `${p}.id`);
+        addAssistant(resolver.item(item.id as string, `${p}.id`));
+        break;
+      default:
+        fail(`Invalid value: '${String(type)}'. Supported values are: ${listValues(ITEM_TYPES)}.`, `${p}.type`, 'invalid_value');
+    }
+  });
+  return messages;
+}

@@ -1,0 +1,470 @@
+// Checks a Responses body the way OpenAI does (its messages, params and codes where we know them)
+// and decodes it into the neutral ChatRequest: stored history first (`previous_response_id`), then
+// `instructions` as a system message, then the input items. Order of refusals: malformed fields
+// (400), unknown stored ids (404), a full store (409) — all before anything is selected.
+
+import type { IncomingHttpHeaders } from 'node:http';
+import { invalidRequest, type NeutralError } from '../../core/errors.js';
+import type { ChatRequest, Message, OutputFormat, Part, ToolChoice, ToolDefinition } from '../../core/model.js';
+import type { WireContext } from '../dialect.js';
+import { decodeInput } from './decode-input.js';
+import { attachInfo, type ResponseEcho } from './request-info.js';
+import { ResponseStore, STORE_NAME, type StoredResponse } from './response-store.js';
+import {
+  WireError,
+  expectName,
+  expectOneOf,
+  expectRange,
+  expectType,
+  fail,
+  failWith,
+  given,
+  isObject,
+  listValues,
+  required,
+  typeName,
+} from './wire-checks.js';
+
+/** Chat Completions parameters sent to the Responses API, and where the Responses API has them. */
+const CHAT_PARAMETERS: Record<string, string> = {
+  messages: "In the Responses API, send the conversation as 'input'.",
+  response_format: "In the Responses API, this parameter has moved to 'text.format'.",
+  max_tokens: "In the Responses API, use 'max_output_tokens'.",
+  max_completion_tokens: "In the Responses API, use 'max_output_tokens'.",
+  functions: "Declare 'tools' with type 'function' (name and parameters at the top level of each tool).",
+  function_call: "Use 'tool_choice'.",
+  reasoning_effort: "In the Responses API, this parameter has moved to 'reasoning.effort'.",
+  verbosity: "In the Responses API, this parameter has moved to 'text.verbosity'.",
+  n: 'The Responses API answers with one response.',
+  stop: 'The Responses API has no stop sequences.',
+  seed: '',
+  logit_bias: '',
+  logprobs: "Ask for 'message.output_text.logprobs' in 'include'.",
+  frequency_penalty: '',
+  presence_penalty: '',
+  modalities: '',
+  audio: '',
+  prediction: '',
+  web_search_options: '',
+};
+
+/** Tool types the real API hosts itself (or runs as free-form custom tools); Understudy runs none. */
+const HOSTED_TOOLS = [
+  'file_search',
+  'web_search',
+  'web_search_preview',
+  'web_search_preview_2025_03_11',
+  'web_search_2025_08_26',
+  'computer_use_preview',
+  'computer_use',
+  'computer',
+  'code_interpreter',
+  'image_generation',
+  'mcp',
+  'local_shell',
+  'shell',
+  'custom',
+  'apply_patch',
+  'tool_search',
+];
+
+function credentialOf(headers: IncomingHttpHeaders): string {
+  const auth = headers.authorization;
+  if (auth) return auth.startsWith('Bearer ') ? auth.slice(7).trim() : auth;
+  const key = headers['api-key'] ?? headers['x-api-key'];
+  return typeof key === 'string' ? key : '';
+}
+
+function notFound(message: string, param: string, code: string | null): NeutralError {
+  return { kind: 'not_found', status: 404, code, message, param };
+}
+
+const SCOPE = 'stored responses are scoped by session, model and credential';
+
+/** Where a stored response or item is not visible to this request: a sentence, or null when it is. */
+function outOfScope(found: StoredResponse, model: string, credential: string): string | null {
+  if (found.credential !== credential) return `Understudy stored it under a different API key; ${SCOPE}.`;
+  if (found.model !== model) return `Understudy stored it for model '${found.model}' and this request names '${model}'; ${SCOPE}.`;
+  return null;
+}
+
+function findPrevious(store: ResponseStore, id: string, model: string, credential: string, sessionId: string): StoredResponse {
+  const found = store.get(id);
+  const base = `Previous response with id '${id}' not found.`;
+  if (!found) {
+    const why = store.wasUnstored(id)
+      ? `It was created with 'store': false, so it was not stored and cannot be continued.`
+      : `Understudy keeps stored responses per session; session '${sessionId}' holds ${store.size}.`;
+    failWith(notFound(`${base} ${why}`, 'previous_response_id', 'previous_response_not_found'));
+  }
+  const why = outOfScope(found, model, credential);
+  if (why !== null) failWith(notFound(`${base} ${why}`, 'previous_response_id', 'previous_response_not_found'));
+  return found;
+}
+
+function rejectChatParameters(body: Record<string, unknown>): void {
+  for (const key in CHAT_PARAMETERS) {
+    if (body[key] === undefined) continue;
+    const hint = CHAT_PARAMETERS[key];
+    fail(`Unsupported parameter: '${key}'.${hint ? ` ${hint}` : ''}`, key, 'unsupported_parameter');
+  }
+}
+
+function rejectUnsupportedFeatures(body: Record<string, unknown>): void {
+  if (given(body.background)) {
+    expectType(body.background, 'boolean', 'background');
+    if (body.background === true) {
+      fail(
+        `Understudy does not run background responses: answers are scripted and immediate. Remove 'background' or set it to false.`,
+        'background',
+        'unsupported_value',
+      );
+    }
+  }
+  if (given(body.conversation)) {
+    fail(
+      `Understudy does not keep Conversations objects; continue with 'previous_response_id' or send the history in 'input'.`,
+      'conversation',
+      'unsupported_parameter',
+    );
+  }
+  if (given(body.prompt)) {
+    fail(`Understudy does not hold prompt templates; send 'instructions' and 'input' instead.`, 'prompt', 'unsupported_parameter');
+  }
+}
+
+function decodeTools(raw: unknown): { tools: ToolDefinition[]; echo: unknown[] } {
+  if (!given(raw)) return { tools: [], echo: [] };
+  expectType(raw, 'array', 'tools', 'an array of objects');
+  const tools: ToolDefinition[] = [];
+  const echo: unknown[] = [];
+  (raw as unknown[]).forEach((rawTool, i) => {
+    const p = `tools[${i}]`;
+    expectType(rawTool, 'object', p);
+    const tool = rawTool as Record<string, unknown>;
+    required(tool.type, `${p}.type`);
+    expectType(tool.type, 'string', `${p}.type`);
+    if (tool.type !== 'function') {
+      if (HOSTED_TOOLS.includes(tool.type as string)) {
+        fail(
+          `Understudy does not support '${String(tool.type)}' tools: only function tools can be scripted (a server-side tool's results could only be invented). Declare a function tool and script its calls.`,
+          `${p}.type`,
+          'unsupported_value',
+        );
+      }
+      fail(
+        `Invalid value: '${String(tool.type)}'. Supported values are: ${listValues(['function', ...HOSTED_TOOLS])}.`,
+        `${p}.type`,
+        'invalid_value',
+      );
+    }
+    required(tool.name, `${p}.name`);
+    const name = expectName(tool.name, `${p}.name`);
+    if (given(tool.description)) expectType(tool.description, 'string', `${p}.description`);
+    required(tool.parameters, `${p}.parameters`);
+    if (tool.parameters !== null) expectType(tool.parameters, 'object', `${p}.parameters`);
+    if (given(tool.strict)) expectType(tool.strict, 'boolean', `${p}.strict`);
+    const parameters = (tool.parameters as Record<string, unknown> | null) ?? {};
+    const strict = given(tool.strict) ? (tool.strict as boolean) : true;
+    tools.push({
+      name,
+      ...(given(tool.description) && { description: tool.description as string }),
+      parameters,
+      strict,
+    });
+    echo.push({
+      type: 'function',
+      name,
+      description: (tool.description as string | undefined) ?? null,
+      parameters: tool.parameters,
+      strict,
+    });
+  });
+  return { tools, echo };
+}
+
+function decodeToolChoice(raw: unknown, tools: ToolDefinition[]): ToolChoice {
+  if (!given(raw)) return { type: 'auto' };
+  if (typeof raw === 'string') {
+    expectOneOf(raw, ['none', 'auto', 'required'], 'tool_choice');
+    if (raw === 'required' && tools.length === 0) {
+      fail(`Tool choice 'required' must be specified with 'tools' parameter.`, 'tool_choice', 'invalid_value');
+    }
+    return { type: raw as 'none' | 'auto' | 'required' };
+  }
+  expectType(raw, 'object', 'tool_choice', 'one of a string or an object');
+  const choice = raw as Record<string, unknown>;
+  required(choice.type, 'tool_choice.type');
+  expectType(choice.type, 'string', 'tool_choice.type');
+  if (choice.type !== 'function') {
+    if (choice.type === 'allowed_tools' || HOSTED_TOOLS.includes(choice.type as string)) {
+      fail(
+        `Understudy supports 'tool_choice' as 'none', 'auto', 'required' or a function ({"type":"function","name":…}); '${String(choice.type)}' is not supported.`,
+        'tool_choice.type',
+        'unsupported_value',
+      );
+    }
+    fail(
+      `Invalid value: '${String(choice.type)}'. Supported values are: 'function', 'allowed_tools', 'file_search', 'web_search_preview', 'computer_use_preview', 'image_generation', 'code_interpreter', 'mcp', and 'custom'.`,
+      'tool_choice.type',
+      'invalid_value',
+    );
+  }
+  required(choice.name, 'tool_choice.name');
+  expectType(choice.name, 'string', 'tool_choice.name');
+  const name = choice.name as string;
+  if (!tools.some((t) => t.name === name)) {
+    fail(
+      `Tool choice 'function' with name '${name}' is not among the declared tools${tools.length ? ` (${tools.map((t) => t.name).join(', ')})` : ''}.`,
+      'tool_choice',
+      'invalid_value',
+    );
+  }
+  return { type: 'named', name };
+}
+
+function decodeTextFormat(raw: unknown): { output: OutputFormat; echo: Record<string, unknown> } {
+  let verbosity = 'medium';
+  if (!given(raw)) return { output: { type: 'text' }, echo: { format: { type: 'text' }, verbosity } };
+  expectType(raw, 'object', 'text');
+  const text = raw as Record<string, unknown>;
+  if (given(text.verbosity)) {
+    expectOneOf(text.verbosity, ['low', 'medium', 'high'], 'text.verbosity');
+    verbosity = text.verbosity as string;
+  }
+  if (!given(text.format)) return { output: { type: 'text' }, echo: { format: { type: 'text' }, verbosity } };
+  expectType(text.format, 'object', 'text.format');
+  const format = text.format as Record<string, unknown>;
+  required(format.type, 'text.format.type');
+  expectOneOf(format.type, ['text', 'json_schema', 'json_object'], 'text.format.type');
+  const echo = { format, verbosity };
+  if (format.type === 'text') return { output: { type: 'text' }, echo };
+  if (format.type === 'json_object') return { output: { type: 'json_object' }, echo };
+  if (format.json_schema !== undefined && format.name === undefined) {
+    fail(
+      `Missing required parameter: 'text.format.name'. In the Responses API, 'name', 'schema' and 'strict' sit directly in 'text.format', not under 'json_schema'.`,
+      'text.format.name',
+      'missing_required_parameter',
+    );
+  }
+  required(format.name, 'text.format.name');
+  const name = expectName(format.name, 'text.format.name');
+  required(format.schema, 'text.format.schema');
+  expectType(format.schema, 'object', 'text.format.schema');
+  if (given(format.strict)) expectType(format.strict, 'boolean', 'text.format.strict');
+  if (given(format.description)) expectType(format.description, 'string', 'text.format.description');
+  return {
+    output: {
+      type: 'json_schema',
+      name,
+      schema: format.schema as Record<string, unknown>,
+      ...(given(format.strict) && { strict: format.strict as boolean }),
+    },
+    echo,
+  };
+}
+
+function decodeReasoning(raw: unknown): { effort: string | null; summary: string | null } {
+  if (!given(raw)) return { effort: null, summary: null };
+  expectType(raw, 'object', 'reasoning');
+  const reasoning = raw as Record<string, unknown>;
+  if (given(reasoning.effort)) expectType(reasoning.effort, 'string', 'reasoning.effort');
+  if (given(reasoning.summary)) expectOneOf(reasoning.summary, ['auto', 'concise', 'detailed'], 'reasoning.summary');
+  return { effort: (reasoning.effort as string | undefined) ?? null, summary: (reasoning.summary as string | undefined) ?? null };
+}
+
+function decodeMetadata(raw: unknown): Record<string, unknown> {
+  if (!given(raw)) return {};
+  expectType(raw, 'object', 'metadata');
+  const metadata = raw as Record<string, unknown>;
+  const keys = Object.keys(metadata);
+  if (keys.length > 16) {
+    fail(
+      `Invalid 'metadata': too many properties. Expected an object with at most 16 properties, but got ${keys.length} instead.`,
+      'metadata',
+      'object_above_max_properties',
+    );
+  }
+  for (const key of keys) expectType(metadata[key], 'string', `metadata.${key}`);
+  return metadata;
+}
+
+/** Fills in each tool result's name from its call, and checks calls and outputs pair up. */
+function pairToolCalls(messages: Message[]): void {
+  const names = new Map<string, string>();
+  const unanswered = new Set<string>();
+  for (const message of messages) {
+    for (const part of message.parts) {
+      if (part.type === 'tool_call') {
+        names.set(part.id, part.name);
+        unanswered.add(part.id);
+      } else if (part.type === 'tool_result') {
+        const name = names.get(part.callId);
+        if (name === undefined) fail(`No tool call found for function call output with call_id ${part.callId}.`, 'input');
+        if (part.name === undefined) part.name = name;
+        unanswered.delete(part.callId);
+      }
+    }
+  }
+  const first = unanswered.values().next();
+  if (!first.done) fail(`No tool output found for function call ${first.value}.`, 'input');
+}
+
+function mentionsJson(messages: Message[]): boolean {
+  for (const message of messages) {
+    for (const part of message.parts) if (part.type === 'text' && /json/i.test(part.text)) return true;
+  }
+  return false;
+}
+
+function decodeBody(body: Record<string, unknown>, wire: WireContext): ChatRequest {
+  if (!given(body.model) || body.model === '') fail(`Missing required parameter: 'model'.`, 'model', 'missing_required_parameter');
+  expectType(body.model, 'string', 'model');
+  const model = body.model as string;
+  rejectChatParameters(body);
+  rejectUnsupportedFeatures(body);
+  if (!given(body.input)) fail(`Missing required parameter: 'input'.`, 'input', 'missing_required_parameter');
+
+  let stream = false;
+  if (given(body.stream)) {
+    expectType(body.stream, 'boolean', 'stream');
+    stream = body.stream as boolean;
+  }
+  if (given(body.stream_options)) {
+    if (!stream) fail(`The 'stream_options' parameter is only allowed when 'stream' is enabled.`, 'stream_options', 'invalid_value');
+    expectType(body.stream_options, 'object', 'stream_options');
+    const obfuscation = (body.stream_options as Record<string, unknown>).include_obfuscation;
+    if (given(obfuscation)) expectType(obfuscation, 'boolean', 'stream_options.include_obfuscation');
+  }
+  let store = true;
+  if (given(body.store)) {
+    expectType(body.store, 'boolean', 'store');
+    store = body.store as boolean;
+  }
+  let previousId: string | null = null;
+  if (given(body.previous_response_id)) {
+    expectType(body.previous_response_id, 'string', 'previous_response_id');
+    previousId = body.previous_response_id as string;
+    if (!previousId.startsWith('resp')) {
+      fail(
+        `Invalid 'previous_response_id': '${previousId}'. Expected an ID that begins with 'resp'.`,
+        'previous_response_id',
+        'invalid_value',
+      );
+    }
+  }
+  let instructions: string | null = null;
+  if (given(body.instructions)) {
+    expectType(body.instructions, 'string', 'instructions');
+    instructions = body.instructions as string;
+  }
+  let maxOutputTokens: number | undefined;
+  if (given(body.max_output_tokens)) {
+    expectRange(body.max_output_tokens, 'max_output_tokens', 16, undefined, true);
+    maxOutputTokens = body.max_output_tokens as number;
+  }
+  if (given(body.temperature)) expectRange(body.temperature, 'temperature', 0, 2, false);
+  if (given(body.top_p)) expectRange(body.top_p, 'top_p', 0, 1, false);
+  if (given(body.top_logprobs)) expectRange(body.top_logprobs, 'top_logprobs', 0, 20, true);
+  if (given(body.max_tool_calls)) expectRange(body.max_tool_calls, 'max_tool_calls', 1, undefined, true);
+  if (given(body.parallel_tool_calls)) expectType(body.parallel_tool_calls, 'boolean', 'parallel_tool_calls');
+  if (given(body.truncation)) expectOneOf(body.truncation, ['auto', 'disabled'], 'truncation');
+  if (given(body.service_tier)) expectOneOf(body.service_tier, ['auto', 'default', 'flex', 'scale', 'priority'], 'service_tier');
+  for (const key of ['user', 'prompt_cache_key', 'safety_identifier', 'prompt_cache_retention'] as const) {
+    if (given(body[key])) expectType(body[key], 'string', key);
+  }
+  if (given(body.include)) {
+    expectType(body.include, 'array', 'include', 'an array of strings');
+    (body.include as unknown[]).forEach((value, i) => expectType(value, 'string', `include[${i}]`));
+  }
+  const metadata = decodeMetadata(body.metadata);
+  const reasoning = decodeReasoning(body.reasoning);
+  const { tools, echo: toolsEcho } = decodeTools(body.tools);
+  const toolChoice = decodeToolChoice(body.tool_choice, tools);
+  const text = decodeTextFormat(body.text);
+
+  // What the session has stored: the previous response's conversation, and items by id.
+  const responses = wire.state.store(STORE_NAME, () => new ResponseStore());
+  const credential = credentialOf(wire.headers);
+  const history =
+    previousId === null ? [] : responses.history(findPrevious(responses, previousId, model, credential, wire.state.sessionId));
+  const input = decodeInput(body.input, {
+    item(id: string, param: string): Part[] {
+      const found = responses.item(id);
+      const why = found
+        ? outOfScope(found.response, model, credential)
+        : `No stored response of session '${wire.state.sessionId}' has an output item with this id.`;
+      if (!found || why !== null) failWith(notFound(`Item with id '${id}' not found. ${why}`, param, null));
+      return found.parts;
+    },
+  });
+  if (Array.isArray(body.input) && body.input.length === 0 && previousId === null) {
+    fail(`Invalid 'input': empty array. Expected an array with minimum length 1, but got an empty array instead.`, 'input', 'empty_array');
+  }
+
+  const messages: Message[] = instructions === null ? [] : [{ role: 'system', parts: [{ type: 'text', text: instructions }] }];
+  for (const message of history) messages.push(message);
+  for (const message of input) messages.push(message);
+  pairToolCalls(messages);
+  if (text.output.type === 'json_object' && !mentionsJson(messages)) {
+    fail(`Response input messages must contain the word 'json' in some form to use 'text.format' of type 'json_object'.`, 'input');
+  }
+
+  if (store) {
+    const full = responses.fullReason();
+    if (full !== null) {
+      failWith({
+        kind: 'invalid_request',
+        status: 409,
+        code: 'response_store_full',
+        type: 'understudy_error',
+        param: 'store',
+        headers: { 'x-should-retry': 'false' },
+        message: `Understudy cannot store this response: the response store of session '${wire.state.sessionId}' is full (${full}). Send 'store': false for responses you will not continue, or reset the session to clear the store.`,
+      });
+    }
+  }
+
+  const echo: ResponseEcho = {
+    instructions,
+    max_output_tokens: maxOutputTokens ?? null,
+    parallel_tool_calls: body.parallel_tool_calls !== false,
+    previous_response_id: previousId,
+    reasoning,
+    store,
+    temperature: (body.temperature as number | undefined) ?? 1,
+    text: text.echo,
+    tool_choice: given(body.tool_choice) ? body.tool_choice : 'auto',
+    tools: toolsEcho,
+    top_p: (body.top_p as number | undefined) ?? 1,
+    truncation: (body.truncation as string | undefined) ?? 'disabled',
+    user: (body.user as string | undefined) ?? null,
+    metadata,
+    service_tier: given(body.service_tier) && body.service_tier !== 'auto' ? (body.service_tier as string) : 'default',
+  };
+  const request: ChatRequest = {
+    model,
+    messages,
+    tools,
+    toolChoice,
+    parallelToolCalls: body.parallel_tool_calls !== false,
+    output: text.output,
+    stream,
+    streamUsage: stream,
+    maxOutputTokens,
+  };
+  attachInfo(request, { echo, store, previousResponseId: previousId, credential, input });
+  return request;
+}
+
+export function decodeResponsesRequest(body: unknown, wire: WireContext): ChatRequest | NeutralError {
+  if (!isObject(body)) {
+    return invalidRequest(`Invalid type for body: expected an object, but got ${typeName(body)} instead.`, null, 'invalid_type');
+  }
+  try {
+    return decodeBody(body, wire);
+  } catch (error) {
+    if (error instanceof WireError) return error.neutral;
+    throw error;
+  }
+}

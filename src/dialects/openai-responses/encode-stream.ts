@@ -1,0 +1,144 @@
+// Responses SSE: named events (`event:` line and the same `type` in the JSON) with a
+// `sequence_number` that starts at 0 and rises by one, in the order the SDK's accumulator needs:
+// created, in_progress, then per output item added → its parts and deltas → done, then the
+// terminal completed / incomplete event. No [DONE] sentinel. A scripted in-stream failure ends
+// with `response.failed` or an `error` event instead.
+
+import type { NeutralError } from '../../core/errors.js';
+import type { ChatRequest, EncodeContext, ResolvedReply } from '../../core/model.js';
+import type { StreamEncoding } from '../dialect.js';
+import { splitArguments } from '../openai-chat/encode-stream.js';
+import {
+  functionCallItem,
+  itemIds,
+  messageItem,
+  reasoningItem,
+  responseObject,
+  statusOf,
+  textPart,
+  usageObject,
+} from './encode-response.js';
+
+const CONTENT_TYPE = 'text/event-stream; charset=utf-8';
+
+/** Codes `response.failed` may carry (the SDK types `response.error.code` as this closed list). */
+const RESPONSE_ERROR_CODES = new Set([
+  'server_error',
+  'rate_limit_exceeded',
+  'invalid_prompt',
+  'data_residency_mismatch',
+  'bio_policy',
+  'vector_store_timeout',
+  'invalid_image',
+  'invalid_image_format',
+  'invalid_base64_image',
+  'invalid_image_url',
+  'image_too_large',
+  'image_too_small',
+  'image_parse_error',
+  'image_content_policy_violation',
+  'invalid_image_mode',
+  'image_file_too_large',
+  'unsupported_image_media_type',
+  'empty_image_file',
+  'failed_to_download_image',
+  'image_file_not_found',
+]);
+
+class EventWriter {
+  readonly events: string[] = [];
+  private sequence = 0;
+
+  emit(type: string, fields: Record<string, unknown>): void {
+    const data = JSON.stringify({ type, ...fields, sequence_number: this.sequence++ });
+    this.events.push(`event: ${type}\ndata: ${data}\n\n`);
+  }
+}
+
+function start(writer: EventWriter, request: ChatRequest, ctx: EncodeContext): void {
+  const initial = responseObject(request, ctx, { status: 'in_progress', output: [], usage: null });
+  writer.emit('response.created', { response: initial });
+  writer.emit('response.in_progress', { response: initial });
+}
+
+export function encodeResponsesStream(reply: ResolvedReply, request: ChatRequest, ctx: EncodeContext): StreamEncoding {
+  const writer = new EventWriter();
+  const ids = itemIds(ctx.responseId);
+  const { status, incomplete } = statusOf(reply.finishReason);
+  const output: unknown[] = [];
+  start(writer, request, ctx);
+
+  if (reply.reasoning !== null) {
+    const text = reply.reasoning;
+    const at = output.length;
+    const base = { item_id: ids.reasoning, output_index: at, summary_index: 0 };
+    writer.emit('response.output_item.added', { output_index: at, item: reasoningItem(ids.reasoning, null) });
+    writer.emit('response.reasoning_summary_part.added', { ...base, part: { type: 'summary_text', text: '' } });
+    if (text.length > 0) writer.emit('response.reasoning_summary_text.delta', { ...base, delta: text });
+    writer.emit('response.reasoning_summary_text.done', { ...base, text });
+    writer.emit('response.reasoning_summary_part.done', { ...base, part: { type: 'summary_text', text } });
+    const done = reasoningItem(ids.reasoning, text);
+    writer.emit('response.output_item.done', { output_index: at, item: done });
+    output.push(done);
+  }
+
+  if (reply.content !== null) {
+    const text = reply.content;
+    const at = output.length;
+    const base = { item_id: ids.message, output_index: at, content_index: 0 };
+    writer.emit('response.output_item.added', { output_index: at, item: messageItem(ids.message, 'in_progress', null) });
+    writer.emit('response.content_part.added', { ...base, part: textPart('') });
+    for (const delta of reply.chunks) {
+      if (delta.length > 0) writer.emit('response.output_text.delta', { ...base, delta, logprobs: [] });
+    }
+    writer.emit('response.output_text.done', { ...base, text, logprobs: [] });
+    writer.emit('response.content_part.done', { ...base, part: textPart(text) });
+    const done = messageItem(ids.message, status === 'incomplete' ? 'incomplete' : 'completed', text);
+    writer.emit('response.output_item.done', { output_index: at, item: done });
+    output.push(done);
+  }
+
+  reply.toolCalls.forEach((call, i) => {
+    const at = output.length;
+    const id = ids.call(i);
+    writer.emit('response.output_item.added', { output_index: at, item: functionCallItem(id, call, '', 'in_progress') });
+    const fragments = reply.wholeToolCalls ? [call.argumentsText] : splitArguments(call.argumentsText);
+    for (const delta of fragments) {
+      if (delta.length > 0) writer.emit('response.function_call_arguments.delta', { item_id: id, output_index: at, delta });
+    }
+    writer.emit('response.function_call_arguments.done', {
+      item_id: id,
+      output_index: at,
+      name: call.name,
+      arguments: call.argumentsText,
+    });
+    const done = functionCallItem(id, call, call.argumentsText, 'completed');
+    writer.emit('response.output_item.done', { output_index: at, item: done });
+    output.push(done);
+  });
+
+  const final = responseObject(request, ctx, { status, incomplete, output, usage: usageObject(reply.usage) });
+  writer.emit(status === 'incomplete' ? 'response.incomplete' : 'response.completed', { response: final });
+  return { contentType: CONTENT_TYPE, events: writer.events };
+}
+
+/** A stream that fails after it started: created and in_progress, then `response.failed` (for the
+ * codes a failed response can carry; `server_error` when the script names none) or else an
+ * `error` event with the scripted code. The SDK yields both without throwing. */
+export function encodeResponsesStreamFailure(error: NeutralError, request: ChatRequest, ctx: EncodeContext): StreamEncoding {
+  const writer = new EventWriter();
+  start(writer, request, ctx);
+  const code = error.code ?? 'server_error';
+  if (RESPONSE_ERROR_CODES.has(code)) {
+    const failed = responseObject(request, ctx, {
+      status: 'failed',
+      output: [],
+      usage: null,
+      error: { code, message: error.message },
+    });
+    writer.emit('response.failed', { response: failed });
+  } else {
+    writer.emit('error', { code, message: error.message, param: error.param ?? null });
+  }
+  return { contentType: CONTENT_TYPE, events: writer.events };
+}

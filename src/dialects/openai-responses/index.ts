@@ -1,0 +1,19 @@
+import type { ChatDialect } from '../dialect.js';
+import { encodeOpenAIError } from '../openai-chat/errors.js';
+import { decodeResponsesRequest } from './decode-request.js';
+import { encodeResponsesResponse } from './encode-response.js';
+import { encodeResponsesStream, encodeResponsesStreamFailure } from './encode-stream.js';
+import { storeDeliveredResponse } from './store-response.js';
+
+export const openaiResponses: ChatDialect = {
+  id: 'openai-responses',
+  idPrefix: 'resp_',
+  decode: decodeResponsesRequest,
+  encodeResponse: encodeResponsesResponse,
+  encodeStream: encodeResponsesStream,
+  encodeError: encodeOpenAIError,
+  encodeStreamFailure: encodeResponsesStreamFailure,
+  delivered: storeDeliveredResponse,
+  // Decoding splices in stored history, so the journal keeps the decoded request.
+  statefulDecode: true,
+};
