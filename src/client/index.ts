@@ -54,7 +54,8 @@ export interface Understudy {
   session(id?: string, options?: Omit<SessionOptions, 'id'>): Promise<UnderstudySession>;
   /** The session requests without a known API key use. */
   readonly defaultSession: UnderstudySession;
-  close(): Promise<void>;
+  /** Stops the server; with `graceMs`, answers in flight get that long to finish first. */
+  close(options?: { graceMs?: number }): Promise<void>;
 }
 
 function toFixture(value: Loadable): FixtureSpec {
@@ -130,7 +131,7 @@ export async function startUnderstudy(options: ServerOptions = {}): Promise<Unde
       return new LocalSession(server, server.registry.create({ ...sessionOptions, id }));
     },
     defaultSession,
-    close: () => server.close(),
+    close: (options?: { graceMs?: number }) => server.close(options),
   };
 }
 
