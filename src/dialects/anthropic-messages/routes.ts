@@ -1,4 +1,11 @@
 import type { DialectRegistration } from '../dialect.js';
+import { anthropicMessages } from './index.js';
 
-// Filled in by the Anthropic Messages dialect (issue 4).
-export const anthropicMessagesRegistration: DialectRegistration = { routes: [], providerPaths: {} };
+export const anthropicMessagesRegistration: DialectRegistration = {
+  routes: [
+    { method: 'POST', path: '/v1/messages', operation: 'anthropic.messages', dialect: anthropicMessages },
+    { method: 'POST', path: '/anthropic/v1/messages', operation: 'anthropic.messages', dialect: anthropicMessages },
+  ],
+  // The Anthropic SDKs (and LangChain) append /v1 themselves; the AI SDK's provider wants it in the base URL.
+  providerPaths: { anthropic: '', 'anthropic-v1': '/v1' },
+};

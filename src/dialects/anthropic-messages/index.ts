@@ -1,0 +1,18 @@
+import type { ChatDialect } from '../dialect.js';
+import { decodeMessagesRequest } from './decode-request.js';
+import { encodeMessageResponse } from './encode-response.js';
+import { encodeMessageStream, encodeMessageStreamErrorEvent, encodeMessageStreamFailure } from './encode-stream.js';
+import { encodeAnthropicError } from './errors.js';
+
+export const anthropicMessages: ChatDialect = {
+  id: 'anthropic-messages',
+  idPrefix: 'msg_',
+  decode: decodeMessagesRequest,
+  encodeResponse: encodeMessageResponse,
+  encodeStream: encodeMessageStream,
+  encodeError: encodeAnthropicError,
+  encodeStreamFailure: encodeMessageStreamFailure,
+  encodeStreamErrorEvent: encodeMessageStreamErrorEvent,
+  // Anthropic answers carry the request id as `request-id` (SDKs expose it as `_request_id`).
+  responseHeaders: (ctx) => ({ 'request-id': ctx.requestId }),
+};

@@ -1,0 +1,17 @@
+import type { ChatDialect } from '../dialect.js';
+import { decodeGeminiRequest } from './decode-request.js';
+import { encodeGeminiResponse } from './encode-response.js';
+import { encodeGeminiStream, encodeGeminiStreamErrorEvent, encodeGeminiStreamFailure } from './encode-stream.js';
+import { encodeGeminiError } from './errors.js';
+
+/** Gemini's generateContent and streamGenerateContent, on the Gemini API and on Vertex AI. */
+export const gemini: ChatDialect = {
+  id: 'gemini',
+  idPrefix: '',
+  decode: decodeGeminiRequest,
+  encodeResponse: encodeGeminiResponse,
+  encodeStream: encodeGeminiStream,
+  encodeError: encodeGeminiError,
+  encodeStreamFailure: encodeGeminiStreamFailure,
+  encodeStreamErrorEvent: encodeGeminiStreamErrorEvent,
+};
