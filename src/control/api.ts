@@ -9,7 +9,7 @@ import type { ChaosOptions } from '../core/model.js';
 import { verifySession, type VerifyExpectations } from '../engine/verify.js';
 import { jsonTooDeep, MAX_JSON_DEPTH, readBody } from '../transport/body.js';
 import { PROVIDER_PATHS, providerRoutes } from '../transport/routes.js';
-import { pacingStats } from '../transport/scheduler.js';
+import { pacingStats, resetPacingStats } from '../transport/scheduler.js';
 import type { UnderstudyServer } from '../transport/server.js';
 
 export const CONTROL_PREFIX = '/_understudy';
@@ -175,6 +175,12 @@ export async function handleControl(
         providerPaths: PROVIDER_PATHS,
         pacing: pacingStats(),
       });
+      return;
+    }
+    if (rest.length === 2 && rest[0] === 'pacing' && rest[1] === 'reset') {
+      if (method !== 'POST') fail(405, 'method_not_allowed', `${source}: use POST`);
+      resetPacingStats();
+      send(res, 200, { pacing: pacingStats() });
       return;
     }
     if (rest[0] !== 'sessions') fail(404, 'not_found', `${source}: unknown control path; see docs/control-api.yaml`);

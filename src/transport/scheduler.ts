@@ -4,6 +4,9 @@
 
 type Task = () => void;
 
+/** Tasks whose lateness is not recorded carry this mark (first writes, which wait on request handling). */
+const UNMEASURED = new WeakSet<Task>();
+
 const buckets = new Map<number, Task[]>();
 const dueTimes: number[] = []; // sorted ascending, one entry per bucket
 let timer: NodeJS.Timeout | undefined;
@@ -48,7 +51,7 @@ function run(): void {
     buckets.delete(due);
     if (!tasks) continue;
     for (const task of tasks) {
-      lateness[latenessCount++ % LATENESS_SAMPLES] = Math.max(0, performance.now() - due);
+      if (!UNMEASURED.has(task)) lateness[latenessCount++ % LATENESS_SAMPLES] = Math.max(0, performance.now() - due);
       task();
     }
   }
@@ -68,8 +71,10 @@ export function resetPacingStats(): void {
   latenessCount = 0;
 }
 
-/** Runs `task` at `at` (performance.now() milliseconds, rounded to the millisecond). */
-export function scheduleAt(at: number, task: Task): void {
+/** Runs `task` at `at` (performance.now() milliseconds, rounded to the millisecond). Lateness
+ * against `at` is recorded for pacingStats() unless `measured` is false. */
+export function scheduleAt(at: number, task: Task, measured = true): void {
+  if (!measured) UNMEASURED.add(task);
   const due = Math.ceil(at);
   let tasks = buckets.get(due);
   if (!tasks) {
