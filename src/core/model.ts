@@ -72,6 +72,9 @@ export interface ChatRequest {
   maxOutputTokens?: number;
   /** The client's retry attempt (0 = first try) when its SDK says so in a header. */
   attempt?: number;
+  /** How the provider caches prompts: automatically by prefix (OpenAI, Gemini, DeepSeek — the
+   * default), only where the request marks it (Anthropic `cache_control`), or not at all. */
+  promptCaching?: 'automatic' | 'marked' | 'none';
 }
 
 // ---------- replies (what a script says) ----------
@@ -189,10 +192,14 @@ export interface ResolvedReply {
 }
 
 export interface Usage {
+  /** The whole prompt, cached part included. */
   inputTokens: number;
   outputTokens: number;
+  /** The part of the prompt read from the prompt cache. */
   cachedInputTokens: number;
   reasoningTokens: number;
+  /** The part of the prompt written to the prompt cache (providers that report it: Anthropic). */
+  cacheWriteTokens?: number;
 }
 
 /** Per-request values a dialect needs to make deterministic bytes. */

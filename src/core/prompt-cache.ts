@@ -22,6 +22,8 @@ export interface CacheProbe {
   tokens: number[];
   keys: string[];
   cachedTokens: number;
+  /** Tokens this request writes to the cache (reported by providers with marked caching). */
+  writeTokens: number;
 }
 
 // 53-bit string hash (two 32-bit lanes); collisions are negligible at these store sizes.
@@ -49,6 +51,7 @@ export class PromptCache {
 
   /** Looks the request up without changing anything; undefined when it is too short to cache. */
   probe(request: ChatRequest, inputTokens = countInputTokens(request)): CacheProbe | undefined {
+    if (request.promptCaching === 'none') return undefined;
     if (this.options.maxPrefixes <= 0 || inputTokens < this.options.minTokens) return undefined;
     const tokens = inputTokenBoundaries(request);
     const keys: string[] = [];
@@ -67,7 +70,9 @@ export class PromptCache {
     }
     if (cached < this.options.minTokens) cached = 0;
     cached -= cached % this.options.granularity;
-    return { tokens, keys, cachedTokens: cached };
+    const whole = tokens[tokens.length - 1];
+    const writeTokens = request.promptCaching === 'marked' && whole > cached ? whole - cached : 0;
+    return { tokens, keys, cachedTokens: cached, writeTokens };
   }
 
   /** Remembers every prefix of a delivered request. */

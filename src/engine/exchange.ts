@@ -122,7 +122,10 @@ export function answerRequest(session: Session, request: ChatRequest, requestId 
  * records the tool calls it made. Nothing of this happens for replies that never arrive. */
 function afterDelivery(session: Session, request: ChatRequest, requestId: string, answer: Extract<Answer, { kind: 'reply' }>): Answer {
   const probe = session.promptCache.probe(request, answer.reply.usage.inputTokens);
-  if (probe) answer.reply.usage.cachedInputTokens = probe.cachedTokens;
+  if (probe) {
+    answer.reply.usage.cachedInputTokens = probe.cachedTokens;
+    if (probe.writeTokens > 0) answer.reply.usage.cacheWriteTokens = probe.writeTokens;
+  }
   const calls = answer.reply.toolCalls.length > 0;
   if (probe || calls) {
     answer.afterDelivery = () => {

@@ -129,8 +129,12 @@ function tag(o: Obj, tags: readonly string[], path: string): string {
   return type;
 }
 
+/** Set while decoding when any `cache_control` marker was seen (decoding is synchronous). */
+let sawCacheControl = false;
+
 function cacheControl(value: unknown, path: string): void {
   if (absent(value)) return;
+  sawCacheControl = true;
   const c = obj(value, path);
   literal(required(c, 'type', path), ['ephemeral'], `${path}.type`);
   if (!absent(c.ttl)) literal(c.ttl, ['5m', '1h'], `${path}.ttl`);
@@ -528,6 +532,7 @@ function decodeMaxTokens(body: Obj): number {
 
 export function decodeMessagesRequest(body: unknown, wire: WireContext): ChatRequest | NeutralError {
   try {
+    sawCacheControl = false;
     const v2026 = apiVersion(wire) === VERSION_2026;
     if (!isObject(body)) fail('', 'The request body must be a JSON object');
     const model = str(required(body, 'model', ''), 'model');
@@ -568,6 +573,8 @@ export function decodeMessagesRequest(body: unknown, wire: WireContext): ChatReq
       // Anthropic streams always end with usage.
       streamUsage: stream,
       maxOutputTokens: maxTokens,
+      // Anthropic caches only where the request asks with cache_control.
+      promptCaching: sawCacheControl ? 'marked' : 'none',
     };
   } catch (error) {
     if (error instanceof WireError) return error.neutral;
