@@ -51,6 +51,8 @@ export async function runServe(options: ServeOptions, out: (line: string) => voi
   out('');
   out('Point an SDK at it:');
   out(`  new OpenAI({ baseURL: '${server.providerUrl('openai')}', apiKey: 'understudy' })`);
+  out(`  new Anthropic({ baseURL: '${server.providerUrl('anthropic')}', apiKey: 'understudy' })`);
+  out(`  new GoogleGenAI({ apiKey: 'understudy', httpOptions: { baseUrl: '${server.providerUrl('gemini')}' } })`);
   out('Or call it:');
   out(`  curl ${server.providerUrl('openai')}/chat/completions -H 'Content-Type: application/json' \\`);
   out(`    -d '{"model":"gpt-4o","messages":[{"role":"user","content":"hello"}]}'`);
