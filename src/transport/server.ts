@@ -333,13 +333,7 @@ export class UnderstudyServer {
     }
 
     if (answer.kind === 'error' && answer.error.inStream && request.stream && dialect.encodeStreamFailure) {
-      const ctx: DialectEncodeContext = {
-        wire,
-        responseId: `${dialect.idPrefix}${session.nextId()}`,
-        created: session.clock,
-        model: request.model,
-        requestId: entry.requestId,
-      };
+      const ctx = encodeContext(session, dialect, request, entry.requestId, wire);
       const stream = dialect.encodeStreamFailure(answer.error, request, ctx);
       this.deliver(
         res,
@@ -362,13 +356,7 @@ export class UnderstudyServer {
       return;
     }
 
-    const ctx: DialectEncodeContext = {
-      wire,
-      responseId: `${dialect.idPrefix}${session.nextId()}`,
-      created: session.clock,
-      model: request.model,
-      requestId: entry.requestId,
-    };
+    const ctx = encodeContext(session, dialect, request, entry.requestId, wire);
     const reply = answer.reply;
     const streamHeaders = () => ({ 'content-type': '', 'cache-control': 'no-cache', ...dialect.responseHeaders?.(ctx) });
     if (answer.pacing || answer.fault) {
@@ -508,6 +496,16 @@ function decodeForJournal(text: string, context: unknown): ChatRequest | undefin
   const attempt = retryAttempt(wire.headers);
   if (attempt !== undefined) decoded.attempt = attempt;
   return decoded;
+}
+
+function encodeContext(
+  session: Session,
+  dialect: ChatDialect,
+  request: ChatRequest,
+  requestId: string,
+  wire: WireContext,
+): DialectEncodeContext {
+  return { wire, responseId: `${dialect.idPrefix}${session.nextId()}`, created: session.clock, model: request.model, requestId };
 }
 
 /** The SDK's retry attempt, 0-based: Stainless SDKs count retries, the AWS SDK counts attempts. */

@@ -2,6 +2,7 @@
 // know them) and decodes it into the neutral ChatRequest.
 
 import { invalidRequest, type NeutralError } from '../../core/errors.js';
+import { isObject, typeName } from '../openai-wire-values.js';
 import type { ChatRequest, JsonValue, Message, OutputFormat, Part, Role, ToolChoice, ToolDefinition } from '../../core/model.js';
 
 const ROLES = new Set(['system', 'developer', 'user', 'assistant', 'tool', 'function']);
@@ -18,23 +19,6 @@ function fail(message: string, param: string | null, code: string | null = null)
   throw new WireError(invalidRequest(message, param, code));
 }
 
-function typeName(value: unknown): string {
-  if (value === null) return 'null';
-  if (Array.isArray(value)) return 'an array';
-  switch (typeof value) {
-    case 'string':
-      return 'a string';
-    case 'number':
-      return Number.isInteger(value) ? 'an integer' : 'a decimal';
-    case 'boolean':
-      return 'a boolean';
-    case 'object':
-      return 'an object';
-    default:
-      return typeof value;
-  }
-}
-
 function expectType(value: unknown, expected: 'string' | 'object' | 'array' | 'boolean' | 'number', param: string, what?: string): void {
   const ok =
     expected === 'array'
@@ -49,10 +33,6 @@ function expectType(value: unknown, expected: 'string' | 'object' | 'array' | 'b
       'invalid_type',
     );
   }
-}
-
-function isObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
 function decodeContent(content: unknown, param: string, role: string): Part[] {

@@ -18,26 +18,9 @@ export function failWith(error: NeutralError): never {
   throw new WireError(error);
 }
 
-export function isObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
+import { isObject, typeName } from '../openai-wire-values.js';
 
-export function typeName(value: unknown): string {
-  if (value === null) return 'null';
-  if (Array.isArray(value)) return 'an array';
-  switch (typeof value) {
-    case 'string':
-      return 'a string';
-    case 'number':
-      return Number.isInteger(value) ? 'an integer' : 'a decimal';
-    case 'boolean':
-      return 'a boolean';
-    case 'object':
-      return 'an object';
-    default:
-      return typeof value;
-  }
-}
+export { isObject, typeName };
 
 type Expected = 'string' | 'object' | 'array' | 'boolean' | 'number' | 'integer';
 
