@@ -1,56 +1,62 @@
-// `npm run bench [-- --quick]`: throughput of Understudy against a bare node:http server that
-// writes the same bytes (and, when it starts, against @copilotkit/aimock), on loopback.
+// `npm run bench [-- --quick] [-- --scenario=B1-32,B4]`: the scenarios of the performance issue, on
+// loopback, each server in its own child process and autocannon in this (parent) process.
 //
-// Each server runs in its own child process; autocannon runs here, in the parent, so the load
-// generator never shares the server's event loop. Servers take turns round by round (bare,
-// understudy, aimock, bare, understudy, aimock, ...) so slow drifts of a shared, noisy machine hit
-// every contender alike. What to read is the ratio to bare measured in the same round, as a median.
+//   B1-32, B1-256  non-streamed chat completion from a repeating script, 32 / 256 connections,
+//                  against a bare node:http server writing the same bytes, and aimock
+//   B2             streamed chat completion scripted as 100 chunks, no pacing (bare, aimock)
+//   B4             start-up: in-process startUnderstudy() and `understudy serve`, fresh processes
+//   B5-scripts     10 vs 10,000 scripts loaded, the answering one last
+//   B5-history     2 vs 100 vs 200 messages of history in the request
+//   B6             a million requests (quick: 100,000): memory after the first tenth vs the end
+//   vidai-1000     VidaiMock's k6 profile: its body, 1,000 connections, zero-config Understudy vs bare
+//                  (quick: 2 rounds x 5 s; full: 5 rounds x 10 s)
+//
+// Throughput scenarios let the contenders take turns round by round (bare, understudy, aimock,
+// bare, ...) so slow drifts of a shared, noisy machine hit every contender alike; what to read is
+// the ratio to the baseline measured in the same round, as a median over rounds.
 //
 // Options:
-//   --quick               3 s x 3 rounds, 0.5 s warm-up (default: 10 s x 5 rounds, 2 s warm-up)
-//   --duration=S          seconds per measured round
-//   --rounds=N            rounds per scenario
-//   --warmup=S            seconds of warm-up per server and scenario, before round 1
-//   --connections=N       concurrent connections (default 32)
-//   --scenario=ID[,ID]    chat-json, chat-stream (default: all)
-//   --servers=K[,K]       bare, understudy, aimock (default: all; bare is always included)
+//   --quick               3 rounds x 2 s, 0.5 s warm-up, B4 5 runs, B6 100,000 requests
+//                         (default: 5 rounds x 10 s, 2 s warm-up, B4 20 runs, B6 1,000,000 requests)
+//   --duration=S          seconds per measured round (every throughput scenario)
+//   --rounds=N            rounds per throughput scenario
+//   --warmup=S            seconds of warm-up per contender and scenario, before round 1
+//   --connections=N       override every throughput scenario's connection count
+//   --scenario=ID[,ID]    B1-32, B1-256, B2, B4, B5-scripts, B5-history, B6, vidai-1000 (default: all)
+//   --servers=K[,K]       bare, understudy, aimock (default: all; a scenario's baseline always runs)
 //   --no-aimock           same as --servers=bare,understudy
-//   --profile             run the server children with --cpu-prof (profiles in bench/results/profiles/<server>/;
+//   --profile             run the server children with --cpu-prof (profiles in bench/results/profiles/<label>/;
 //                         summarize with bench/profile-top.ts)
 //   --out=DIR             where latest.json / latest.md go (default bench/results)
+//   --no-build            use dist/ as it is instead of running `npm run build` first
+//
+// Any failed request (connection error, timeout, non-2xx) stops the run with exit code 1 and a
+// BENCH FAILED message; the results so far are still written.
 
-import autocannon from 'autocannon';
-import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { request as httpRequest } from 'node:http';
-import { connect } from 'node:net';
+import { execFileSync } from 'node:child_process';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg, platform, arch, release, tmpdir, totalmem } from 'node:os';
-import { dirname, join, relative, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
-import type { CapturedResponse } from './bare-server.js';
-import { CHAT_PATH, REPLY_TEXT, SCENARIOS, type ReadyLine, type Scenario, type ScenarioId, type ServerKind } from './scenarios.js';
+import { join, relative, resolve } from 'node:path';
+import { BENCH_DIR, fmt, log, ROOT } from './harness.js';
+import { SCENARIOS, type ScenarioId, type ServerKind } from './scenarios.js';
+import { runSoak, type SoakResult } from './soak.js';
+import { runStartup, type StartupResult } from './startup.js';
+import { DEFAULT_ROUNDS, runThroughput, type ThroughputResult, type ThroughputRow } from './throughput.js';
 
-const BENCH_DIR = dirname(fileURLToPath(import.meta.url));
-const ROOT = resolve(BENCH_DIR, '..');
 const ALL_SERVERS: ServerKind[] = ['bare', 'understudy', 'aimock'];
-const CHILD_ENTRY: Record<ServerKind, string> = {
-  bare: join(BENCH_DIR, 'bare-server.ts'),
-  understudy: join(BENCH_DIR, 'understudy-server.ts'),
-  aimock: join(BENCH_DIR, 'aimock-server.ts'),
-};
-const STARTUP_TIMEOUT_MS = 30_000;
 
 // ------------------------------------------------------------------ options
 
 interface Options {
-  mode: 'quick' | 'full' | 'custom';
-  durationS: number;
-  rounds: number;
+  mode: 'quick' | 'full';
+  durationS?: number;
+  rounds?: number;
   warmupS: number;
-  connections: number;
+  connections?: number;
   scenarios: ScenarioId[];
   servers: ServerKind[];
   profile: boolean;
+  build: boolean;
   outDir: string;
   command: string;
 }
@@ -59,13 +65,11 @@ function parseOptions(argv: string[]): Options {
   const quick = argv.includes('--quick');
   const options: Options = {
     mode: quick ? 'quick' : 'full',
-    durationS: quick ? 3 : 10,
-    rounds: quick ? 3 : 5,
     warmupS: quick ? 0.5 : 2,
-    connections: 32,
     scenarios: SCENARIOS.map((s) => s.id),
     servers: [...ALL_SERVERS],
     profile: false,
+    build: true,
     outDir: join(BENCH_DIR, 'results'),
     command: `npm run bench${argv.length ? ` -- ${argv.join(' ')}` : ''}`,
   };
@@ -81,11 +85,9 @@ function parseOptions(argv: string[]): Options {
         break;
       case 'duration':
         options.durationS = positive(name, value);
-        options.mode = 'custom';
         break;
       case 'rounds':
         options.rounds = Math.round(positive(name, value));
-        options.mode = 'custom';
         break;
       case 'warmup':
         options.warmupS = Number(value);
@@ -96,10 +98,11 @@ function parseOptions(argv: string[]): Options {
         break;
       case 'scenario': {
         const ids = value.split(',').filter(Boolean);
+        if (!ids.length) throw new Error('--scenario needs at least one id');
         for (const id of ids)
           if (!SCENARIOS.some((s) => s.id === id))
             throw new Error(`unknown scenario "${id}"; known: ${SCENARIOS.map((s) => s.id).join(', ')}`);
-        options.scenarios = ids as ScenarioId[];
+        options.scenarios = SCENARIOS.map((s) => s.id).filter((id) => ids.includes(id));
         break;
       }
       case 'servers': {
@@ -115,6 +118,9 @@ function parseOptions(argv: string[]): Options {
       case 'profile':
         options.profile = true;
         break;
+      case 'no-build':
+        options.build = false;
+        break;
       case 'out':
         options.outDir = resolve(value);
         break;
@@ -125,444 +131,203 @@ function parseOptions(argv: string[]): Options {
   return options;
 }
 
-// ------------------------------------------------------------------ children
+// ------------------------------------------------------------------ goals
 
-interface Child {
-  kind: ServerKind;
-  proc: ChildProcess;
-  port: number;
-  pid: number;
-  startupMs: number;
-}
+type Result = ThroughputResult | StartupResult | SoakResult;
 
-const liveChildren = new Set<ChildProcess>();
-process.on('exit', () => {
-  for (const proc of liveChildren) proc.kill('SIGKILL');
-});
-for (const signal of ['SIGINT', 'SIGTERM'] as const) {
-  process.once(signal, () => {
-    for (const proc of liveChildren) proc.kill('SIGKILL');
-    process.exit(130);
-  });
-}
-
-function startChild(kind: ServerKind, args: string[], profileDir: string | undefined): Promise<Child> {
-  const started = performance.now();
-  const nodeArgs = ['--import', 'tsx'];
-  // One directory per server: with tsx the loader thread writes a (mostly idle) profile of its own.
-  if (profileDir) nodeArgs.push('--cpu-prof', `--cpu-prof-dir=${join(profileDir, kind)}`);
-  const proc = spawn(process.execPath, [...nodeArgs, CHILD_ENTRY[kind], ...args], { cwd: ROOT, stdio: ['ignore', 'pipe', 'inherit'] });
-  liveChildren.add(proc);
-  proc.once('exit', () => liveChildren.delete(proc));
-  return new Promise<Child>((resolvePromise, reject) => {
-    let buffered = '';
-    const fail = (reason: string) => {
-      clearTimeout(timer);
-      proc.kill('SIGKILL');
-      reject(new Error(`${kind} child: ${reason}`));
-    };
-    const timer = setTimeout(() => fail(`no ready line within ${STARTUP_TIMEOUT_MS} ms`), STARTUP_TIMEOUT_MS);
-    const onExit = (code: number | null, signal: string | null) => fail(`exited before it was ready (code ${code}, signal ${signal})`);
-    proc.once('exit', onExit);
-    proc.once('error', (error) => fail(error.message));
-    const onData = (chunk: Buffer) => {
-      buffered += chunk.toString('utf8');
-      const newline = buffered.indexOf('\n');
-      if (newline < 0) return;
-      let line: ReadyLine;
-      try {
-        line = JSON.parse(buffered.slice(0, newline)) as ReadyLine;
-      } catch {
-        fail(`unexpected first line on stdout: ${buffered.slice(0, newline)}`);
-        return;
-      }
-      if (line.pid !== proc.pid) {
-        fail(`reported pid ${line.pid} but the spawned process is ${proc.pid}`);
-        return;
-      }
-      clearTimeout(timer);
-      proc.off('exit', onExit);
-      proc.stdout!.off('data', onData);
-      proc.stdout!.resume(); // keep draining whatever it prints later
-      resolvePromise({ kind, proc, port: line.port, pid: line.pid, startupMs: performance.now() - started });
-    };
-    proc.stdout!.on('data', onData);
-  });
-}
-
-async function stopChild(child: Child): Promise<void> {
-  if (child.proc.exitCode !== null || child.proc.signalCode !== null) return;
-  const exited = new Promise<void>((r) => child.proc.once('exit', () => r()));
-  child.proc.kill('SIGTERM');
-  const timeout = new Promise<void>((r) => setTimeout(r, 5000).unref());
-  await Promise.race([exited, timeout]);
-  if (child.proc.exitCode === null && child.proc.signalCode === null) child.proc.kill('SIGKILL');
-}
-
-// ------------------------------------------------------------------ /proc
-
-const CLOCK_TICKS = (() => {
-  try {
-    return Number(execFileSync('getconf', ['CLK_TCK'], { encoding: 'utf8' }).trim()) || 100;
-  } catch {
-    return 100;
-  }
-})();
-
-function procStatusKb(pid: number, field: 'VmHWM' | 'VmRSS'): number | null {
-  try {
-    const match = new RegExp(`^${field}:\\s+(\\d+) kB`, 'm').exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
-    return match ? Number(match[1]) : null;
-  } catch {
-    return null;
-  }
-}
-
-/** User + system CPU time of a process, in ms (clock-tick resolution). */
-function procCpuMs(pid: number): number | null {
-  try {
-    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-    return ((Number(fields[11]) + Number(fields[12])) * 1000) / CLOCK_TICKS;
-  } catch {
-    return null;
-  }
-}
-
-// ------------------------------------------------------------------ capture and checks
-
-function post(port: number, body: string): Promise<{ status: number; rawHeaders: string[]; body: Buffer }> {
-  return new Promise((resolvePromise, reject) => {
-    const req = httpRequest(
-      { host: '127.0.0.1', port, path: CHAT_PATH, method: 'POST', agent: false, headers: { 'content-type': 'application/json' } },
-      (res) => {
-        const chunks: Buffer[] = [];
-        res.on('data', (c: Buffer) => chunks.push(c));
-        res.on('end', () => resolvePromise({ status: res.statusCode ?? 0, rawHeaders: res.rawHeaders, body: Buffer.concat(chunks) }));
-        res.on('error', reject);
-      },
-    );
-    req.setTimeout(10_000, () => req.destroy(new Error('request timed out')));
-    req.on('error', reject);
-    req.end(body);
-  });
-}
-
-async function capture(port: number, scenario: Scenario): Promise<CapturedResponse> {
-  const response = await post(port, scenario.body);
-  const problem = checkAnswer(scenario, response.status, response.body.toString('utf8'));
-  if (problem) throw new Error(`Understudy's answer to ${scenario.id} is not the scripted reply: ${problem}`);
-  return { status: response.status, rawHeaders: response.rawHeaders, bodyBase64: response.body.toString('base64') };
-}
-
-/** Null when the body is the scripted reply in the scenario's shape, else what is wrong. */
-function checkAnswer(scenario: Scenario, status: number, text: string): string | null {
-  if (status !== 200) return `status ${status}: ${text.slice(0, 300)}`;
-  if (!scenario.stream) {
-    try {
-      const json = JSON.parse(text) as { choices?: { message?: { content?: unknown } }[] };
-      const content = json.choices?.[0]?.message?.content;
-      return content === REPLY_TEXT ? null : `content ${JSON.stringify(content)}`;
-    } catch (e) {
-      return `not JSON (${(e as Error).message}): ${text.slice(0, 200)}`;
-    }
-  }
-  const events = text
-    .split('\n\n')
-    .map((e) => e.trim())
-    .filter(Boolean);
-  if (events[events.length - 1] !== 'data: [DONE]') return `stream does not end with [DONE]: ${text.slice(-200)}`;
-  let content = '';
-  let pieces = 0;
-  for (const event of events.slice(0, -1)) {
-    if (!event.startsWith('data: ')) return `not a data event: ${event.slice(0, 100)}`;
-    const chunk = JSON.parse(event.slice(6)) as { choices?: { delta?: { content?: string | null } }[] };
-    const piece = chunk.choices?.[0]?.delta?.content;
-    if (piece) {
-      content += piece;
-      pieces++;
-    }
-  }
-  if (content !== REPLY_TEXT) return `streamed content ${JSON.stringify(content)}`;
-  return pieces < 2 ? `only ${pieces} content chunk(s)` : null;
-}
-
-function streamShape(text: string): { events: number; contentChunks: number } {
-  const events = text.split('\n\n').filter((e) => e.trim());
-  return { events: events.length, contentChunks: events.filter((e) => /"delta":\{"content":"/.test(e)).length };
-}
-
-/** One request over a raw socket: the response bytes exactly as they came off the wire. */
-function wireBytes(port: number, body: string): Promise<string> {
-  return new Promise((resolvePromise, reject) => {
-    const socket = connect(port, '127.0.0.1');
-    let data = '';
-    const timer = setTimeout(() => {
-      socket.destroy();
-      reject(new Error('raw request timed out'));
-    }, 10_000);
-    socket.setEncoding('latin1');
-    socket.on('error', reject);
-    socket.on('data', (chunk: string) => {
-      data += chunk;
-      const headEnd = data.indexOf('\r\n\r\n');
-      if (headEnd < 0) return;
-      const head = data.slice(0, headEnd);
-      const length = /\r\ncontent-length:\s*(\d+)/i.exec(head);
-      const done = length ? data.length >= headEnd + 4 + Number(length[1]) : /\r\n0\r\n\r\n$/.test(data);
-      if (done) {
-        clearTimeout(timer);
-        socket.destroy();
-        resolvePromise(data);
-      }
-    });
-    socket.write(
-      `POST ${CHAT_PATH} HTTP/1.1\r\nHost: 127.0.0.1:${port}\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: keep-alive\r\n\r\n${body}`,
-    );
-  });
-}
-
-/** Masks what legitimately differs between two responses: the Date header and generated ids. */
-function maskWire(text: string): string {
-  return text
-    .replace(/\r\nDate: [^\r]*/, '\r\nDate: <date>')
-    .replace(/chatcmpl-[A-Za-z0-9_-]+/g, 'chatcmpl-<id>')
-    .replace(/req_[A-Za-z0-9]+/g, 'req_<id>');
-}
-
-interface WireCheck {
-  identical: boolean;
-  bareBytes: number;
-  understudyBytes: number;
-  headers: string;
-  note?: string;
-}
-
-async function wireCheck(barePort: number, understudyPort: number, body: string): Promise<WireCheck> {
-  const [bare, understudy] = await Promise.all([wireBytes(barePort, body), wireBytes(understudyPort, body)]);
-  const a = maskWire(bare);
-  const b = maskWire(understudy);
-  const headers = b.slice(0, b.indexOf('\r\n\r\n')).replace(/\r\n/g, ' | ');
-  if (a === b) return { identical: true, bareBytes: bare.length, understudyBytes: understudy.length, headers };
-  let at = 0;
-  while (at < a.length && a[at] === b[at]) at++;
-  return {
-    identical: false,
-    bareBytes: bare.length,
-    understudyBytes: understudy.length,
-    headers,
-    note: `first difference at byte ${at}: bare ${JSON.stringify(a.slice(at, at + 60))} vs understudy ${JSON.stringify(b.slice(at, at + 60))}`,
-  };
-}
-
-// ------------------------------------------------------------------ measurement
-
-interface Measurement {
-  requests: number;
-  durationS: number;
-  reqPerSec: number;
-  p50Ms: number;
-  p99Ms: number;
-  errors: number;
-  timeouts: number;
-  non2xx: number;
-  statusCodes: Record<string, number>;
-  serverCpuMs: number | null;
-  serverCpuPct: number | null;
-  cpuUsPerReq: number | null;
-  loadgenCpuPct: number;
-  autocannonLatency: { p50: number; p99: number; mean: number };
-}
-
-class Samples {
-  private data = new Float64Array(1 << 16);
-  length = 0;
-  push(value: number): void {
-    if (this.length === this.data.length) {
-      const next = new Float64Array(this.data.length * 2);
-      next.set(this.data);
-      this.data = next;
-    }
-    this.data[this.length++] = value;
-  }
-  percentiles(...ps: number[]): number[] {
-    const sorted = this.data.slice(0, this.length).sort();
-    return ps.map((p) => (sorted.length ? sorted[Math.min(sorted.length - 1, Math.floor(p * sorted.length))] : NaN));
-  }
-}
-
-async function measure(child: Child, scenario: Scenario, seconds: number, connections: number): Promise<Measurement> {
-  const samples = new Samples();
-  const cpuBefore = procCpuMs(child.pid);
-  const loadgenBefore = process.cpuUsage();
-  const wallBefore = performance.now();
-  const result = await new Promise<autocannon.Result>((resolvePromise, reject) => {
-    const instance = autocannon(
-      {
-        url: `http://127.0.0.1:${child.port}${CHAT_PATH}`,
-        method: 'POST',
-        headers: { 'content-type': 'application/json' },
-        body: scenario.body,
-        connections,
-        pipelining: 1,
-        duration: seconds,
-      },
-      (error: unknown, res: autocannon.Result) =>
-        error ? reject(error instanceof Error ? error : new Error(String(error))) : resolvePromise(res),
-    );
-    instance.on('response', (_client, _status, _bytes, responseTime) => samples.push(responseTime));
-  });
-  const wallMs = performance.now() - wallBefore;
-  const loadgen = process.cpuUsage(loadgenBefore);
-  const cpuAfter = procCpuMs(child.pid);
-  const serverCpuMs = cpuBefore !== null && cpuAfter !== null ? cpuAfter - cpuBefore : null;
-  const [p50, p99] = samples.percentiles(0.5, 0.99);
-  const requests = result.requests.total;
-  return {
-    requests,
-    durationS: result.duration,
-    reqPerSec: requests / result.duration,
-    p50Ms: p50,
-    p99Ms: p99,
-    errors: result.errors,
-    timeouts: result.timeouts,
-    non2xx: result.non2xx,
-    statusCodes: Object.fromEntries(Object.entries(result.statusCodeStats ?? {}).map(([code, stat]) => [code, stat?.count ?? 0])),
-    serverCpuMs,
-    serverCpuPct: serverCpuMs === null ? null : (100 * serverCpuMs) / wallMs,
-    cpuUsPerReq: serverCpuMs === null || requests === 0 ? null : (serverCpuMs * 1000) / requests,
-    loadgenCpuPct: (100 * (loadgen.user + loadgen.system)) / 1000 / wallMs,
-    autocannonLatency: { p50: result.latency.p50, p99: result.latency.p99, mean: result.latency.average },
-  };
-}
-
-function problemsOf(m: Measurement): string | null {
-  const problems: string[] = [];
-  if (m.errors) problems.push(`${m.errors} errors`);
-  if (m.timeouts) problems.push(`${m.timeouts} timeouts`);
-  if (m.non2xx) problems.push(`${m.non2xx} non-2xx responses (status codes: ${JSON.stringify(m.statusCodes)})`);
-  if (m.requests === 0) problems.push('no completed requests');
-  return problems.length ? problems.join(', ') : null;
-}
-
-/** What the server answers now, for the failure message. */
-async function sampleAnswer(child: Child, scenario: Scenario): Promise<string> {
-  try {
-    const answer = await post(child.port, scenario.body);
-    return `; a request now gets ${answer.status}: ${answer.body.toString('utf8').slice(0, 300)}`;
-  } catch (e) {
-    return `; a request now fails: ${(e as Error).message}`;
-  }
-}
-
-// ------------------------------------------------------------------ statistics and output
-
-function median(values: number[]): number {
-  const v = values.filter((x) => Number.isFinite(x)).sort((a, b) => a - b);
-  if (!v.length) return NaN;
-  const mid = v.length >> 1;
-  return v.length % 2 ? v[mid] : (v[mid - 1] + v[mid]) / 2;
-}
-
-interface RoundRecord extends Measurement {
+interface Goal {
   scenario: ScenarioId;
-  round: number;
-  server: ServerKind;
+  goal: string;
+  measured: string;
+  /** null: no goal stated, reported only. */
+  met: boolean | null;
 }
 
-interface SummaryRow {
-  scenario: ScenarioId;
-  server: ServerKind;
-  rounds: number;
-  medianReqPerSec: number;
-  reqPerSecByRound: number[];
-  medianP50Ms: number;
-  medianP99Ms: number;
-  peakRssMB: number | null;
-  /** Median over rounds of (this server's req/s / bare's req/s in the same round). */
-  ratioToBare: number;
-  /** This server's median req/s / bare's median req/s. */
-  ratioOfMedians: number;
-  medianCpuUsPerReq: number | null;
-  /** Median over rounds of (bare CPU per request / this server's CPU per request): 1 = as cheap as bare. */
-  cpuEfficiencyVsBare: number | null;
-  medianServerCpuPct: number | null;
-  medianLoadgenCpuPct: number;
+function row(result: ThroughputResult, label: string): ThroughputRow | undefined {
+  return result.summary.find((r) => r.contender === label);
 }
 
-interface ScenarioResult {
-  id: ScenarioId;
-  description: string;
-  requestBody: string;
-  servers: Partial<
-    Record<ServerKind, { pid: number; startupMs: number; peakRssMB: number | null; rssAtEndMB: number | null; responseBytes?: number }>
-  >;
-  skipped: Partial<Record<ServerKind, string>>;
-  capture?: { status: number; headers: string[]; bodyBytes: number; stream?: { events: number; contentChunks: number } };
-  aimockStream?: { events: number; contentChunks: number };
-  wireCheck?: WireCheck;
-  rounds: RoundRecord[];
-  summary: SummaryRow[];
+function goalsOf(results: Result[]): Goal[] {
+  const goals: Goal[] = [];
+  for (const result of results) {
+    if (result.type === 'throughput') {
+      if (result.id === 'B1-32' || result.id === 'B1-256' || result.id === 'B2' || result.id === 'vidai-1000') {
+        const u = row(result, 'understudy');
+        if (!u) continue;
+        const ratio = `${fmt(u.ratioToBaseline, 2)} of bare (${fmt(u.medianReqPerSec)} req/s, p99 ${fmt(u.medianP99Ms, 1)} ms)`;
+        if (result.id === 'vidai-1000') {
+          goals.push({
+            scenario: result.id,
+            goal: 'no errors at 1,000 connections',
+            measured: `${u.errors} errors; ${ratio}`,
+            met: u.errors === 0,
+          });
+        } else if (result.id === 'B2') {
+          goals.push({ scenario: result.id, goal: '(none stated; reported)', measured: ratio, met: null });
+        } else {
+          goals.push({
+            scenario: result.id,
+            goal: 'non-streaming throughput ≥ 0.5 of bare node:http',
+            measured: ratio,
+            met: u.ratioToBaseline >= 0.5,
+          });
+        }
+      }
+      if (result.id === 'B5-scripts') {
+        const big = row(result, '10,000 scripts');
+        if (big)
+          goals.push({
+            scenario: result.id,
+            goal: '10,000 scripts cost ≤ 20% throughput (ratio ≥ 0.80)',
+            measured: `10,000 / 10 scripts = ${fmt(big.ratioToBaseline, 3)} (${fmt(big.medianCpuUsPerReq, 1)} vs ${fmt(row(result, '10 scripts')?.medianCpuUsPerReq, 1)} µs CPU/req)`,
+            met: big.ratioToBaseline >= 0.8,
+          });
+      }
+      if (result.id === 'B5-history') {
+        const c2 = row(result, '2 messages')?.medianCpuUsPerReq;
+        const c100 = row(result, '100 messages')?.medianCpuUsPerReq;
+        const r200 = row(result, '200 messages');
+        const c200 = r200?.medianCpuUsPerReq;
+        if (c2 != null && c100 != null && c200 != null) {
+          // Cost per extra message in the lower and the upper half: linear growth keeps them alike.
+          const low = (c100 - c2) / 98;
+          const high = (c200 - c100) / 100;
+          goals.push({
+            scenario: result.id,
+            goal: 'history cost grows at most linearly (server CPU per extra message, 100→200 ≤ 1.5 × 2→100)',
+            measured: `200 / 2 messages = ${fmt(r200!.ratioToBaseline, 3)} of the throughput; CPU/req ${fmt(c2, 1)} → ${fmt(c100, 1)} → ${fmt(c200, 1)} µs: ${fmt(low, 2)} µs/message (2→100), ${fmt(high, 2)} µs/message (100→200)`,
+            met: high <= 1.5 * low,
+          });
+        }
+      }
+    }
+    if (result.type === 'startup' && result.inProcess.importToFirstAnswer.runs) {
+      const a = result.inProcess.importToFirstAnswer;
+      const b = result.cli.spawnToFirstAnswer;
+      goals.push({
+        scenario: result.id,
+        goal: `in-process start-up < ${result.goals.inProcessMs} ms`,
+        measured: `import + startUnderstudy() + first answer: median ${fmt(a.medianMs)} ms, p90 ${fmt(a.p90Ms)} ms`,
+        met: a.medianMs < result.goals.inProcessMs,
+      });
+      goals.push({
+        scenario: result.id,
+        goal: `CLI start-up < ${result.goals.cliMs} ms`,
+        measured: `spawn to first answer: median ${fmt(b.medianMs)} ms, p90 ${fmt(b.p90Ms)} ms`,
+        met: b.medianMs < result.goals.cliMs,
+      });
+    }
+    if (result.type === 'soak' && result.rssGrowth !== null && result.heapGrowth !== null) {
+      const first = result.samples[0];
+      const last = result.samples[result.samples.length - 1];
+      const n = (x: number) => x.toLocaleString('en-US');
+      const range = result.rssRangeMB
+        ? `; RSS ranged ${fmt(result.rssRangeMB[0], 1)}–${fmt(result.rssRangeMB[1], 1)} MB after the first sample`
+        : '';
+      goals.push({
+        scenario: result.id,
+        goal: `RSS after ${n(last.requests)} requests within 10% of after ${n(first.requests)}`,
+        measured: `${fmt(first.rssMB, 1)} → ${fmt(last.rssMB, 1)} MB (×${fmt(result.rssGrowth, 3)})${range}`,
+        met: result.rssGrowth <= 1.1,
+      });
+      goals.push({
+        scenario: result.id,
+        goal: 'nothing retained per request: heap used right after a full GC within 10%',
+        measured: `${fmt(first.heapUsedAfterGcMB, 1)} → ${fmt(last.heapUsedAfterGcMB, 1)} MB (×${fmt(result.heapGrowth, 3)}); journal ${last.journalEntries} entries, ${fmt(last.journalBytes / 1024)} KB`,
+        met: result.heapGrowth <= 1.1,
+      });
+    }
+  }
+  return goals;
 }
 
-function summarize(
-  scenario: ScenarioId,
-  rounds: RoundRecord[],
-  servers: ServerKind[],
-  rss: Partial<Record<ServerKind, number | null>>,
-): SummaryRow[] {
-  const bareByRound = new Map(rounds.filter((r) => r.server === 'bare').map((r) => [r.round, r]));
-  const bareMedian = median(rounds.filter((r) => r.server === 'bare').map((r) => r.reqPerSec));
-  return servers.flatMap((server) => {
-    const mine = rounds.filter((r) => r.server === server);
-    if (!mine.length) return [];
-    const ratios = mine.map((r) => r.reqPerSec / (bareByRound.get(r.round)?.reqPerSec ?? NaN));
-    const cpuRatios = mine.map((r) => {
-      const bare = bareByRound.get(r.round)?.cpuUsPerReq;
-      return bare != null && r.cpuUsPerReq ? bare / r.cpuUsPerReq : NaN;
-    });
-    const cpuPerReq = mine.map((r) => r.cpuUsPerReq ?? NaN);
-    const cpuPct = mine.map((r) => r.serverCpuPct ?? NaN);
-    const medianReqPerSec = median(mine.map((r) => r.reqPerSec));
-    const orNull = (x: number) => (Number.isFinite(x) ? x : null);
-    return [
-      {
-        scenario,
-        server,
-        rounds: mine.length,
-        medianReqPerSec,
-        reqPerSecByRound: mine.map((r) => r.reqPerSec),
-        medianP50Ms: median(mine.map((r) => r.p50Ms)),
-        medianP99Ms: median(mine.map((r) => r.p99Ms)),
-        peakRssMB: rss[server] ?? null,
-        ratioToBare: median(ratios),
-        ratioOfMedians: medianReqPerSec / bareMedian,
-        medianCpuUsPerReq: orNull(median(cpuPerReq)),
-        cpuEfficiencyVsBare: orNull(median(cpuRatios)),
-        medianServerCpuPct: orNull(median(cpuPct)),
-        medianLoadgenCpuPct: median(mine.map((r) => r.loadgenCpuPct)),
-      },
-    ];
-  });
-}
+// ------------------------------------------------------------------ markdown
 
-const fmt = (x: number | null | undefined, digits = 0) => (x == null || !Number.isFinite(x) ? 'n/a' : x.toFixed(digits));
-
-function markdownTable(results: ScenarioResult[]): string {
+function throughputTable(results: ThroughputResult[]): string {
   const lines = [
-    '| Scenario | Server | req/s (median) | p50 ms | p99 ms | peak RSS MB | ratio to bare | req/s per round | server CPU µs/req | CPU efficiency vs bare | server CPU % | autocannon CPU % |',
-    '| --- | --- | ---: | ---: | ---: | ---: | ---: | --- | ---: | ---: | ---: | ---: |',
+    '| Scenario | Contender | conns | req/s (median) | p50 ms | p99 ms | ratio to baseline | req/s per round | server CPU µs/req | CPU eff. vs baseline | server CPU % | autocannon CPU % | peak RSS MB |',
+    '| --- | --- | ---: | ---: | ---: | ---: | ---: | --- | ---: | ---: | ---: | ---: | ---: |',
   ];
   for (const result of results) {
-    for (const row of result.summary) {
+    for (const r of result.summary) {
+      const ratio = r.contender === r.baseline ? '1 (baseline)' : fmt(r.ratioToBaseline, 3);
       lines.push(
-        `| ${row.scenario} | ${row.server} | ${fmt(row.medianReqPerSec)} | ${fmt(row.medianP50Ms, 2)} | ${fmt(row.medianP99Ms, 2)} | ${fmt(row.peakRssMB, 1)} | ${fmt(row.ratioToBare, 2)} | ${row.reqPerSecByRound.map((x) => fmt(x)).join(', ')} | ${fmt(row.medianCpuUsPerReq, 1)} | ${fmt(row.cpuEfficiencyVsBare, 2)} | ${fmt(row.medianServerCpuPct)} | ${fmt(row.medianLoadgenCpuPct)} |`,
+        `| ${r.scenario} | ${r.contender} | ${r.connections} | ${fmt(r.medianReqPerSec)} | ${fmt(r.medianP50Ms, 2)} | ${fmt(r.medianP99Ms, 2)} | ${ratio} | ${r.reqPerSecByRound.map((x) => fmt(x)).join(', ')} | ${fmt(r.medianCpuUsPerReq, 1)} | ${fmt(r.cpuEfficiencyVsBaseline, 2)} | ${fmt(r.medianServerCpuPct)} | ${fmt(r.medianLoadgenCpuPct)} | ${fmt(r.peakRssMB, 1)} |`,
       );
     }
-    for (const [server, reason] of Object.entries(result.skipped))
-      lines.push(`| ${result.id} | ${server} | skipped: ${reason} | | | | | | | | | |`);
+    for (const [label, reason] of Object.entries(result.skipped))
+      lines.push(`| ${result.id} | ${label} | skipped: ${reason} | | | | | | | | | | |`);
   }
   return lines.join('\n');
+}
+
+function startupTables(result: StartupResult): string {
+  const s = (name: string, x: { medianMs: number; p90Ms: number; minMs: number; maxMs: number }, goal = '') =>
+    `| ${name} | ${fmt(x.medianMs, 1)} | ${fmt(x.p90Ms, 1)} | ${fmt(x.minMs, 1)} | ${fmt(x.maxMs, 1)} | ${goal} |`;
+  const lines = [
+    `${result.runs} fresh processes of each kind, interleaved.`,
+    '',
+    '| B4 measure | median ms | p90 ms | min ms | max ms | goal |',
+    '| --- | ---: | ---: | ---: | ---: | --- |',
+    s(
+      'in-process: import dist + `startUnderstudy()` + first answer',
+      result.inProcess.importToFirstAnswer,
+      `< ${result.goals.inProcessMs} ms`,
+    ),
+    s('in-process: `startUnderstudy()` + first answer', result.inProcess.startToFirstAnswer),
+    s('in-process: spawn to first answer (includes node boot)', result.inProcess.spawnToFirstAnswer),
+    s('CLI `serve --port 0`: spawn to "listening" line', result.cli.spawnToListening),
+    s('CLI `serve --port 0`: spawn to first answer', result.cli.spawnToFirstAnswer, `< ${result.goals.cliMs} ms`),
+    s('node boot alone (`node -e`, spawn to first line)', result.nodeBoot),
+    '',
+    'Where the in-process time goes (median of the breakdown runs: each runtime dependency imported on its own first, then `dist/index.js`, which is then left with Understudy’s own modules):',
+    '',
+    '| phase | median ms |',
+    '| --- | ---: |',
+    ...result.breakdown.map((b) => `| ${b.name} | ${fmt(b.medianMs, 1)} |`),
+  ];
+  if (result.profile) {
+    lines.push(
+      '',
+      `CPU profile of ${result.profile.file}, ${fmt(result.profile.totalMs)} ms profiled; samples attributed to the innermost package on their stack:`,
+      '',
+      '| package | ms |',
+      '| --- | ---: |',
+      ...result.profile.byPackage.map((g) => `| ${g.group} | ${fmt(g.ms, 1)} |`),
+    );
+  }
+  return lines.join('\n');
+}
+
+function soakTable(result: SoakResult): string {
+  return [
+    `${result.totalRequests.toLocaleString('en-US')} requests in ${result.samples.length} segments, ${result.connections} connections, ${fmt(result.durationS)} s.`,
+    '',
+    '| requests | RSS MB | peak RSS MB | heap used MB | heap used after full GC MB | heap total after GC MB | journal entries | journal KB | health | segment req/s | segment p99 ms |',
+    '| ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | --- | ---: | ---: |',
+    ...result.samples.map(
+      (s) =>
+        `| ${s.requests.toLocaleString('en-US')} | ${fmt(s.rssMB, 1)} | ${fmt(s.peakRssMB, 1)} | ${fmt(s.heapUsedMB, 1)} | ${fmt(s.heapUsedAfterGcMB, 1)} | ${fmt(s.heapTotalAfterGcMB, 1)} | ${s.journalEntries} | ${fmt(s.journalBytes / 1024)} | ${s.healthOk ? 'ok' : 'NOT OK'} | ${fmt(s.segmentReqPerSec)} | ${fmt(s.segmentP99Ms, 2)} |`,
+    ),
+  ].join('\n');
+}
+
+function goalsTable(goals: Goal[]): string {
+  return [
+    '| Scenario | Goal | Measured (this run) | Met |',
+    '| --- | --- | --- | --- |',
+    ...goals.map((g) => `| ${g.scenario} | ${g.goal} | ${g.measured} | ${g.met === null ? '—' : g.met ? 'yes' : '**no**'} |`),
+  ].join('\n');
+}
+
+/** The soft limit on open files (`ulimit -n`) this process runs with; autocannon's sockets count. */
+function openFilesLimit(): number | null {
+  try {
+    const value = execFileSync('sh', ['-c', 'ulimit -n'], { encoding: 'utf8' }).trim();
+    return value === 'unlimited' ? Infinity : Number(value) || null;
+  } catch {
+    return null;
+  }
 }
 
 function gitInfo(): { commit: string | null; dirty: boolean | null } {
@@ -575,140 +340,13 @@ function gitInfo(): { commit: string | null; dirty: boolean | null } {
   }
 }
 
-function log(message: string): void {
-  process.stderr.write(`[bench] ${message}\n`);
-}
-
-// ------------------------------------------------------------------ one scenario
-
-async function runScenario(
-  scenario: Scenario,
-  options: Options,
-  scratch: string,
-  profileDir: string | undefined,
-  failures: string[],
-): Promise<ScenarioResult> {
-  const result: ScenarioResult = {
-    id: scenario.id,
-    description: scenario.description,
-    requestBody: scenario.body,
-    servers: {},
-    skipped: {},
-    rounds: [],
-    summary: [],
-  };
-  const children = new Map<ServerKind, Child>();
-  // aimock starts alongside Understudy; it is stopped below even if nothing else got that far.
-  const aimockStart = options.servers.includes('aimock')
-    ? startChild('aimock', [], profileDir).then(
-        (c) => c,
-        (e: Error) => e,
-      )
-    : undefined;
-  try {
-    // Understudy first: its answer is what the bare server will replay.
-    const understudy = await startChild('understudy', [], profileDir);
-    children.set('understudy', understudy);
-    const captured = await capture(understudy.port, scenario);
-    const capturedBody = Buffer.from(captured.bodyBase64, 'base64');
-    result.capture = {
-      status: captured.status,
-      headers: captured.rawHeaders.filter((_, i) => i % 2 === 0),
-      bodyBytes: capturedBody.length,
-      ...(scenario.stream && { stream: streamShape(capturedBody.toString('utf8')) }),
-    };
-    const captureFile = join(scratch, `${scenario.id}.capture.json`);
-    writeFileSync(captureFile, JSON.stringify(captured));
-    const bare = await startChild('bare', [captureFile], profileDir);
-    children.set('bare', bare);
-
-    const bareAnswer = await post(bare.port, scenario.body);
-    const bareProblem = checkAnswer(scenario, bareAnswer.status, bareAnswer.body.toString('utf8'));
-    if (bareProblem) throw new Error(`bare server does not replay the capture: ${bareProblem}`);
-    result.wireCheck = await wireCheck(bare.port, understudy.port, scenario.body);
-    log(
-      `${scenario.id}: captured ${captured.status}, ${capturedBody.length} body bytes; wire check ${result.wireCheck.identical ? 'identical (modulo Date and ids)' : `DIFFERENT: ${result.wireCheck.note}`}`,
-    );
-
-    if (aimockStart) {
-      const started = await aimockStart;
-      if (started instanceof Error) {
-        result.skipped.aimock = `did not start: ${started.message}`;
-      } else {
-        children.set('aimock', started);
-        const answer = await post(started.port, scenario.body).catch((e: Error) => ({
-          status: 0,
-          rawHeaders: [],
-          body: Buffer.from(e.message),
-        }));
-        const problem = checkAnswer(scenario, answer.status, answer.body.toString('utf8'));
-        if (problem) {
-          result.skipped.aimock = `answer is not the bench reply: ${problem}`;
-          await stopChild(started);
-          children.delete('aimock');
-        } else if (scenario.stream) {
-          result.aimockStream = streamShape(answer.body.toString('utf8'));
-        }
-      }
-      if (result.skipped.aimock) log(`${scenario.id}: skipping aimock: ${result.skipped.aimock}`);
-    }
-
-    const order = options.servers.filter((k) => children.has(k));
-    for (const kind of order) {
-      const child = children.get(kind)!;
-      result.servers[kind] = { pid: child.pid, startupMs: Math.round(child.startupMs), peakRssMB: null, rssAtEndMB: null };
-    }
-
-    if (options.warmupS > 0) {
-      for (const kind of order) {
-        const warm = await measure(children.get(kind)!, scenario, options.warmupS, options.connections);
-        const problem = problemsOf(warm);
-        if (problem) throw new Error(`${scenario.id} ${kind} warm-up: ${problem}${await sampleAnswer(children.get(kind)!, scenario)}`);
-      }
-    }
-
-    for (let round = 1; round <= options.rounds; round++) {
-      for (const kind of order) {
-        const m = await measure(children.get(kind)!, scenario, options.durationS, options.connections);
-        result.rounds.push({ scenario: scenario.id, round, server: kind, ...m });
-        log(
-          `${scenario.id} round ${round}/${options.rounds} ${kind.padEnd(10)} ${fmt(m.reqPerSec).padStart(6)} req/s  p50 ${fmt(m.p50Ms, 2)} ms  p99 ${fmt(m.p99Ms, 2)} ms  server CPU ${fmt(m.serverCpuPct)}%  autocannon CPU ${fmt(m.loadgenCpuPct)}%`,
-        );
-        const problem = problemsOf(m);
-        if (problem)
-          throw new Error(`${scenario.id} round ${round} ${kind}: ${problem}${await sampleAnswer(children.get(kind)!, scenario)}`);
-      }
-    }
-  } catch (error) {
-    const message = (error as Error).message;
-    failures.push(message);
-    log(`FAILED: ${message}`);
-  } finally {
-    const rss: Partial<Record<ServerKind, number | null>> = {};
-    for (const [kind, child] of children) {
-      const hwm = procStatusKb(child.pid, 'VmHWM');
-      const now = procStatusKb(child.pid, 'VmRSS');
-      rss[kind] = hwm === null ? null : hwm / 1024;
-      const entry = result.servers[kind];
-      if (entry) {
-        entry.peakRssMB = rss[kind] ?? null;
-        entry.rssAtEndMB = now === null ? null : now / 1024;
-      }
-    }
-    await Promise.all([...children.values()].map(stopChild));
-    const aimock = await aimockStart;
-    if (aimock && !(aimock instanceof Error) && !children.has('aimock')) await stopChild(aimock);
-    result.summary = summarize(scenario.id, result.rounds, options.servers, rss);
-  }
-  return result;
-}
-
 // ------------------------------------------------------------------ main
 
 async function main(): Promise<number> {
   const options = parseOptions(process.argv.slice(2));
-  if (options.servers.includes('understudy')) {
-    log('building dist/ (the Understudy child runs the built package)');
+  const quick = options.mode === 'quick';
+  if (options.build) {
+    log('building dist/ (Understudy runs from the built package)');
     execFileSync(process.platform === 'win32' ? 'npm.cmd' : 'npm', ['run', '--silent', 'build'], { cwd: ROOT, stdio: 'inherit' });
   }
   const scratch = mkdtempSync(join(tmpdir(), 'understudy-bench-'));
@@ -717,36 +355,80 @@ async function main(): Promise<number> {
   const startedAt = new Date();
   const loadStart = loadavg();
   const cpuList = cpus();
+  const defaults = DEFAULT_ROUNDS[options.mode];
+  const durationS = options.durationS ?? defaults.durationS;
+  const rounds = options.rounds ?? defaults.rounds;
   log(
-    `${options.mode} run: ${options.scenarios.join(', ')} x ${options.servers.join(', ')}; ${options.rounds} rounds x ${options.durationS} s, ${options.warmupS} s warm-up, ${options.connections} connections; ${cpuList.length} CPUs, node ${process.version}`,
+    `${options.mode} run: ${options.scenarios.join(', ')}; throughput ${rounds} rounds x ${durationS} s (vidai-1000 has its own), ${options.warmupS} s warm-up; ${cpuList.length} CPUs, node ${process.version}, load ${loadStart.map((x) => x.toFixed(2)).join(' ')}`,
   );
 
+  // Every connection is a socket here (autocannon) and one in the server child.
+  const fileLimit = openFilesLimit();
+  const mostConnections = Math.max(
+    0,
+    ...SCENARIOS.filter((s) => options.scenarios.includes(s.id)).map((s) =>
+      'connections' in s ? (options.connections ?? s.connections) : 0,
+    ),
+  );
+  if (fileLimit !== null && fileLimit < mostConnections + 256)
+    log(
+      `WARNING: ulimit -n is ${fileLimit}, close to the ${mostConnections} connections of a scenario: expect EMFILE errors; raise it (ulimit -n 4096) in the shell before npm run bench`,
+    );
+
   const failures: string[] = [];
-  const results: ScenarioResult[] = [];
+  const results: Result[] = [];
   try {
     for (const id of options.scenarios) {
       const scenario = SCENARIOS.find((s) => s.id === id)!;
-      results.push(await runScenario(scenario, options, scratch, profileDir, failures));
+      const t0 = performance.now();
+      if (scenario.type === 'throughput') {
+        results.push(
+          await runThroughput(
+            scenario,
+            {
+              quick,
+              durationS: options.durationS,
+              rounds: options.rounds,
+              warmupS: options.warmupS,
+              connections: options.connections,
+              servers: options.servers,
+              profileDir,
+              scratch,
+            },
+            failures,
+          ),
+        );
+      } else if (scenario.type === 'startup') {
+        results.push(await runStartup(scenario, quick, scratch, failures));
+      } else {
+        results.push(await runSoak(scenario, quick, profileDir, failures));
+      }
+      log(`${id} took ${fmt((performance.now() - t0) / 1000, 1)} s`);
       if (failures.length) break;
     }
   } finally {
     rmSync(scratch, { recursive: true, force: true });
   }
 
+  const goals = goalsOf(results);
+  const throughput = results.filter((r): r is ThroughputResult => r.type === 'throughput');
+  const startup = results.find((r): r is StartupResult => r.type === 'startup');
+  const soak = results.find((r): r is SoakResult => r.type === 'soak');
+  const totalS = (Date.now() - startedAt.getTime()) / 1000;
   const report = {
     ok: failures.length === 0,
     failures,
     command: options.command,
     mode: options.mode,
     config: {
-      durationS: options.durationS,
-      rounds: options.rounds,
+      durationS,
+      rounds,
       warmupS: options.warmupS,
-      connections: options.connections,
+      connections: options.connections ?? 'per scenario',
       pipelining: 1,
       servers: options.servers,
-      order: 'round-robin per round: ' + options.servers.join(', '),
-      ratio: 'median over rounds of (server req/s / bare req/s in the same round)',
+      order: 'round-robin per round, in the order the scenario lists its contenders',
+      ratio: 'median over rounds of (contender req/s / baseline req/s in the same round)',
       latency: 'p50/p99 of every response time recorded by autocannon in the round (ms, sub-ms precision); median over rounds',
       peakRss: 'VmHWM of the server child at the end of its scenario (includes Node + the tsx loader that starts the child), MB',
     },
@@ -760,34 +442,41 @@ async function main(): Promise<number> {
       loadavgEnd: loadavg(),
       date: startedAt.toISOString(),
       git: gitInfo(),
+      openFilesLimit: fileLimit,
       autocannon: '9.0.0',
     },
-    durationS: (Date.now() - startedAt.getTime()) / 1000,
+    durationS: totalS,
+    goals,
     scenarios: results,
   };
 
-  mkdirSync(options.outDir, { recursive: true });
-  const table = markdownTable(results);
+  const sections: string[] = [];
+  if (throughput.length) sections.push('## Throughput', '', throughputTable(throughput), '');
+  if (startup) sections.push('## B4 start-up', '', startupTables(startup), '');
+  if (soak) sections.push('## B6 a million requests', '', soakTable(soak), '');
+  const wireNotes = throughput.flatMap((r) => (r.wireCheck && !r.wireCheck.identical ? [`Wire check ${r.id}: ${r.wireCheck.note}`] : []));
   const md = [
     `# Understudy benchmark (${options.mode})`,
     '',
-    `\`${options.command}\` — ${startedAt.toISOString()}, node ${process.version}, ${cpuList.length} × ${cpuList[0]?.model ?? 'cpu'}, load average ${loadStart.map((x) => x.toFixed(2)).join(' ')} at start.`,
-    `${options.rounds} rounds × ${options.durationS} s per server and scenario, ${options.connections} connections, servers alternating round by round (${options.servers.join(', ')}); medians over rounds.`,
+    `\`${options.command}\` — ${startedAt.toISOString()}, node ${process.version}, ${cpuList.length} × ${cpuList[0]?.model ?? 'cpu'}, load average ${loadStart.map((x) => x.toFixed(2)).join(' ')} at start, ${fmt(totalS)} s in all.`,
+    `Throughput: ${rounds} rounds × ${durationS} s per contender (vidai-1000: its own), ${options.warmupS} s warm-up, contenders alternating round by round; medians over rounds.`,
     '',
-    table,
+    '## Goals',
     '',
-    'ratio to bare: median over rounds of req/s ÷ bare req/s in the same round. CPU efficiency vs bare: bare CPU per request ÷ this server’s CPU per request (1 = as cheap as bare). Peak RSS: VmHWM of the server child process.',
-    ...results.flatMap((r) => (r.wireCheck && !r.wireCheck.identical ? [``, `Wire check ${r.id}: ${r.wireCheck.note}`] : [])),
+    goalsTable(goals),
+    '',
+    ...sections,
+    'ratio to baseline: median over rounds of req/s ÷ the baseline’s req/s in the same round. CPU eff. vs baseline: baseline CPU per request ÷ this contender’s (1 = as cheap). Peak RSS: VmHWM of the server child (tsx loader included).',
+    ...wireNotes.flatMap((n) => ['', n]),
     ...(failures.length ? ['', '**FAILED**', ...failures.map((f) => `- ${f}`)] : []),
     '',
   ].join('\n');
+  mkdirSync(options.outDir, { recursive: true });
   writeFileSync(join(options.outDir, 'latest.json'), `${JSON.stringify(report, null, 2)}\n`);
   writeFileSync(join(options.outDir, 'latest.md'), md);
 
-  process.stdout.write(`\n${table}\n\n`);
-  process.stdout.write(
-    `wrote ${relative(process.cwd(), join(options.outDir, 'latest.json'))} and latest.md in ${report.durationS.toFixed(1)} s\n`,
-  );
+  process.stdout.write(`\n${md}\n`);
+  process.stdout.write(`wrote ${relative(process.cwd(), join(options.outDir, 'latest.json'))} and latest.md in ${fmt(totalS, 1)} s\n`);
   if (failures.length) {
     process.stderr.write(`\nBENCH FAILED:\n${failures.map((f) => `  - ${f}`).join('\n')}\n`);
     return 1;

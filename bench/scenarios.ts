@@ -1,50 +1,272 @@
-// What the benchmark sends and what every contender answers: one request body per scenario and one
-// ~20-word reply, scripted for Understudy, captured byte for byte for the bare server, and
-// registered as a fixture for aimock.
+// What the benchmark sends and what every contender answers: the scenarios of the performance
+// issue (B1, B2, B4, B5, B6 and VidaiMock's load profile), their request bodies, the scripts the
+// Understudy children load, and the ready line every server child prints.
 
 import { resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import type { FixtureSpec } from '../src/engine/spec.js';
+import type { FixtureSpec, ScenarioSpec } from '../src/engine/spec.js';
 
 export const CHAT_PATH = '/v1/chat/completions';
 
-/** The scripted reply: 20 words, so the default streaming splits it into 20 content chunks. */
+/** The scripted reply: 20 words, so the default streaming would split it into 20 content chunks. */
 export const REPLY_TEXT =
   'Understudy is answering this benchmark request with a fixed reply of about twenty words so every server sends comparable bytes.';
 
-export const REPLY_WORDS = REPLY_TEXT.split(/\s+/).length;
+/** B2's reply: 100 pieces of 5 characters, scripted as 100 `chunks` (aimock slices it alike). */
+export const STREAM_CHUNKS = Array.from({ length: 100 }, (_, i) => `t${String(i).padStart(3, '0')} `);
+export const STREAM_TEXT = STREAM_CHUNKS.join('');
 
-export type ScenarioId = 'chat-json' | 'chat-stream';
+/** What Understudy answers in zero-config mode to a request without tools (src/engine/zero-config.ts). */
+export const ZERO_CONFIG_TEXT = 'This is a scripted answer from Understudy.';
 
-export interface Scenario {
-  id: ScenarioId;
-  description: string;
-  stream: boolean;
-  /** The exact request body autocannon sends. */
+export type ServerKind = 'bare' | 'understudy' | 'aimock';
+
+export type ScenarioId = 'B1-32' | 'B1-256' | 'B2' | 'B4' | 'B5-scripts' | 'B5-history' | 'B6' | 'vidai-1000';
+
+// ------------------------------------------------------------------ request bodies
+
+const HELLO = [{ role: 'user', content: 'Hello!' }];
+export const BODY_HELLO = JSON.stringify({ model: 'gpt-4o-mini', messages: HELLO });
+export const BODY_HELLO_STREAM = JSON.stringify({ model: 'gpt-4o-mini', messages: HELLO, stream: true });
+/** VidaiMock's k6 load script posts exactly this. */
+export const BODY_VIDAI = JSON.stringify({ model: 'gpt-3.5-turbo', messages: [{ role: 'user', content: 'Hello!' }] });
+
+/** A conversation of `count` messages (user/assistant alternating, ~100 characters each) ending
+ * with the user's "Hello!". Every message differs, as in a real conversation. */
+export function historyBody(count: number): string {
+  const messages: { role: string; content: string }[] = [];
+  for (let i = 0; i < count - 1; i++) {
+    const role = i % 2 === 0 ? 'user' : 'assistant';
+    messages.push({
+      role,
+      content: `Message ${i + 1} of the conversation: the ${role} talks about item number ${i * 7 + 3} and what to do next with it.`,
+    });
+  }
+  messages.push({ role: 'user', content: 'Hello!' });
+  return JSON.stringify({ model: 'gpt-4o-mini', messages });
+}
+
+// ------------------------------------------------------------------ Understudy children
+
+/** How bench/understudy-server.ts sets up its default session (passed to it as a JSON argument). */
+export interface UnderstudyChildConfig {
+  /** 'bench': a one-step scenario that repeats its reply; 'none': no scripts (zero-config). */
+  script: 'bench' | 'none';
+  /** Script the reply as these stream chunks (B2) instead of the 20-word text. */
+  chunks?: string[];
+  /** Scripts placed before the answering one, each with an exact `latestUser` that never matches (B5). */
+  decoys?: number;
+  /** The answering script requires `latestUser` equal to "Hello!" (B5) instead of no predicate. */
+  matchLatestUser?: boolean;
+  fallback?: 'strict' | 'auto';
+  /** Answer `{ "stats": true }` messages on the IPC channel with memory and journal figures (B6). */
+  stats?: boolean;
+}
+
+export function understudyFixture(config: UnderstudyChildConfig): FixtureSpec {
+  if (config.script === 'none') return { scenarios: [] };
+  const scenarios: ScenarioSpec[] = [];
+  for (let i = 0; i < (config.decoys ?? 0); i++) {
+    scenarios.push({
+      name: `decoy-${i}`,
+      exhausted: 'repeat_last',
+      steps: [{ id: 'reply', when: { latestUser: { equals: `decoy question ${i}` } }, reply: { text: `decoy answer ${i}` } }],
+    });
+  }
+  const reply = config.chunks ? { text: config.chunks.join(''), chunks: config.chunks } : { text: REPLY_TEXT };
+  scenarios.push({
+    name: 'bench',
+    exhausted: 'repeat_last',
+    steps: [{ id: 'reply', ...(config.matchLatestUser && { when: { latestUser: { equals: 'Hello!' } } }), reply }],
+  });
+  return { scenarios };
+}
+
+/** How bench/aimock-server.ts answers (passed to it as a JSON argument). */
+export interface AimockChildConfig {
+  text: string;
+  /** aimock streams fixed-size character slices of this length. */
+  chunkSize: number;
+}
+
+// ------------------------------------------------------------------ scenarios
+
+/** One server child and the request it is driven with, within a throughput scenario. */
+export interface Contender {
+  label: string;
+  kind: ServerKind;
+  /** For Understudy children. */
+  config?: UnderstudyChildConfig;
+  /** For aimock. */
+  aimock?: AimockChildConfig;
+  /** The exact request body autocannon sends to this contender. */
   body: string;
 }
 
+export interface Expected {
+  text: string;
+  stream: boolean;
+  /** Exact number of content chunks in Understudy's stream. */
+  chunks?: number;
+}
+
+/** Servers take turns round by round; each is compared with `baseline` in the same round. */
+export interface ThroughputScenario {
+  type: 'throughput';
+  id: ScenarioId;
+  title: string;
+  description: string;
+  connections: number;
+  contenders: Contender[];
+  /** Label of the contender every ratio is taken against. */
+  baseline: string;
+  /** Label of the Understudy contender whose captured answer the bare server replays. */
+  captureFrom?: string;
+  expected: Expected;
+  /** Seconds per round, when not the mode's default. */
+  durationS?: { quick: number; full: number };
+  /** Rounds, when not the mode's default. */
+  rounds?: { quick: number; full: number };
+}
+
+export interface StartupScenario {
+  type: 'startup';
+  id: 'B4';
+  title: string;
+  description: string;
+  runs: { quick: number; full: number };
+}
+
+export interface SoakScenario {
+  type: 'soak';
+  id: 'B6';
+  title: string;
+  description: string;
+  /** Total requests, sent in `segments` equal autocannon runs with a sample after each. */
+  requests: { quick: number; full: number };
+  segments: number;
+  connections: number;
+  body: string;
+}
+
+export type Scenario = ThroughputScenario | StartupScenario | SoakScenario;
+
+const BENCH: UnderstudyChildConfig = { script: 'bench' };
+const aimockFor = (text: string, chunks: number): AimockChildConfig => ({ text, chunkSize: Math.ceil(text.length / chunks) });
+
 export const SCENARIOS: Scenario[] = [
   {
-    id: 'chat-json',
-    description: 'non-streaming chat completion from a repeating script (one ~20-word text reply)',
-    stream: false,
-    body: JSON.stringify({ model: 'gpt-4o-mini', messages: [{ role: 'user', content: 'Hello!' }] }),
+    type: 'throughput',
+    id: 'B1-32',
+    title: 'B1 non-streamed chat completion, 32 connections',
+    description: 'non-streaming chat completion from a repeating script (one ~20-word text reply), 32 connections',
+    connections: 32,
+    contenders: [
+      { label: 'bare', kind: 'bare', body: BODY_HELLO },
+      { label: 'understudy', kind: 'understudy', config: BENCH, body: BODY_HELLO },
+      { label: 'aimock', kind: 'aimock', aimock: aimockFor(REPLY_TEXT, 20), body: BODY_HELLO },
+    ],
+    baseline: 'bare',
+    captureFrom: 'understudy',
+    expected: { text: REPLY_TEXT, stream: false },
   },
   {
-    id: 'chat-stream',
-    description: 'the same request with "stream": true; the reply streams as ~20 word chunks + [DONE]',
-    stream: true,
-    body: JSON.stringify({ model: 'gpt-4o-mini', messages: [{ role: 'user', content: 'Hello!' }], stream: true }),
+    type: 'throughput',
+    id: 'B1-256',
+    title: 'B1 non-streamed chat completion, 256 connections',
+    description: 'the same as B1-32 at 256 concurrent connections',
+    connections: 256,
+    contenders: [
+      { label: 'bare', kind: 'bare', body: BODY_HELLO },
+      { label: 'understudy', kind: 'understudy', config: BENCH, body: BODY_HELLO },
+      { label: 'aimock', kind: 'aimock', aimock: aimockFor(REPLY_TEXT, 20), body: BODY_HELLO },
+    ],
+    baseline: 'bare',
+    captureFrom: 'understudy',
+    expected: { text: REPLY_TEXT, stream: false },
+  },
+  {
+    type: 'throughput',
+    id: 'B2',
+    title: 'B2 streamed chat completion, 100 chunks',
+    description: 'streaming chat completion whose reply is scripted as 100 chunks, no pacing, 32 connections',
+    connections: 32,
+    contenders: [
+      { label: 'bare', kind: 'bare', body: BODY_HELLO_STREAM },
+      { label: 'understudy', kind: 'understudy', config: { script: 'bench', chunks: STREAM_CHUNKS }, body: BODY_HELLO_STREAM },
+      { label: 'aimock', kind: 'aimock', aimock: aimockFor(STREAM_TEXT, STREAM_CHUNKS.length), body: BODY_HELLO_STREAM },
+    ],
+    baseline: 'bare',
+    captureFrom: 'understudy',
+    expected: { text: STREAM_TEXT, stream: true, chunks: STREAM_CHUNKS.length },
+  },
+  {
+    type: 'startup',
+    id: 'B4',
+    title: 'B4 start-up',
+    description:
+      'fresh child processes: (a) import dist/ + startUnderstudy() + first answered request, in process; (b) `node dist/cli/main.js serve --port 0` to its listening line and a first answered request',
+    runs: { quick: 5, full: 20 },
+  },
+  {
+    type: 'throughput',
+    id: 'B5-scripts',
+    title: 'B5 10 vs 10,000 scripts',
+    description:
+      'the answering script is last, behind 9 / 9,999 scripts whose exact latestUser never matches (the worst case: every request tests every script), 32 connections',
+    connections: 32,
+    contenders: [
+      { label: '10 scripts', kind: 'understudy', config: { script: 'bench', decoys: 9, matchLatestUser: true }, body: BODY_HELLO },
+      { label: '10,000 scripts', kind: 'understudy', config: { script: 'bench', decoys: 9_999, matchLatestUser: true }, body: BODY_HELLO },
+    ],
+    baseline: '10 scripts',
+    expected: { text: REPLY_TEXT, stream: false },
+  },
+  {
+    type: 'throughput',
+    id: 'B5-history',
+    title: 'B5 2 vs 100 vs 200 messages of history',
+    description:
+      'the same repeating script; the request carries 2, 100 or 200 messages (~100 characters, ~27 tokens each), 32 connections; 100 sits between the two so the growth from 100 to 200 can be compared with the growth from 2 to 100',
+    connections: 32,
+    contenders: [
+      { label: '2 messages', kind: 'understudy', config: BENCH, body: historyBody(2) },
+      { label: '100 messages', kind: 'understudy', config: BENCH, body: historyBody(100) },
+      { label: '200 messages', kind: 'understudy', config: BENCH, body: historyBody(200) },
+    ],
+    baseline: '2 messages',
+    expected: { text: REPLY_TEXT, stream: false },
+  },
+  {
+    type: 'soak',
+    id: 'B6',
+    title: 'B6 a million requests',
+    description: 'one Understudy child answers B1 requests (32 connections) in 10 equal segments; RSS, heap and journal sampled after each',
+    requests: { quick: 100_000, full: 1_000_000 },
+    segments: 10,
+    connections: 32,
+    body: BODY_HELLO,
+  },
+  {
+    type: 'throughput',
+    id: 'vidai-1000',
+    title: "VidaiMock's load profile, 1,000 connections",
+    description:
+      'VidaiMock k6 body (gpt-3.5-turbo, "Hello!") to Understudy in zero-config mode (fallback auto, no scripts) and to bare, 1,000 connections',
+    connections: 1000,
+    contenders: [
+      { label: 'bare', kind: 'bare', body: BODY_VIDAI },
+      { label: 'understudy', kind: 'understudy', config: { script: 'none', fallback: 'auto' }, body: BODY_VIDAI },
+    ],
+    baseline: 'bare',
+    captureFrom: 'understudy',
+    expected: { text: ZERO_CONFIG_TEXT, stream: false },
+    durationS: { quick: 5, full: 10 },
+    rounds: { quick: 2, full: 5 },
   },
 ];
 
-/** Loaded into the Understudy child's default session. */
-export const UNDERSTUDY_FIXTURE: FixtureSpec = {
-  scenarios: [{ name: 'bench', exhausted: 'repeat_last', steps: [{ id: 'reply', reply: { text: REPLY_TEXT } }] }],
-};
-
-export type ServerKind = 'bare' | 'understudy' | 'aimock';
+// ------------------------------------------------------------------ child plumbing
 
 /** The one line a server child prints on stdout once it listens. */
 export interface ReadyLine {
