@@ -18,17 +18,27 @@ export function latestUserIndex(request: ChatRequest): number {
   return -1;
 }
 
+// Selection asks the same request these questions once per script: answer once per request.
+const latestUserCache = new WeakMap<ChatRequest, string | undefined>();
+const toolResultsCache = new WeakMap<ChatRequest, ToolResultPart[]>();
+
 export function latestUserText(request: ChatRequest): string | undefined {
+  if (latestUserCache.has(request)) return latestUserCache.get(request);
   const i = latestUserIndex(request);
-  return i < 0 ? undefined : messageText(request.messages[i]);
+  const text = i < 0 ? undefined : messageText(request.messages[i]);
+  latestUserCache.set(request, text);
+  return text;
 }
 
 /** Tool results in the messages after the latest user message. */
 export function recentToolResults(request: ChatRequest): ToolResultPart[] {
+  const cached = toolResultsCache.get(request);
+  if (cached) return cached;
   const results: ToolResultPart[] = [];
   for (let i = latestUserIndex(request) + 1; i < request.messages.length; i++) {
     for (const part of request.messages[i].parts) if (part.type === 'tool_result') results.push(part);
   }
+  toolResultsCache.set(request, results);
   return results;
 }
 

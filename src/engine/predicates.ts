@@ -85,6 +85,13 @@ function messageMatches(want: MessageSpec, have: MessageSpec, exact: boolean): b
   return true;
 }
 
+// Explanations (expected and actual, previewed) are built only when someone will read them.
+let explaining = false;
+const UNEXPLAINED: Miss = Object.freeze({ predicate: '', expected: '', actual: '' });
+function fail(explain: () => Miss): Miss {
+  return explaining ? explain() : UNEXPLAINED;
+}
+
 export function compileWhen(when: WhenSpec | undefined): Predicate[] {
   if (!when) return [];
   const predicates: Predicate[] = [];
@@ -93,7 +100,7 @@ export function compileWhen(when: WhenSpec | undefined): Predicate[] {
     const m = textMatcher(when.model);
     predicates.push({
       name: 'model',
-      check: (r) => (m.test(r.model) ? null : { predicate: 'model', expected: m.describe, actual: preview(r.model) }),
+      check: (r) => (m.test(r.model) ? null : fail(() => ({ predicate: 'model', expected: m.describe, actual: preview(r.model) }))),
     });
   }
 
@@ -104,11 +111,11 @@ export function compileWhen(when: WhenSpec | undefined): Predicate[] {
       check: (r) => {
         const text = latestUserText(r);
         if (text !== undefined && m.test(text)) return null;
-        return {
+        return fail(() => ({
           predicate: 'latestUser',
           expected: m.describe,
           actual: text === undefined ? '(no user message)' : preview(text),
-        };
+        }));
       },
     });
   }
@@ -120,11 +127,11 @@ export function compileWhen(when: WhenSpec | undefined): Predicate[] {
       check: (r) =>
         (r.attempt ?? 0) === want
           ? null
-          : {
+          : fail(() => ({
               predicate: 'attempt',
               expected: `retry attempt ${want}`,
               actual: r.attempt === undefined ? 'no retry header (attempt 0)' : `attempt ${r.attempt}`,
-            },
+            })),
     });
   }
 
@@ -135,11 +142,11 @@ export function compileWhen(when: WhenSpec | undefined): Predicate[] {
       check: (r) =>
         r.tools.some((t) => t.name === name)
           ? null
-          : {
+          : fail(() => ({
               predicate: 'hasTool',
               expected: `a declared tool ${preview(name)}`,
               actual: r.tools.length ? `declared: ${r.tools.map((t) => t.name).join(', ')}` : '(no tools declared)',
-            },
+            })),
     });
   }
 
@@ -169,13 +176,13 @@ export function compileWhen(when: WhenSpec | undefined): Predicate[] {
           }
           return null;
         }
-        return {
+        return fail(() => ({
           predicate: 'toolResult',
           expected: `a tool result after the latest user message with ${expected}`,
           actual: results.length
             ? results.map((x) => `${x.name ?? '?'}/${x.callId}: ${preview(x.content)}`).join('; ')
             : '(no tool results after the latest user message)',
-        };
+        }));
       },
     });
   }
@@ -189,11 +196,11 @@ export function compileWhen(when: WhenSpec | undefined): Predicate[] {
           (c) => (want.name === undefined || c.name === want.name) && (want.id === undefined || c.id === want.id),
         );
         if (calls.some((c) => jsonEquals(c.arguments, want.equals))) return null;
-        return {
+        return fail(() => ({
           predicate: 'toolArguments',
           expected: `a tool call${want.name ? ` to ${want.name}` : ''}${want.id ? ` (${want.id})` : ''} with arguments ${preview(want.equals)}`,
           actual: calls.length ? calls.map((c) => `${c.name}(${c.argumentsText})`).join('; ') : '(no such tool call)',
-        };
+        }));
       },
     });
   }
@@ -216,7 +223,7 @@ export function compileWhen(when: WhenSpec | undefined): Predicate[] {
         const parsed = source === undefined ? undefined : parseJsonText(source);
         const found = readJsonPath(parsed, segments);
         if (found !== undefined && jsonEquals(found, want.equals)) return null;
-        return {
+        return fail(() => ({
           predicate: 'jsonPath',
           expected: `${want.path} in the ${where === 'toolResult' ? 'latest tool result' : 'latest message'} equals ${preview(want.equals)}`,
           actual:
@@ -227,7 +234,7 @@ export function compileWhen(when: WhenSpec | undefined): Predicate[] {
                 : found === undefined
                   ? `${want.path} is absent`
                   : preview(found),
-        };
+        }));
       },
     });
   }
@@ -239,15 +246,15 @@ export function compileWhen(when: WhenSpec | undefined): Predicate[] {
       check: (r) => {
         const have = r.messages.map(describeMessage);
         if (have.length !== want.length) {
-          return {
+          return fail(() => ({
             predicate: 'historyExact',
             expected: `${want.length} messages`,
             actual: `${have.length} messages (${have.map((m) => m.role).join(', ')})`,
-          };
+          }));
         }
         for (let i = 0; i < want.length; i++) {
           if (!messageMatches(want[i], have[i], true)) {
-            return { predicate: 'historyExact', expected: `message ${i}: ${preview(want[i])}`, actual: preview(have[i]) };
+            return fail(() => ({ predicate: 'historyExact', expected: `message ${i}: ${preview(want[i])}`, actual: preview(have[i]) }));
           }
         }
         return null;
@@ -265,11 +272,11 @@ export function compileWhen(when: WhenSpec | undefined): Predicate[] {
         for (let i = 0; i < want.length; i++) {
           while (at < have.length && !messageMatches(want[i], have[at], false)) at++;
           if (at >= have.length) {
-            return {
+            return fail(() => ({
               predicate: 'historyContains',
               expected: `message ${preview(want[i])}${i > 0 ? ` after message ${i - 1} of the list` : ''}`,
               actual: `not found among ${have.length} messages`,
-            };
+            }));
           }
           at++;
         }
@@ -281,19 +288,37 @@ export function compileWhen(when: WhenSpec | undefined): Predicate[] {
   return predicates;
 }
 
+/** Every predicate that fails, each explained (for near-miss reports; not the hot path). */
 export function checkAll(predicates: Predicate[], request: ChatRequest): Miss[] {
   const misses: Miss[] = [];
-  for (const p of predicates) {
-    const miss = p.check(request);
-    if (miss) misses.push(miss);
+  explaining = true;
+  try {
+    for (const p of predicates) {
+      const miss = p.check(request);
+      if (miss) misses.push(miss);
+    }
+  } finally {
+    explaining = false;
   }
   return misses;
 }
 
+/** Whether every predicate passes. Selection runs this for many scripts per request, so a
+ * failing predicate does not build its explanation here. */
+export function allPass(predicates: Predicate[], request: ChatRequest): boolean {
+  for (const p of predicates) if (p.check(request) !== null) return false;
+  return true;
+}
+
 export function firstMiss(predicates: Predicate[], request: ChatRequest): Miss | null {
-  for (const p of predicates) {
-    const miss = p.check(request);
-    if (miss) return miss;
+  explaining = true;
+  try {
+    for (const p of predicates) {
+      const miss = p.check(request);
+      if (miss) return miss;
+    }
+    return null;
+  } finally {
+    explaining = false;
   }
-  return null;
 }

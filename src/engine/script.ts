@@ -2,8 +2,8 @@
 // Matching never mutates; reserving moves the cursor; releasing puts back exactly what was taken.
 
 import type { ChatRequest, Reply } from '../core/model.js';
-import { checkAll, compileWhen, firstMiss, type Miss, type Predicate } from './predicates.js';
-import type { ExhaustionPolicy, ScenarioSpec, StepSpec } from './spec.js';
+import { allPass, checkAll, compileWhen, type Miss, type Predicate } from './predicates.js';
+import type { ExhaustionPolicy, ScenarioSpec, StepSpec, TextMatchSpec } from './spec.js';
 
 export interface CompiledStep {
   index: number;
@@ -12,6 +12,11 @@ export interface CompiledStep {
   reply: Reply;
   /** Indices of the steps that may follow; empty means the script completes after this step. */
   next: number[];
+}
+
+function exactLatestUser(match: string | TextMatchSpec | undefined): string | undefined {
+  if (typeof match === 'string') return match;
+  return match?.equals;
 }
 
 export class Script {
@@ -29,6 +34,10 @@ export class Script {
   version = 0;
   /** Bumped by rewind(): reservations made before it have nothing left to give back. */
   epoch = 0;
+  /** When every step requires an exact latest user message, those texts: a request with any
+   * other latest user message can never match this script. Null when some step could match
+   * anything. Lets a session with thousands of scripts skip most of them. */
+  readonly userKeys: ReadonlySet<string> | null;
 
   constructor(spec: ScenarioSpec) {
     this.name = spec.name;
@@ -56,6 +65,8 @@ export class Script {
     });
     this.used = this.steps.map(() => 0);
     this.candidates = this.steps.length ? [0] : [];
+    const keys = stepSpecs.map((s) => exactLatestUser(s.when?.latestUser));
+    this.userKeys = keys.length > 0 && keys.every((k) => k !== undefined) ? new Set(keys as string[]) : null;
   }
 
   get complete(): boolean {
@@ -71,7 +82,7 @@ export class Script {
     if (this.replies >= this.maxReplies) return undefined;
     for (const i of this.released) {
       const step = this.steps[i];
-      if (firstMiss(step.predicates, request) === null) return { step, mode: 'replay' };
+      if (allPass(step.predicates, request)) return { step, mode: 'replay' };
     }
     const step = this.matchStep(request);
     return step && { step, mode: 'script' };
@@ -80,14 +91,14 @@ export class Script {
   private matchStep(request: ChatRequest): CompiledStep | undefined {
     for (const i of this.candidates) {
       const step = this.steps[i];
-      if (firstMiss(step.predicates, request) === null) return step;
+      if (allPass(step.predicates, request)) return step;
     }
     return undefined;
   }
 
   /** Whether any step of this script would take the request (used to attribute exhaustion). */
   claims(request: ChatRequest): CompiledStep | undefined {
-    for (const step of this.steps) if (firstMiss(step.predicates, request) === null) return step;
+    for (const step of this.steps) if (allPass(step.predicates, request)) return step;
     return undefined;
   }
 

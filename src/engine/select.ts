@@ -4,7 +4,7 @@
 // Nothing here mutates state.
 
 import type { ChatRequest } from '../core/model.js';
-import { firstMiss, type Miss } from './predicates.js';
+import { allPass, type Miss } from './predicates.js';
 import type { NearMiss } from './journal.js';
 import type { CompiledStep, ReserveMode, Script } from './script.js';
 
@@ -15,7 +15,9 @@ export type Selection =
 
 const NEAREST_SHOWN = 3;
 
-export function selectStep(scripts: readonly Script[], request: ChatRequest): Selection {
+/** `scripts` are those that could take the request (in order); `all` every script of the
+ * session, for explaining a miss. */
+export function selectStep(scripts: readonly Script[], request: ChatRequest, all: readonly Script[] = scripts): Selection {
   for (const script of scripts) {
     const match = script.matchCandidate(request);
     if (match) return { kind: 'step', script, step: match.step, mode: match.mode };
@@ -29,11 +31,11 @@ export function selectStep(scripts: readonly Script[], request: ChatRequest): Se
     }
     if (script.exhausted === 'repeat_last' && script.lastStep >= 0) {
       const last = script.steps[script.lastStep];
-      if (firstMiss(last.predicates, request) === null) return { kind: 'step', script, step: last, mode: 'repeat_last' };
+      if (allPass(last.predicates, request)) return { kind: 'step', script, step: last, mode: 'repeat_last' };
     }
     if (script.exhausted === 'restart' && script.steps.length > 0) {
       const first = script.steps[0];
-      if (firstMiss(first.predicates, request) === null) return { kind: 'step', script, step: first, mode: 'restart' };
+      if (allPass(first.predicates, request)) return { kind: 'step', script, step: first, mode: 'restart' };
     }
     return {
       kind: 'exhausted',
@@ -41,7 +43,7 @@ export function selectStep(scripts: readonly Script[], request: ChatRequest): Se
       message: `scenario "${script.name}" is complete (all ${script.steps.length} steps used, policy ${script.exhausted}) and step "${claimed.id}" would have matched this request`,
     };
   }
-  return { kind: 'none', ...explainMiss(scripts, request) };
+  return { kind: 'none', ...explainMiss(all, request) };
 }
 
 export function explainMiss(scripts: readonly Script[], request: ChatRequest): { message: string; nearMisses: NearMiss[] } {

@@ -117,6 +117,42 @@ export class Session {
     this.generation++;
   }
 
+  // Scripts indexed by the exact latest user message they require (see Script.userKeys).
+  private indexed: readonly Script[] | undefined;
+  private anyUser: Script[] = [];
+  private byUser = new Map<string, Script[]>();
+  private position = new Map<Script, number>();
+
+  /** The scripts that could take a request whose latest user message is `latestUser`, in order. */
+  scriptsFor(latestUser: string | undefined): readonly Script[] {
+    if (this.indexed !== this.scripts) this.buildIndex();
+    const keyed = latestUser === undefined ? undefined : this.byUser.get(latestUser);
+    if (!keyed) return this.anyUser;
+    if (this.anyUser.length === 0) return keyed;
+    const merged = [...this.anyUser, ...keyed];
+    merged.sort((a, b) => (this.position.get(a) ?? 0) - (this.position.get(b) ?? 0));
+    return merged;
+  }
+
+  private buildIndex(): void {
+    this.anyUser = [];
+    this.byUser = new Map();
+    this.position = new Map();
+    this.scripts.forEach((script, i) => {
+      this.position.set(script, i);
+      if (!script.userKeys) {
+        this.anyUser.push(script);
+        return;
+      }
+      for (const key of script.userKeys) {
+        let list = this.byUser.get(key);
+        if (!list) this.byUser.set(key, (list = []));
+        list.push(script);
+      }
+    });
+    this.indexed = this.scripts;
+  }
+
   nextId(): string {
     return deterministicId(this.idPrefix, ++this.counter);
   }
