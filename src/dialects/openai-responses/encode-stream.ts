@@ -142,3 +142,15 @@ export function encodeResponsesStreamFailure(error: NeutralError, request: ChatR
   }
   return { contentType: CONTENT_TYPE, events: writer.events };
 }
+
+/** The `error` event alone, for a fault after `eventsSent` events: it continues their sequence. */
+export function encodeResponsesStreamErrorEvent(error: NeutralError, _ctx: EncodeContext, eventsSent: number): string {
+  const data = JSON.stringify({
+    type: 'error',
+    code: error.code ?? 'server_error',
+    message: error.message,
+    param: error.param ?? null,
+    sequence_number: eventsSent,
+  });
+  return `event: error\ndata: ${data}\n\n`;
+}

@@ -2,7 +2,7 @@ import type { ChatDialect } from '../dialect.js';
 import { encodeOpenAIError } from '../openai-chat/errors.js';
 import { decodeResponsesRequest } from './decode-request.js';
 import { encodeResponsesResponse } from './encode-response.js';
-import { encodeResponsesStream, encodeResponsesStreamFailure } from './encode-stream.js';
+import { encodeResponsesStream, encodeResponsesStreamErrorEvent, encodeResponsesStreamFailure } from './encode-stream.js';
 import { storeDeliveredResponse } from './store-response.js';
 
 export const openaiResponses: ChatDialect = {
@@ -13,6 +13,7 @@ export const openaiResponses: ChatDialect = {
   encodeStream: encodeResponsesStream,
   encodeError: encodeOpenAIError,
   encodeStreamFailure: encodeResponsesStreamFailure,
+  encodeStreamErrorEvent: encodeResponsesStreamErrorEvent,
   delivered: storeDeliveredResponse,
   // Decoding splices in stored history, so the journal keeps the decoded request.
   statefulDecode: true,
