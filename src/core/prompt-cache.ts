@@ -26,22 +26,58 @@ export interface CacheProbe {
   writeTokens: number;
 }
 
-// 53-bit string hash (two 32-bit lanes); collisions are negligible at these store sizes.
-function hash(text: string, seed: number): string {
-  let h1 = 0xdeadbeef ^ seed;
-  let h2 = 0x41c6ce57 ^ seed;
-  for (let i = 0; i < text.length; i++) {
-    const c = text.charCodeAt(i);
-    h1 = Math.imul(h1 ^ c, 2654435761);
-    h2 = Math.imul(h2 ^ c, 1597334677);
+// A 53-bit hash (two 32-bit lanes) fed piece by piece, so a message's identity is hashed
+// straight from its fields without building its JSON. Collisions are negligible at these sizes.
+class PrefixHash {
+  private h1: number;
+  private h2: number;
+  constructor(seed: number) {
+    this.h1 = 0xdeadbeef ^ seed;
+    this.h2 = 0x41c6ce57 ^ seed;
   }
-  h1 = Math.imul(h1 ^ (h1 >>> 16), 2246822507) ^ Math.imul(h2 ^ (h2 >>> 13), 3266489909);
-  h2 = Math.imul(h2 ^ (h2 >>> 16), 2246822507) ^ Math.imul(h1 ^ (h1 >>> 13), 3266489909);
-  return (4294967296 * (2097151 & h2) + (h1 >>> 0)).toString(36);
+  feed(text: string): this {
+    let h1 = this.h1;
+    let h2 = this.h2;
+    for (let i = 0; i < text.length; i++) {
+      const c = text.charCodeAt(i);
+      h1 = Math.imul(h1 ^ c, 2654435761);
+      h2 = Math.imul(h2 ^ c, 1597334677);
+    }
+    // a separator, so that ("ab", "c") and ("a", "bc") differ
+    this.h1 = Math.imul(h1 ^ 0x1f, 2654435761);
+    this.h2 = Math.imul(h2 ^ 0x1f, 1597334677);
+    return this;
+  }
+  digest(): string {
+    const h1 = Math.imul(this.h1 ^ (this.h1 >>> 16), 2246822507) ^ Math.imul(this.h2 ^ (this.h2 >>> 13), 3266489909);
+    const h2 = Math.imul(this.h2 ^ (this.h2 >>> 16), 2246822507) ^ Math.imul(h1 ^ (h1 >>> 13), 3266489909);
+    return (4294967296 * (2097151 & h2) + (h1 >>> 0)).toString(36);
+  }
 }
 
-function messageIdentity(message: Message): string {
-  return JSON.stringify([message.role, message.parts]);
+function feedMessage(hash: PrefixHash, message: Message): void {
+  hash.feed(message.role);
+  for (const part of message.parts) {
+    hash.feed(part.type);
+    switch (part.type) {
+      case 'text':
+      case 'reasoning':
+        hash.feed(part.text);
+        break;
+      case 'image':
+        hash.feed(part.url);
+        break;
+      case 'tool_call':
+        hash.feed(part.id).feed(part.name).feed(part.argumentsText);
+        break;
+      case 'tool_result':
+        hash
+          .feed(part.callId)
+          .feed(part.content)
+          .feed(part.isError ? '1' : '0');
+        break;
+    }
+  }
 }
 
 export class PromptCache {
@@ -55,11 +91,11 @@ export class PromptCache {
     if (this.options.maxPrefixes <= 0 || inputTokens < this.options.minTokens) return undefined;
     const tokens = inputTokenBoundaries(request);
     const keys: string[] = [];
-    let key = hash(`${request.model}\u0000${JSON.stringify(request.tools)}`, 0);
-    keys.push(key);
+    const hash = new PrefixHash(0).feed(request.model).feed(request.tools.length ? JSON.stringify(request.tools) : '');
+    keys.push(hash.digest());
     for (const message of request.messages) {
-      key = hash(`${key}\u0000${messageIdentity(message)}`, 1);
-      keys.push(key);
+      feedMessage(hash, message);
+      keys.push(hash.digest());
     }
     let cached = 0;
     for (let i = keys.length - 1; i >= 0; i--) {
