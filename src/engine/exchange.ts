@@ -6,7 +6,6 @@ import { checkReplyContract } from '../core/contract.js';
 import { understudyConflict, type NeutralError } from '../core/errors.js';
 import type { ChatRequest, Pacing, ResolvedReply, StreamFault } from '../core/model.js';
 import { countInputTokens } from '../core/tokens.js';
-import { latestUserText } from '../core/conversation.js';
 import type { NearMiss } from './journal.js';
 import { resolveReply } from './resolve.js';
 import { reserve, type Reservation } from './script.js';
@@ -44,7 +43,7 @@ export type Answer =
 
 export function answerRequest(session: Session, request: ChatRequest, requestId = ''): Answer {
   session.toolLedger.recordResults(request, requestId);
-  const selection = selectStep(session.scriptsFor(latestUserText(request)), request, session.scripts);
+  const selection = selectStep(session.scriptsFor(request), request, session.scripts);
 
   if (selection.kind === 'exhausted') {
     session.journal.counters.exhausted++;

@@ -1,7 +1,8 @@
 // A session owns everything one test sees: scripts and cursors, journal, id counter and clock.
 
 import { randomBytes } from 'node:crypto';
-import type { ChaosOptions, Pacing } from '../core/model.js';
+import { latestUserText } from '../core/conversation.js';
+import type { ChaosOptions, ChatRequest, Pacing } from '../core/model.js';
 import { DEFAULT_PROMPT_CACHE, PromptCache, type PromptCacheOptions } from '../core/prompt-cache.js';
 import { deterministicId, idPrefix } from './ids.js';
 import { Journal } from './journal.js';
@@ -123,9 +124,11 @@ export class Session {
   private byUser = new Map<string, Script[]>();
   private position = new Map<Script, number>();
 
-  /** The scripts that could take a request whose latest user message is `latestUser`, in order. */
-  scriptsFor(latestUser: string | undefined): readonly Script[] {
+  /** The scripts that could take this request, in order. */
+  scriptsFor(request: ChatRequest): readonly Script[] {
     if (this.indexed !== this.scripts) this.buildIndex();
+    if (this.byUser.size === 0) return this.anyUser;
+    const latestUser = latestUserText(request);
     const keyed = latestUser === undefined ? undefined : this.byUser.get(latestUser);
     if (!keyed) return this.anyUser;
     if (this.anyUser.length === 0) return keyed;

@@ -50,8 +50,6 @@ export class UnderstudyServer {
     for (const fixture of options.fixtures ?? []) this.registry.defaultSession.load(fixture);
     this.bodyLimit = options.bodyLimit ?? DEFAULT_BODY_LIMIT;
     this.http = createServer({ keepAliveTimeout: 65_000 }, (req, res) => {
-      this.inFlight++;
-      res.once('close', this.onResponseClosed);
       this.handle(req, res).catch((error: unknown) => this.internalError(res, error));
     });
   }
@@ -89,28 +87,17 @@ export class UnderstudyServer {
     return `${this.baseUrl}${session ? `/s/${encodeURIComponent(session)}` : ''}${path}`;
   }
 
-  /** Responses not yet finished, and who waits for them to drain on a graceful close. */
-  private inFlight = 0;
-  private drained: (() => void) | undefined;
-  private readonly onResponseClosed = () => {
-    this.inFlight--;
-    if (this.inFlight === 0) this.drained?.();
-  };
-
   /** Stops accepting connections; responses in flight get up to `graceMs` to finish (default
-   * 0: end everything now, as a test teardown wants), then every connection is closed. */
+   * 0: end everything now, as a test teardown wants), then every connection is closed. Busy
+   * connections are found by closing idle ones until none is left, so requests pay nothing. */
   async close(options: { graceMs?: number } = {}): Promise<void> {
     const closed = new Promise<void>((resolve) => this.http.close(() => resolve()));
-    this.http.closeIdleConnections();
-    const grace = options.graceMs ?? 0;
-    if (grace > 0 && this.inFlight > 0) {
-      await new Promise<void>((resolve) => {
-        const timer = setTimeout(resolve, grace);
-        this.drained = () => {
-          clearTimeout(timer);
-          resolve();
-        };
-      });
+    const deadline = Date.now() + (options.graceMs ?? 0);
+    for (;;) {
+      this.http.closeIdleConnections();
+      const open = await new Promise<number>((resolve) => this.http.getConnections((_error, count) => resolve(count)));
+      if (open === 0 || Date.now() >= deadline) break;
+      await new Promise((resolve) => setTimeout(resolve, 10));
     }
     this.http.closeAllConnections();
     await closed;
@@ -274,7 +261,7 @@ export class UnderstudyServer {
       base.request = decoded;
     } else {
       base.requestText = body.text;
-      base.decodeContext = wire;
+      base.decodeContext = journalWire(wire);
       base.decodeRequest = decodeForJournal;
     }
     let override: { pacing?: Pacing; fault?: StreamFault } | undefined;
@@ -496,6 +483,19 @@ function decodeForJournal(text: string, context: unknown): ChatRequest | undefin
   const attempt = retryAttempt(wire.headers);
   if (attempt !== undefined) decoded.attempt = attempt;
   return decoded;
+}
+
+// Headers a lazy journal decode may read. Keeping only these (not the whole header map) keeps
+// journalled requests from holding every header string alive.
+const JOURNAL_HEADERS = ['anthropic-version', 'anthropic-beta', 'x-stainless-retry-count', 'amz-sdk-request'];
+
+function journalWire(wire: WireContext): WireContext {
+  const headers: Record<string, string | string[] | undefined> = {};
+  for (const name of JOURNAL_HEADERS) {
+    const value = wire.headers[name];
+    if (value !== undefined) headers[name] = value;
+  }
+  return { operation: wire.operation, params: wire.params, query: wire.query, headers, state: wire.state };
 }
 
 function encodeContext(
