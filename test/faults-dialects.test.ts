@@ -106,3 +106,39 @@ test('OpenAI Responses: an error event part-way continues the sequence numbers a
   }
   assert.ok(!events.some((e) => e.type === 'response.completed'));
 });
+
+test('Anthropic: truncation, a malformed event and a stall each surface as the SDK’s error', async () => {
+  for (const fault of [
+    { kind: 'truncate', afterChunks: 3 },
+    { kind: 'malformed', afterChunks: 3 },
+  ]) {
+    const session = await sessionWith(`anthropic-${fault.kind}`, fault);
+    const client = new Anthropic({ baseURL: mock.url('anthropic'), apiKey: session.apiKey, maxRetries: 0, timeout: 10_000 });
+    const error = await client.messages
+      .stream({ model: 'claude-sonnet-4-6', max_tokens: 100, messages: [{ role: 'user', content: 'hi' }] })
+      .finalMessage()
+      .catch((e: unknown) => e);
+    assert.ok(error instanceof Error, `${fault.kind}: ${String(error)}`);
+  }
+  const stalled = await sessionWith('anthropic-stall', { kind: 'stall', afterChunks: 0 });
+  const client = new Anthropic({ baseURL: mock.url('anthropic'), apiKey: stalled.apiKey, maxRetries: 0, timeout: 400 });
+  const error = await client.messages
+    .create({ model: 'claude-sonnet-4-6', max_tokens: 100, messages: [{ role: 'user', content: 'hi' }] })
+    .catch((e: unknown) => e);
+  assert.ok(error instanceof Anthropic.APIConnectionTimeoutError, String(error));
+});
+
+test('Gemini: a malformed event and a truncated JSON answer each surface as errors', async () => {
+  const malformed = await sessionWith('gemini-malformed', { kind: 'malformed', afterChunks: 2 });
+  const genai = new GoogleGenAI({ apiKey: malformed.apiKey, httpOptions: { baseUrl: mock.url('gemini') } });
+  const e1 = await (async () => {
+    const stream = await genai.models.generateContentStream({ model: 'gemini-2.5-flash', contents: 'hi' });
+    for await (const _ of stream) void _;
+  })().catch((e: unknown) => e);
+  assert.ok(e1 instanceof Error, String(e1));
+
+  const cut = await sessionWith('gemini-cut', { kind: 'close', afterBytes: 30 });
+  const genai2 = new GoogleGenAI({ apiKey: cut.apiKey, httpOptions: { baseUrl: mock.url('gemini') } });
+  const e2 = await genai2.models.generateContent({ model: 'gemini-2.5-flash', contents: 'hi' }).catch((e: unknown) => e);
+  assert.ok(e2 instanceof Error, String(e2));
+});
