@@ -36,6 +36,7 @@ test('a scripted 429 surfaces as RateLimitError with its headers, then the next 
   assert.equal(error.code, 'rate_limit_exceeded');
   assert.equal(error.type, 'requests');
   assert.equal(error.headers?.get('retry-after-ms'), '20');
+  assert.equal(error.headers?.get('x-ratelimit-remaining-requests'), '0', 'OpenAI rate-limit headers come with a 429');
   assert.match(error.message, /Rate limit reached/);
   const next = await openai.chat.completions.create(ask);
   assert.equal(next.choices[0].message.content, 'after the limit');

@@ -75,3 +75,15 @@ test('@google/genai: no retry by default; with retryOptions a 503 is retried and
     [503, 200],
   );
 });
+
+test('a scripted 429 carries the provider’s rate-limit headers unless the script sets its own', async () => {
+  const { default: Anthropic } = await import('@anthropic-ai/sdk');
+  const session = await failsThenAnswers('ratelimit-headers-anthropic', 429, { 'retry-after': '0' });
+  const client = new Anthropic({ baseURL: mock.url('anthropic'), apiKey: session.apiKey, maxRetries: 0, timeout: 10_000 });
+  const error = await client.messages
+    .create({ model: 'claude-sonnet-4-6', max_tokens: 10, messages: [{ role: 'user', content: 'hi' }] })
+    .catch((e: unknown) => e);
+  assert.ok(error instanceof Anthropic.RateLimitError);
+  assert.equal(error.headers?.get('anthropic-ratelimit-requests-remaining'), '0');
+  assert.equal(error.headers?.get('retry-after'), '0');
+});

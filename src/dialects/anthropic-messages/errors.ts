@@ -53,7 +53,19 @@ export function anthropicErrorObject(error: NeutralError): string {
 export function encodeAnthropicError(error: NeutralError, ctx: { requestId: string }): EncodedBody {
   return {
     status: error.status,
-    headers: { 'content-type': 'application/json', 'request-id': ctx.requestId, ...(error.headers ?? {}) },
+    headers: {
+      'content-type': 'application/json',
+      'request-id': ctx.requestId,
+      ...(error.status === 429 ? ANTHROPIC_RATE_LIMIT_HEADERS : {}),
+      ...(error.headers ?? {}),
+    },
     body: `{"type":"error","error":${anthropicErrorObject(error)},"request_id":${JSON.stringify(ctx.requestId)}}`,
   };
 }
+
+/** What Anthropic sends with a 429 besides retry-after (a script's own headers win). */
+const ANTHROPIC_RATE_LIMIT_HEADERS = {
+  'anthropic-ratelimit-requests-limit': '50',
+  'anthropic-ratelimit-requests-remaining': '0',
+  'anthropic-ratelimit-requests-reset': '2026-01-01T00:00:01Z',
+};

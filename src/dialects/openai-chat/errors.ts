@@ -21,10 +21,20 @@ function typeFor(error: NeutralError): string {
   return 'invalid_request_error';
 }
 
+/** What OpenAI sends with a 429 besides retry-after (a script's own headers win). */
+const OPENAI_RATE_LIMIT_HEADERS = {
+  'x-ratelimit-limit-requests': '500',
+  'x-ratelimit-remaining-requests': '0',
+  'x-ratelimit-reset-requests': '120ms',
+  'x-ratelimit-limit-tokens': '30000',
+  'x-ratelimit-remaining-tokens': '0',
+  'x-ratelimit-reset-tokens': '120ms',
+};
+
 export function encodeOpenAIError(error: NeutralError): EncodedBody {
   return {
     status: error.status,
-    headers: { 'content-type': 'application/json', ...(error.headers ?? {}) },
+    headers: { 'content-type': 'application/json', ...(error.status === 429 ? OPENAI_RATE_LIMIT_HEADERS : {}), ...(error.headers ?? {}) },
     body: JSON.stringify({
       error: { message: error.message, type: typeFor(error), param: error.param ?? null, code: error.code ?? null },
     }),
