@@ -123,3 +123,18 @@ test('injected chaos decisions are reproducible: the same session gives the same
   assert.deepEqual(outcomes[0], outcomes[1]);
   assert.ok(outcomes[0].includes('ok') && outcomes[0].includes('fail'), outcomes[0].join(','));
 });
+
+test('the content filter answers in each provider’s own way (Gemini: 200 with promptFeedback.blockReason)', async () => {
+  const { GoogleGenAI } = await import('@google/genai');
+  const { default: Anthropic } = await import('@anthropic-ai/sdk');
+  const session = await mock.session('chaos-filter-dialects', { fallback: 'auto', chaos: { contentFilter: ['forbidden'] } });
+  const genai = new GoogleGenAI({ apiKey: session.apiKey, httpOptions: { baseUrl: mock.url('gemini') } });
+  const blocked = await genai.models.generateContent({ model: 'gemini-2.5-flash', contents: 'something forbidden' });
+  assert.equal(blocked.promptFeedback?.blockReason, 'SAFETY');
+  assert.equal(blocked.candidates, undefined);
+  const anthropic = new Anthropic({ baseURL: mock.url('anthropic'), apiKey: session.apiKey, maxRetries: 0 });
+  const refused = await anthropic.messages
+    .create({ model: 'claude-sonnet-4-6', max_tokens: 10, messages: [{ role: 'user', content: 'forbidden words' }] })
+    .catch((e: unknown) => e);
+  assert.ok(refused instanceof Anthropic.BadRequestError);
+});

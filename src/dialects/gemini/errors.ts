@@ -91,6 +91,14 @@ export function geminiErrorObject(error: NeutralError): { error: Record<string, 
 }
 
 export function encodeGeminiError(error: NeutralError): EncodedBody {
+  if (error.kind === 'content_filter') {
+    // Gemini does not fail a blocked prompt: it answers 200 with no candidates and the reason.
+    return {
+      status: 200,
+      headers: { 'content-type': 'application/json; charset=UTF-8' },
+      body: JSON.stringify({ promptFeedback: { blockReason: 'SAFETY', safetyRatings: [] }, modelVersion: 'understudy' }),
+    };
+  }
   return {
     status: error.status,
     headers: { 'content-type': 'application/json; charset=UTF-8', ...(error.headers ?? {}) },
