@@ -1,5 +1,5 @@
 // The reference: a bare node:http server that reads the request body and answers
-// POST /v1/chat/completions with fixed bytes captured from Understudy (status, header names and
+// POST /v1/chat/completions (or the path recorded with the capture) with fixed bytes captured from Understudy (status, header names and
 // order, body). Node adds Date, Connection/Keep-Alive and the chunked framing itself, exactly as it
 // does for Understudy, because both call writeHead(status, headers) then end(body).
 //
@@ -15,6 +15,8 @@ export interface CapturedResponse {
   rawHeaders: string[];
   /** The response body (after de-chunking), base64. */
   bodyBase64: string;
+  /** The path it answers (default POST /v1/chat/completions). */
+  path?: string;
 }
 
 /** Headers Node's http server writes by itself (with this exact casing); the bare server lets Node add them again. */
@@ -35,8 +37,9 @@ export function createBareServer(captured: CapturedResponse): Server {
   const status = captured.status;
   const headers = replayableHeaders(captured.rawHeaders);
   const body = Buffer.from(captured.bodyBase64, 'base64');
+  const path = captured.path ?? CHAT_PATH;
   return createServer(SERVER_OPTIONS, (req, res) => {
-    if (req.method !== 'POST' || req.url !== CHAT_PATH) {
+    if (req.method !== 'POST' || req.url !== path) {
       req.resume();
       res.writeHead(404, { 'content-type': 'text/plain' });
       res.end('not found');

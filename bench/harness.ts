@@ -8,7 +8,7 @@ import { request as httpRequest } from 'node:http';
 import { connect } from 'node:net';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { CHAT_PATH, type Expected, type ReadyLine, type ServerKind } from './scenarios.js';
+import { OPENAI_CHAT, type Endpoint, type Expected, type ReadyLine, type ServerKind } from './scenarios.js';
 
 export const BENCH_DIR = dirname(fileURLToPath(import.meta.url));
 export const ROOT = resolve(BENCH_DIR, '..');
@@ -125,6 +125,16 @@ export const stopChild = (child: Child) => stopProcess(child.proc);
 
 // ------------------------------------------------------------------ /proc
 
+/** The soft limit on open files (`ulimit -n`) this process (and every child) runs with; every socket counts. */
+export function openFilesLimit(): number | null {
+  try {
+    const value = execFileSync('sh', ['-c', 'ulimit -n'], { encoding: 'utf8' }).trim();
+    return value === 'unlimited' ? Infinity : Number(value) || null;
+  } catch {
+    return null;
+  }
+}
+
 const CLOCK_TICKS = (() => {
   try {
     return Number(execFileSync('getconf', ['CLK_TCK'], { encoding: 'utf8' }).trim()) || 100;
@@ -161,7 +171,14 @@ export interface PlainResponse {
   body: Buffer;
 }
 
-export function httpCall(port: number, method: string, path: string, body?: string, timeoutMs = 10_000): Promise<PlainResponse> {
+export function httpCall(
+  port: number,
+  method: string,
+  path: string,
+  body?: string,
+  timeoutMs = 10_000,
+  headers: Record<string, string> = OPENAI_CHAT.headers,
+): Promise<PlainResponse> {
   return new Promise((resolvePromise, reject) => {
     const req = httpRequest(
       {
@@ -170,7 +187,7 @@ export function httpCall(port: number, method: string, path: string, body?: stri
         path,
         method,
         agent: false,
-        headers: body === undefined ? {} : { 'content-type': 'application/json' },
+        headers: body === undefined ? {} : headers,
       },
       (res) => {
         const chunks: Buffer[] = [];
@@ -185,11 +202,13 @@ export function httpCall(port: number, method: string, path: string, body?: stri
   });
 }
 
-export const post = (port: number, body: string) => httpCall(port, 'POST', CHAT_PATH, body);
+export const post = (port: number, body: string, endpoint: Endpoint = OPENAI_CHAT) =>
+  httpCall(port, 'POST', endpoint.path, body, 10_000, endpoint.headers);
 
 /** Null when the body is the expected reply in the expected shape, else what is wrong. */
 export function checkAnswer(expected: Expected, status: number, text: string, exactChunks: boolean): string | null {
   if (status !== 200) return `status ${status}: ${text.slice(0, 300)}`;
+  if (expected.dialect === 'anthropic') return checkAnthropic(expected, text, exactChunks);
   if (!expected.stream) {
     try {
       const json = JSON.parse(text) as { choices?: { message?: { content?: unknown } }[] };
@@ -221,13 +240,52 @@ export function checkAnswer(expected: Expected, status: number, text: string, ex
   return pieces < 2 ? `only ${pieces} content chunk(s)` : null;
 }
 
+/** checkAnswer for an Anthropic Messages answer: a `message`, or its SSE events ending in message_stop. */
+function checkAnthropic(expected: Expected, text: string, exactChunks: boolean): string | null {
+  if (!expected.stream) {
+    try {
+      const json = JSON.parse(text) as { type?: string; content?: { type?: string; text?: unknown }[] };
+      const content = json.content?.[0]?.text;
+      if (json.type !== 'message') return `type ${JSON.stringify(json.type)}, expected "message"`;
+      return content === expected.text ? null : `content ${JSON.stringify(content)}`;
+    } catch (e) {
+      return `not JSON (${(e as Error).message}): ${text.slice(0, 200)}`;
+    }
+  }
+  const events = text
+    .split('\n\n')
+    .map((e) => e.trim())
+    .filter(Boolean);
+  let content = '';
+  let pieces = 0;
+  let last = '';
+  for (const event of events) {
+    const data = /^data: (.*)$/m.exec(event)?.[1];
+    if (!/^event: /m.test(event) || data === undefined) return `not an event with data: ${event.slice(0, 100)}`;
+    const parsed = JSON.parse(data) as { type?: string; delta?: { type?: string; text?: string } };
+    last = parsed.type ?? '';
+    if (parsed.type === 'content_block_delta' && parsed.delta?.type === 'text_delta' && parsed.delta.text) {
+      content += parsed.delta.text;
+      pieces++;
+    }
+  }
+  if (last !== 'message_stop') return `stream does not end with message_stop: ${text.slice(-200)}`;
+  if (content !== expected.text) return `streamed content ${JSON.stringify(content.slice(0, 200))}`;
+  if (exactChunks && expected.chunks !== undefined && pieces !== expected.chunks)
+    return `${pieces} content chunks, expected ${expected.chunks}`;
+  return pieces < 2 ? `only ${pieces} content chunk(s)` : null;
+}
+
 export function streamShape(text: string): { events: number; contentChunks: number } {
   const events = text.split('\n\n').filter((e) => e.trim());
-  return { events: events.length, contentChunks: events.filter((e) => /"delta":\{"content":"/.test(e)).length };
+  return {
+    events: events.length,
+    contentChunks: events.filter((e) => /"delta":\{"content":"|"delta":\{"type":"text_delta"/.test(e)).length,
+  };
 }
 
 /** One request over a raw socket: the response bytes exactly as they came off the wire. */
-function wireBytes(port: number, body: string): Promise<string> {
+function wireBytes(port: number, body: string, endpoint: Endpoint): Promise<string> {
   return new Promise((resolvePromise, reject) => {
     const socket = connect(port, '127.0.0.1');
     let data = '';
@@ -250,8 +308,11 @@ function wireBytes(port: number, body: string): Promise<string> {
         resolvePromise(data);
       }
     });
+    const headers = Object.entries(endpoint.headers)
+      .map(([name, value]) => `${name}: ${value}\r\n`)
+      .join('');
     socket.write(
-      `POST ${CHAT_PATH} HTTP/1.1\r\nHost: 127.0.0.1:${port}\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: keep-alive\r\n\r\n${body}`,
+      `POST ${endpoint.path} HTTP/1.1\r\nHost: 127.0.0.1:${port}\r\n${headers}Content-Length: ${Buffer.byteLength(body)}\r\nConnection: keep-alive\r\n\r\n${body}`,
     );
   });
 }
@@ -261,7 +322,8 @@ function maskWire(text: string): string {
   return text
     .replace(/\r\nDate: [^\r]*/, '\r\nDate: <date>')
     .replace(/chatcmpl-[A-Za-z0-9_-]+/g, 'chatcmpl-<id>')
-    .replace(/req_[A-Za-z0-9]+/g, 'req_<id>');
+    .replace(/req_[A-Za-z0-9]+/g, 'req_<id>')
+    .replace(/msg_[A-Za-z0-9]+/g, 'msg_<id>');
 }
 
 export interface WireCheck {
@@ -272,8 +334,13 @@ export interface WireCheck {
   note?: string;
 }
 
-export async function wireCheck(barePort: number, understudyPort: number, body: string): Promise<WireCheck> {
-  const [bare, understudy] = await Promise.all([wireBytes(barePort, body), wireBytes(understudyPort, body)]);
+export async function wireCheck(
+  barePort: number,
+  understudyPort: number,
+  body: string,
+  endpoint: Endpoint = OPENAI_CHAT,
+): Promise<WireCheck> {
+  const [bare, understudy] = await Promise.all([wireBytes(barePort, body, endpoint), wireBytes(understudyPort, body, endpoint)]);
   const a = maskWire(bare);
   const b = maskWire(understudy);
   const headers = b.slice(0, b.indexOf('\r\n\r\n')).replace(/\r\n/g, ' | ');
@@ -312,7 +379,7 @@ export interface Measurement {
   stoppedByTimeLimit?: boolean;
 }
 
-class Samples {
+export class Samples {
   private data = new Float64Array(1 << 16);
   length = 0;
   push(value: number): void {
@@ -331,6 +398,8 @@ class Samples {
 
 export interface Load {
   body: string;
+  /** Default: OpenAI chat completions. */
+  endpoint?: Endpoint;
   connections: number;
   /** Seconds, for a timed run. */
   seconds?: number;
@@ -350,9 +419,9 @@ export async function measure(child: Child, load: Load): Promise<Measurement> {
   const result = await new Promise<autocannon.Result>((resolvePromise, reject) => {
     const instance = autocannon(
       {
-        url: `http://127.0.0.1:${child.port}${CHAT_PATH}`,
+        url: `http://127.0.0.1:${child.port}${(load.endpoint ?? OPENAI_CHAT).path}`,
         method: 'POST',
-        headers: { 'content-type': 'application/json' },
+        headers: (load.endpoint ?? OPENAI_CHAT).headers,
         body: load.body,
         connections: load.connections,
         pipelining: 1,
@@ -421,9 +490,9 @@ export function problemsOf(m: Measurement): string | null {
 }
 
 /** What the server answers now, for a failure message. */
-export async function sampleAnswer(child: Child, body: string): Promise<string> {
+export async function sampleAnswer(child: Child, body: string, endpoint: Endpoint = OPENAI_CHAT): Promise<string> {
   try {
-    const answer = await post(child.port, body);
+    const answer = await post(child.port, body, endpoint);
     return `; a request now gets ${answer.status}: ${answer.body.toString('utf8').slice(0, 300)}`;
   } catch (e) {
     return `; a request now fails: ${(e as Error).message}`;

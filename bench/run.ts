@@ -4,10 +4,14 @@
 //   B1-32, B1-256  non-streamed chat completion from a repeating script, 32 / 256 connections,
 //                  against a bare node:http server writing the same bytes, and aimock
 //   B2             streamed chat completion scripted as 100 chunks, no pacing (bare, aimock)
+//   B3             many concurrent paced streams (quick: 2,000, full: 10,000; 40 chunks at 20/s),
+//                  node:http clients: memory per open stream, the server's pacing error
 //   B4             start-up: in-process startUnderstudy() and `understudy serve`, fresh processes
 //   B5-scripts     10 vs 10,000 scripts loaded, the answering one last
 //   B5-history     2 vs 100 vs 200 messages of history in the request
 //   B6             a million requests (quick: 100,000): memory after the first tenth vs the end
+//   B7-B1, B7-B2   B1 and B2 through Anthropic Messages (POST /v1/messages), against bare replaying
+//                  Understudy's captured bytes, 32 connections (--scenario=B7 runs both)
 //   vidai-1000     VidaiMock's k6 profile: its body, 1,000 connections, zero-config Understudy vs bare
 //                  (quick: 2 rounds x 5 s; full: 5 rounds x 10 s)
 //
@@ -22,7 +26,8 @@
 //   --rounds=N            rounds per throughput scenario
 //   --warmup=S            seconds of warm-up per contender and scenario, before round 1
 //   --connections=N       override every throughput scenario's connection count
-//   --scenario=ID[,ID]    B1-32, B1-256, B2, B4, B5-scripts, B5-history, B6, vidai-1000 (default: all)
+//   --scenario=ID[,ID]    B1-32, B1-256, B2, B3, B4, B5-scripts, B5-history, B6, B7-B1, B7-B2, vidai-1000
+//                         (default: all); a group name (B1, B5, B7) selects every id in it
 //   --servers=K[,K]       bare, understudy, aimock (default: all; a scenario's baseline always runs)
 //   --no-aimock           same as --servers=bare,understudy
 //   --profile             run the server children with --cpu-prof (profiles in bench/results/profiles/<label>/;
@@ -37,7 +42,8 @@ import { execFileSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg, platform, arch, release, tmpdir, totalmem } from 'node:os';
 import { join, relative, resolve } from 'node:path';
-import { BENCH_DIR, fmt, log, ROOT } from './harness.js';
+import { BENCH_DIR, fmt, log, openFilesLimit, ROOT } from './harness.js';
+import { runPaced, type PacedResult } from './paced.js';
 import { SCENARIOS, type ScenarioId, type ServerKind } from './scenarios.js';
 import { runSoak, type SoakResult } from './soak.js';
 import { runStartup, type StartupResult } from './startup.js';
@@ -99,10 +105,11 @@ function parseOptions(argv: string[]): Options {
       case 'scenario': {
         const ids = value.split(',').filter(Boolean);
         if (!ids.length) throw new Error('--scenario needs at least one id');
+        const selects = (id: string, wanted: string) => id === wanted || id.startsWith(`${wanted}-`);
         for (const id of ids)
-          if (!SCENARIOS.some((s) => s.id === id))
+          if (!SCENARIOS.some((s) => selects(s.id, id)))
             throw new Error(`unknown scenario "${id}"; known: ${SCENARIOS.map((s) => s.id).join(', ')}`);
-        options.scenarios = SCENARIOS.map((s) => s.id).filter((id) => ids.includes(id));
+        options.scenarios = SCENARIOS.map((s) => s.id).filter((id) => ids.some((wanted) => selects(id, wanted)));
         break;
       }
       case 'servers': {
@@ -133,7 +140,7 @@ function parseOptions(argv: string[]): Options {
 
 // ------------------------------------------------------------------ goals
 
-type Result = ThroughputResult | StartupResult | SoakResult;
+type Result = ThroughputResult | StartupResult | SoakResult | PacedResult;
 
 interface Goal {
   scenario: ScenarioId;
@@ -151,7 +158,14 @@ function goalsOf(results: Result[]): Goal[] {
   const goals: Goal[] = [];
   for (const result of results) {
     if (result.type === 'throughput') {
-      if (result.id === 'B1-32' || result.id === 'B1-256' || result.id === 'B2' || result.id === 'vidai-1000') {
+      if (
+        result.id === 'B1-32' ||
+        result.id === 'B1-256' ||
+        result.id === 'B2' ||
+        result.id === 'B7-B1' ||
+        result.id === 'B7-B2' ||
+        result.id === 'vidai-1000'
+      ) {
         const u = row(result, 'understudy');
         if (!u) continue;
         const ratio = `${fmt(u.ratioToBaseline, 2)} of bare (${fmt(u.medianReqPerSec)} req/s, p99 ${fmt(u.medianP99Ms, 1)} ms)`;
@@ -162,8 +176,15 @@ function goalsOf(results: Result[]): Goal[] {
             measured: `${u.errors} errors; ${ratio}`,
             met: u.errors === 0,
           });
-        } else if (result.id === 'B2') {
+        } else if (result.id === 'B2' || result.id === 'B7-B2') {
           goals.push({ scenario: result.id, goal: '(none stated; reported)', measured: ratio, met: null });
+        } else if (result.id === 'B7-B1') {
+          goals.push({
+            scenario: result.id,
+            goal: "B1's goal through Anthropic Messages: throughput ≥ 0.5 of bare node:http",
+            measured: ratio,
+            met: u.ratioToBaseline >= 0.5,
+          });
         } else {
           goals.push({
             scenario: result.id,
@@ -200,6 +221,24 @@ function goalsOf(results: Result[]): Goal[] {
           });
         }
       }
+    }
+    if (result.type === 'paced' && result.round && result.serverPacing) {
+      const p = result.serverPacing;
+      const a = result.round.arrival;
+      const streams = `${result.streams.toLocaleString('en-US')} streams${result.capNote ? ' (capped by ulimit -n)' : ''}`;
+      goals.push({
+        scenario: result.id,
+        goal: `p99 pacing error < ${result.goals.pacingP99Ms} ms (server's own health \`pacing\`)`,
+        measured: `${streams}: p50 ${fmt(p.p50, 2)} ms, p99 ${fmt(p.p99, 2)} ms, max ${fmt(p.max, 1)} ms over ${p.writes.toLocaleString('en-US')} paced writes (whole round); steady phase alone p99 ${fmt(result.steady?.serverPacing?.p99, 2)} ms; client-side arrival p50 ${fmt(a.p50Ms, 2)} ms, p99 ${fmt(a.p99Ms, 2)} ms (information)`,
+        met: p.p99 < result.goals.pacingP99Ms,
+      });
+      if (result.kbPerOpenStream !== null && result.round.sample)
+        goals.push({
+          scenario: result.id,
+          goal: `< ${result.goals.kbPerStream} KB of server RSS per open stream`,
+          measured: `${fmt(result.kbPerOpenStream, 1)} KB: RSS ${fmt(result.rssBeforeMB, 1)} → ${fmt(result.round.sample.rssMB, 1)} MB with ${result.round.sample.open.toLocaleString('en-US')} of ${streams} open (peak RSS ${fmt(result.peakRssMB, 1)} MB: ${fmt(result.kbPerStreamFromPeak, 1)} KB/stream)`,
+          met: result.kbPerOpenStream < result.goals.kbPerStream,
+        });
     }
     if (result.type === 'startup' && result.inProcess.importToFirstAnswer.runs) {
       const a = result.inProcess.importToFirstAnswer;
@@ -320,14 +359,35 @@ function goalsTable(goals: Goal[]): string {
   ].join('\n');
 }
 
-/** The soft limit on open files (`ulimit -n`) this process runs with; autocannon's sockets count. */
-function openFilesLimit(): number | null {
-  try {
-    const value = execFileSync('sh', ['-c', 'ulimit -n'], { encoding: 'utf8' }).trim();
-    return value === 'unlimited' ? Infinity : Number(value) || null;
-  } catch {
-    return null;
+function pacedTable(result: PacedResult): string {
+  const r = result.round;
+  const p = result.serverPacing;
+  const pacing = (x: PacedResult['serverPacing']) =>
+    x ? `${fmt(x.p50, 2)} / ${fmt(x.p99, 2)} / ${fmt(x.max, 1)} ms over ${x.writes} writes` : 'n/a';
+  const lines = [
+    `${result.streams.toLocaleString('en-US')} concurrent streams${result.capNote ? ` (${result.capNote})` : ''}, each ${result.chunks} content chunks at ${result.chunksPerSecond} chunks/s (${result.eventsPerStream ?? 'n/a'} SSE events, ${result.streamBytes ?? 'n/a'} bytes); opened in batches of 100 every 25 ms after a ${result.warmup?.streams ?? 0}-stream warm-up round; \`ulimit -n\` ${result.openFilesLimit ?? 'unknown'}.`,
+    '',
+    '| measure | value |',
+    '| --- | ---: |',
+  ];
+  if (r) {
+    lines.push(
+      `| streams completed | ${r.completed} / ${r.streams} |`,
+      `| all streams had their headers after | ${fmt(r.allOpenMs)} ms |`,
+      `| most open at once | ${r.maxOpen} |`,
+      `| round took | ${fmt(r.durationMs)} ms |`,
+      `| server RSS before the round | ${fmt(result.rssBeforeMB, 1)} MB |`,
+      `| server RSS with the most streams open | ${fmt(r.sample?.rssMB, 1)} MB (${r.sample?.open ?? 'n/a'} open, at ${fmt(r.sample?.atMs)} ms) |`,
+      `| server peak RSS (VmHWM) | ${fmt(result.peakRssMB, 1)} MB |`,
+      `| memory per open stream | ${fmt(result.kbPerOpenStream, 1)} KB (from peak: ${fmt(result.kbPerStreamFromPeak, 1)} KB) |`,
+      `| server pacing error (health, whole round) p50 / p99 / max | ${pacing(p)} |`,
+      `| … of which while the streams were opening (cumulative when the last one opened) | ${pacing(result.serverPacingWhileOpening)} |`,
+      `| server pacing error, steady phase (second round: reset once all were open, read when the first ended${result.steady?.windowMs != null ? `, ${fmt(result.steady.windowMs)} ms` : ''}) | ${pacing(result.steady?.serverPacing ?? null)} |`,
+      `| client arrival error p50 / p99 / max | ${fmt(r.arrival.p50Ms, 2)} / ${fmt(r.arrival.p99Ms, 2)} / ${fmt(r.arrival.maxMs, 1)} ms over ${r.arrival.events} events |`,
+      `| server CPU / client CPU | ${fmt(r.serverCpuPct)}% / ${fmt(r.loadgenCpuPct)}% |`,
+    );
   }
+  return lines.join('\n');
 }
 
 function gitInfo(): { commit: string | null; dirty: boolean | null } {
@@ -398,6 +458,8 @@ async function main(): Promise<number> {
             failures,
           ),
         );
+      } else if (scenario.type === 'paced') {
+        results.push(await runPaced(scenario, quick, failures));
       } else if (scenario.type === 'startup') {
         results.push(await runStartup(scenario, quick, scratch, failures));
       } else {
@@ -414,6 +476,7 @@ async function main(): Promise<number> {
   const throughput = results.filter((r): r is ThroughputResult => r.type === 'throughput');
   const startup = results.find((r): r is StartupResult => r.type === 'startup');
   const soak = results.find((r): r is SoakResult => r.type === 'soak');
+  const paced = results.find((r): r is PacedResult => r.type === 'paced');
   const totalS = (Date.now() - startedAt.getTime()) / 1000;
   const report = {
     ok: failures.length === 0,
@@ -452,6 +515,7 @@ async function main(): Promise<number> {
 
   const sections: string[] = [];
   if (throughput.length) sections.push('## Throughput', '', throughputTable(throughput), '');
+  if (paced) sections.push('## B3 paced streams', '', pacedTable(paced), '');
   if (startup) sections.push('## B4 start-up', '', startupTables(startup), '');
   if (soak) sections.push('## B6 a million requests', '', soakTable(soak), '');
   const wireNotes = throughput.flatMap((r) => (r.wireCheck && !r.wireCheck.identical ? [`Wire check ${r.id}: ${r.wireCheck.note}`] : []));

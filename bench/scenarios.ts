@@ -1,5 +1,5 @@
 // What the benchmark sends and what every contender answers: the scenarios of the performance
-// issue (B1, B2, B4, B5, B6 and VidaiMock's load profile), their request bodies, the scripts the
+// issue (B1, B2, B3, B4, B5, B6, B7 and VidaiMock's load profile), their request bodies, the scripts the
 // Understudy children load, and the ready line every server child prints.
 
 import { resolve } from 'node:path';
@@ -7,6 +7,19 @@ import { fileURLToPath } from 'node:url';
 import type { FixtureSpec, ScenarioSpec } from '../src/engine/spec.js';
 
 export const CHAT_PATH = '/v1/chat/completions';
+export const MESSAGES_PATH = '/v1/messages';
+
+/** Where a request goes and the headers it carries (besides content-length). */
+export interface Endpoint {
+  path: string;
+  headers: Record<string, string>;
+}
+
+export const OPENAI_CHAT: Endpoint = { path: CHAT_PATH, headers: { 'content-type': 'application/json' } };
+export const ANTHROPIC_MESSAGES: Endpoint = {
+  path: MESSAGES_PATH,
+  headers: { 'content-type': 'application/json', 'anthropic-version': '2023-06-01', 'x-api-key': 'bench-key' },
+};
 
 /** The scripted reply: 20 words, so the default streaming would split it into 20 content chunks. */
 export const REPLY_TEXT =
@@ -16,18 +29,26 @@ export const REPLY_TEXT =
 export const STREAM_CHUNKS = Array.from({ length: 100 }, (_, i) => `t${String(i).padStart(3, '0')} `);
 export const STREAM_TEXT = STREAM_CHUNKS.join('');
 
+/** B3's reply: 40 pieces, each its own content chunk, paced at 20 chunks per second (~2 s a stream). */
+export const PACED_CHUNKS = Array.from({ length: 40 }, (_, i) => `p${String(i).padStart(3, '0')} `);
+export const PACED_TEXT = PACED_CHUNKS.join('');
+export const PACED_CHUNKS_PER_SECOND = 20;
+
 /** What Understudy answers in zero-config mode to a request without tools (src/engine/zero-config.ts). */
 export const ZERO_CONFIG_TEXT = 'This is a scripted answer from Understudy.';
 
 export type ServerKind = 'bare' | 'understudy' | 'aimock';
 
-export type ScenarioId = 'B1-32' | 'B1-256' | 'B2' | 'B4' | 'B5-scripts' | 'B5-history' | 'B6' | 'vidai-1000';
+export type ScenarioId = 'B1-32' | 'B1-256' | 'B2' | 'B3' | 'B4' | 'B5-scripts' | 'B5-history' | 'B6' | 'B7-B1' | 'B7-B2' | 'vidai-1000';
 
 // ------------------------------------------------------------------ request bodies
 
 const HELLO = [{ role: 'user', content: 'Hello!' }];
 export const BODY_HELLO = JSON.stringify({ model: 'gpt-4o-mini', messages: HELLO });
 export const BODY_HELLO_STREAM = JSON.stringify({ model: 'gpt-4o-mini', messages: HELLO, stream: true });
+const ANTHROPIC_HELLO = { model: 'claude-sonnet-4-6', max_tokens: 100, messages: HELLO };
+export const BODY_ANTHROPIC = JSON.stringify(ANTHROPIC_HELLO);
+export const BODY_ANTHROPIC_STREAM = JSON.stringify({ ...ANTHROPIC_HELLO, stream: true });
 /** VidaiMock's k6 load script posts exactly this. */
 export const BODY_VIDAI = JSON.stringify({ model: 'gpt-3.5-turbo', messages: [{ role: 'user', content: 'Hello!' }] });
 
@@ -59,6 +80,8 @@ export interface UnderstudyChildConfig {
   /** The answering script requires `latestUser` equal to "Hello!" (B5) instead of no predicate. */
   matchLatestUser?: boolean;
   fallback?: 'strict' | 'auto';
+  /** Pace the reply (B3). */
+  pacing?: { ttftMs?: number; chunksPerSecond?: number };
   /** Answer `{ "stats": true }` messages on the IPC channel with memory and journal figures (B6). */
   stats?: boolean;
 }
@@ -73,7 +96,10 @@ export function understudyFixture(config: UnderstudyChildConfig): FixtureSpec {
       steps: [{ id: 'reply', when: { latestUser: { equals: `decoy question ${i}` } }, reply: { text: `decoy answer ${i}` } }],
     });
   }
-  const reply = config.chunks ? { text: config.chunks.join(''), chunks: config.chunks } : { text: REPLY_TEXT };
+  const reply = {
+    ...(config.chunks ? { text: config.chunks.join(''), chunks: config.chunks } : { text: REPLY_TEXT }),
+    ...(config.pacing && { pacing: config.pacing }),
+  };
   scenarios.push({
     name: 'bench',
     exhausted: 'repeat_last',
@@ -108,6 +134,8 @@ export interface Expected {
   stream: boolean;
   /** Exact number of content chunks in Understudy's stream. */
   chunks?: number;
+  /** The answer's wire shape (default openai-chat). */
+  dialect?: 'openai-chat' | 'anthropic';
 }
 
 /** Servers take turns round by round; each is compared with `baseline` in the same round. */
@@ -120,6 +148,8 @@ export interface ThroughputScenario {
   contenders: Contender[];
   /** Label of the contender every ratio is taken against. */
   baseline: string;
+  /** Where every contender is sent its requests (default OpenAI chat completions). */
+  endpoint?: Endpoint;
   /** Label of the Understudy contender whose captured answer the bare server replays. */
   captureFrom?: string;
   expected: Expected;
@@ -149,7 +179,21 @@ export interface SoakScenario {
   body: string;
 }
 
-export type Scenario = ThroughputScenario | StartupScenario | SoakScenario;
+/** Many concurrent paced streams from one Understudy child, driven by node:http clients (B3). */
+export interface PacedScenario {
+  type: 'paced';
+  id: 'B3';
+  title: string;
+  description: string;
+  /** Concurrent streams (capped below the open-files limit). */
+  streams: { quick: number; full: number };
+  chunks: string[];
+  chunksPerSecond: number;
+  body: string;
+  goals: { pacingP99Ms: number; kbPerStream: number };
+}
+
+export type Scenario = ThroughputScenario | StartupScenario | SoakScenario | PacedScenario;
 
 const BENCH: UnderstudyChildConfig = { script: 'bench' };
 const aimockFor = (text: string, chunks: number): AimockChildConfig => ({ text, chunkSize: Math.ceil(text.length / chunks) });
@@ -201,6 +245,18 @@ export const SCENARIOS: Scenario[] = [
     expected: { text: STREAM_TEXT, stream: true, chunks: STREAM_CHUNKS.length },
   },
   {
+    type: 'paced',
+    id: 'B3',
+    title: 'B3 many concurrent paced streams',
+    description:
+      'one Understudy child streams a 40-chunk reply paced at 20 chunks per second (~2 s) to every one of N concurrent node:http clients in the parent (quick: 2,000, full: 10,000), all opened within a fraction of the stream',
+    streams: { quick: 2_000, full: 10_000 },
+    chunks: PACED_CHUNKS,
+    chunksPerSecond: PACED_CHUNKS_PER_SECOND,
+    body: BODY_HELLO_STREAM,
+    goals: { pacingP99Ms: 5, kbPerStream: 20 },
+  },
+  {
     type: 'startup',
     id: 'B4',
     title: 'B4 start-up',
@@ -246,6 +302,37 @@ export const SCENARIOS: Scenario[] = [
     segments: 10,
     connections: 32,
     body: BODY_HELLO,
+  },
+  {
+    type: 'throughput',
+    id: 'B7-B1',
+    title: 'B7 B1 through Anthropic Messages',
+    description: "B1's repeating 20-word reply answered as a non-streamed Anthropic Messages response (POST /v1/messages), 32 connections",
+    connections: 32,
+    endpoint: ANTHROPIC_MESSAGES,
+    contenders: [
+      { label: 'bare', kind: 'bare', body: BODY_ANTHROPIC },
+      { label: 'understudy', kind: 'understudy', config: BENCH, body: BODY_ANTHROPIC },
+    ],
+    baseline: 'bare',
+    captureFrom: 'understudy',
+    expected: { text: REPLY_TEXT, stream: false, dialect: 'anthropic' },
+  },
+  {
+    type: 'throughput',
+    id: 'B7-B2',
+    title: 'B7 B2 through Anthropic Messages, 100 chunks',
+    description:
+      "B2's reply scripted as 100 chunks, streamed as Anthropic Messages SSE (100 content_block_delta events), no pacing, 32 connections",
+    connections: 32,
+    endpoint: ANTHROPIC_MESSAGES,
+    contenders: [
+      { label: 'bare', kind: 'bare', body: BODY_ANTHROPIC_STREAM },
+      { label: 'understudy', kind: 'understudy', config: { script: 'bench', chunks: STREAM_CHUNKS }, body: BODY_ANTHROPIC_STREAM },
+    ],
+    baseline: 'bare',
+    captureFrom: 'understudy',
+    expected: { text: STREAM_TEXT, stream: true, chunks: STREAM_CHUNKS.length, dialect: 'anthropic' },
   },
   {
     type: 'throughput',

@@ -1,4 +1,4 @@
-// Throughput scenarios (B1, B2, B5, VidaiMock's profile): every contender in its own child process,
+// Throughput scenarios (B1, B2, B5, B7, VidaiMock's profile): every contender in its own child process,
 // autocannon in the parent, contenders taking turns round by round, each round's req/s divided by
 // the baseline's req/s in the same round; medians over rounds.
 
@@ -24,7 +24,7 @@ import {
   type Measurement,
   type WireCheck,
 } from './harness.js';
-import type { Contender, ScenarioId, ServerKind, ThroughputScenario } from './scenarios.js';
+import { OPENAI_CHAT, type Contender, type ScenarioId, type ServerKind, type ThroughputScenario } from './scenarios.js';
 
 export interface ThroughputSettings {
   quick: boolean;
@@ -156,6 +156,7 @@ export async function runThroughput(
 ): Promise<ThroughputResult> {
   const { durationS, rounds } = settingsFor(scenario, settings);
   const connections = settings.connections ?? scenario.connections;
+  const endpoint = scenario.endpoint ?? OPENAI_CHAT;
   const contenders = scenario.contenders.filter(
     (c) => settings.servers.includes(c.kind) || c.label === scenario.baseline || c.label === scenario.captureFrom,
   );
@@ -189,7 +190,7 @@ export async function runThroughput(
     for (const contender of contenders.filter((c) => c.kind === 'understudy')) {
       const child = await start(contender);
       children.set(contender.label, child);
-      const answer = await post(child.port, contender.body);
+      const answer = await post(child.port, contender.body, endpoint);
       const problem = checkAnswer(scenario.expected, answer.status, answer.body.toString('utf8'), true);
       if (problem) throw new Error(`${scenario.id}: ${contender.label}'s answer is not the expected reply: ${problem}`);
       if (contender.label === scenario.captureFrom) {
@@ -197,6 +198,7 @@ export async function runThroughput(
           status: answer.status,
           rawHeaders: answer.rawHeaders,
           bodyBase64: answer.body.toString('base64'),
+          path: endpoint.path,
         };
         result.capture = {
           status: answer.status,
@@ -210,10 +212,10 @@ export async function runThroughput(
           writeFileSync(captureFile, JSON.stringify(captured));
           const bareChild = await start(bare, [captureFile]);
           children.set(bare.label, bareChild);
-          const bareAnswer = await post(bareChild.port, bare.body);
+          const bareAnswer = await post(bareChild.port, bare.body, endpoint);
           const bareProblem = checkAnswer(scenario.expected, bareAnswer.status, bareAnswer.body.toString('utf8'), true);
           if (bareProblem) throw new Error(`${scenario.id}: the bare server does not replay the capture: ${bareProblem}`);
-          result.wireCheck = await wireCheck(bareChild.port, child.port, contender.body);
+          result.wireCheck = await wireCheck(bareChild.port, child.port, contender.body, endpoint);
           log(
             `${scenario.id}: captured ${answer.status}, ${answer.body.length} body bytes${result.capture.stream ? ` (${result.capture.stream.contentChunks} content chunks)` : ''}; wire check ${result.wireCheck.identical ? 'identical (modulo Date and ids)' : `DIFFERENT: ${result.wireCheck.note}`}`,
           );
@@ -227,7 +229,7 @@ export async function runThroughput(
         result.skipped[aimock.label] = `did not start: ${started.message}`;
       } else {
         children.set(aimock.label, started);
-        const answer = await post(started.port, aimock.body).catch((e: Error) => ({
+        const answer = await post(started.port, aimock.body, endpoint).catch((e: Error) => ({
           status: 0,
           rawHeaders: [],
           body: Buffer.from(e.message),
@@ -259,17 +261,18 @@ export async function runThroughput(
 
     const check = async (c: Contender, m: Measurement, what: string) => {
       const problem = problemsOf(m);
-      if (problem) throw new Error(`${scenario.id} ${what} ${c.label}: ${problem}${await sampleAnswer(children.get(c.label)!, c.body)}`);
+      if (problem)
+        throw new Error(`${scenario.id} ${what} ${c.label}: ${problem}${await sampleAnswer(children.get(c.label)!, c.body, endpoint)}`);
     };
     if (settings.warmupS > 0) {
       for (const c of order) {
-        const warm = await measure(children.get(c.label)!, { body: c.body, connections, seconds: settings.warmupS });
+        const warm = await measure(children.get(c.label)!, { body: c.body, endpoint, connections, seconds: settings.warmupS });
         await check(c, warm, 'warm-up');
       }
     }
     for (let round = 1; round <= rounds; round++) {
       for (const c of order) {
-        const m = await measure(children.get(c.label)!, { body: c.body, connections, seconds: durationS });
+        const m = await measure(children.get(c.label)!, { body: c.body, endpoint, connections, seconds: durationS });
         result.roundRecords.push({ scenario: scenario.id, round, contender: c.label, server: c.kind, ...m });
         log(
           `${scenario.id} round ${round}/${rounds} ${c.label.padEnd(14)} ${fmt(m.reqPerSec).padStart(6)} req/s  p50 ${fmt(m.p50Ms, 2)} ms  p99 ${fmt(m.p99Ms, 2)} ms  server CPU ${fmt(m.serverCpuPct)}%  autocannon CPU ${fmt(m.loadgenCpuPct)}%`,
