@@ -16,15 +16,13 @@ export function splitArguments(text: string): string[] {
   return parts;
 }
 
-export function encodeChatStream(reply: ResolvedReply, request: ChatRequest, ctx: EncodeContext): StreamEncoding {
-  const head = `{"id":${JSON.stringify(ctx.responseId)},"object":"chat.completion.chunk","created":${ctx.created},"model":${JSON.stringify(ctx.model)},"service_tier":"default","system_fingerprint":"fp_understudy","choices":`;
-  const tail = request.streamUsage ? ',"usage":null}' : '}';
-  const events: string[] = [];
+/** The `choices` array of each chunk, in order: everything that depends on the reply alone. */
+function choiceFragments(reply: ResolvedReply): string[] {
+  const fragments: string[] = [];
   const chunk = (delta: unknown, finish: string | null = null) =>
-    events.push(
-      `data: ${head}[{"index":0,"delta":${JSON.stringify(delta)},"logprobs":null,"finish_reason":${finish === null ? 'null' : JSON.stringify(finish)}}]${tail}\n\n`,
+    fragments.push(
+      `[{"index":0,"delta":${JSON.stringify(delta)},"logprobs":null,"finish_reason":${finish === null ? 'null' : JSON.stringify(finish)}}]`,
     );
-
   chunk({ role: 'assistant', content: reply.content === null ? null : '', refusal: null });
   for (const piece of reply.chunks) if (piece.length > 0) chunk({ content: piece });
   reply.toolCalls.forEach((call, index) => {
@@ -38,9 +36,24 @@ export function encodeChatStream(reply: ResolvedReply, request: ChatRequest, ctx
     }
   });
   chunk({}, reply.finishReason);
-  if (request.streamUsage) {
-    events.push(`data: ${head}[],"usage":${JSON.stringify(openaiChatUsage(reply.usage))}}\n\n`);
+  return fragments;
+}
+
+// Scripted replies resolve to the same parts every time (ResolvedReply.shape): their fragments
+// are encoded once; each request only adds its id, clock, model and usage.
+const fragmentCache = new WeakMap<object, string[]>();
+
+export function encodeChatStream(reply: ResolvedReply, request: ChatRequest, ctx: EncodeContext): StreamEncoding {
+  let fragments = reply.shape ? fragmentCache.get(reply.shape) : undefined;
+  if (!fragments) {
+    fragments = choiceFragments(reply);
+    if (reply.shape) fragmentCache.set(reply.shape, fragments);
   }
+  const head = `data: {"id":${JSON.stringify(ctx.responseId)},"object":"chat.completion.chunk","created":${ctx.created},"model":${JSON.stringify(ctx.model)},"service_tier":"default","system_fingerprint":"fp_understudy","choices":`;
+  const tail = request.streamUsage ? ',"usage":null}\n\n' : '}\n\n';
+  const events: string[] = new Array(fragments.length);
+  for (let i = 0; i < fragments.length; i++) events[i] = head + fragments[i] + tail;
+  if (request.streamUsage) events.push(`${head}[],"usage":${JSON.stringify(openaiChatUsage(reply.usage))}}\n\n`);
   events.push('data: [DONE]\n\n');
   return { contentType: 'text/event-stream; charset=utf-8', events };
 }
