@@ -9,6 +9,7 @@ import { APICallError, generateText, stepCountIs, streamText, tool } from 'ai';
 import { z } from 'zod';
 
 import { startUnderstudy, type Understudy, type UnderstudySession } from '../src/index.js';
+import { expectStreamTextRefused } from './support/aisdk.js';
 
 let mock: Understudy;
 before(async () => {
@@ -171,28 +172,6 @@ describe('Vercel AI SDK Anthropic provider: a scripted call that fails the tool 
   test('streamText reports APICallError 409 and runs no tool [aisdk-anthropic.tools.stream -]', async () => {
     const session = await mock.session('aisdk-anthropic-stream-mismatch');
     const bad = setup(session, 'string');
-    const errors: unknown[] = [];
-    const result = streamText({
-      model: model(session),
-      tools: bad.tools,
-      stopWhen: stepCountIs(3),
-      maxRetries: 0,
-      abortSignal: AbortSignal.timeout(10_000),
-      prompt: 'Weather?',
-      onError: ({ error }) => void errors.push(error),
-    });
-    let streamed = '';
-    for await (const delta of result.textStream) streamed += delta;
-    assert.equal(streamed, '');
-    assert.equal(errors.length, 1);
-    const [error] = errors;
-    assert.ok(APICallError.isInstance(error), `got ${String(error)}`);
-    assert.equal(error.statusCode, 409);
-    assert.deepEqual(bad.ran, []);
-    const { entries } = await session.journal();
-    assert.deepEqual(
-      entries.map((e) => [e.status, e.stream, e.error?.code]),
-      [[409, true, 'fixture_mismatch']],
-    );
+    await expectStreamTextRefused({ model: model(session), tools: bad.tools, ran: bad.ran, session });
   });
 });

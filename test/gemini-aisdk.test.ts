@@ -11,6 +11,7 @@ import { z } from 'zod';
 
 import { startUnderstudy } from '../src/client/index.js';
 import type { Understudy, UnderstudySession } from '../src/client/index.js';
+import { expectStreamTextRefused } from './support/aisdk.js';
 
 let mock: Understudy;
 
@@ -183,28 +184,6 @@ describe('Vercel AI SDK Google provider: a scripted call that fails the tool sch
     const session = await mock.session('ag-stream-mismatch');
     script(session);
     const ran: unknown[] = [];
-    const errors: unknown[] = [];
-    const result = streamText({
-      model: google(session),
-      tools: { get_weather: weatherTool(ran) },
-      stopWhen: stepCountIs(3),
-      maxRetries: 0,
-      abortSignal: AbortSignal.timeout(10_000),
-      prompt: 'Weather?',
-      onError: ({ error }) => void errors.push(error),
-    });
-    let streamed = '';
-    for await (const delta of result.textStream) streamed += delta;
-    assert.equal(streamed, '');
-    assert.equal(errors.length, 1);
-    const [error] = errors;
-    assert.ok(APICallError.isInstance(error), `got ${String(error)}`);
-    assert.equal(error.statusCode, 409);
-    assert.deepEqual(ran, []);
-    const { entries } = await session.journal();
-    assert.deepEqual(
-      entries.map((e) => [e.status, e.stream, e.error?.code]),
-      [[409, true, 'fixture_mismatch']],
-    );
+    await expectStreamTextRefused({ model: google(session), tools: { get_weather: weatherTool(ran) }, ran: ran, session });
   });
 });

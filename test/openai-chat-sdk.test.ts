@@ -21,6 +21,7 @@ import { z } from 'zod';
 
 import { connectUnderstudy, startUnderstudy, VerificationError } from '../src/index.js';
 import type { Reply, Understudy, UnderstudySession } from '../src/index.js';
+import { expectStreamTextRefused } from './support/aisdk.js';
 
 // ------------------------------------------------------------------ helpers
 
@@ -1396,28 +1397,7 @@ describe('Vercel AI SDK: a scripted call that fails the tool schema', () => {
   test('streamText reports APICallError 409 and runs no tool [aisdk-openai-chat.tools.stream -]', async () => {
     const session = await mock.session('aisdk-stream-mismatch');
     const bad = setup(session, 'string');
-    const errors: unknown[] = [];
-    const result = streamText({
-      model: bad.model,
-      tools: bad.tools,
-      stopWhen: stepCountIs(3),
-      maxRetries: 0,
-      prompt: 'Weather?',
-      onError: ({ error }) => void errors.push(error),
-    });
-    let streamed = '';
-    for await (const delta of result.textStream) streamed += delta;
-    assert.equal(streamed, '');
-    assert.equal(errors.length, 1);
-    const [error] = errors;
-    assert.ok(APICallError.isInstance(error), `got ${String(error)}`);
-    assert.equal(error.statusCode, 409);
-    assert.deepEqual(bad.ran, []);
-    const { entries } = await session.journal();
-    assert.deepEqual(
-      entries.map((e) => [e.status, e.stream, e.error?.code]),
-      [[409, true, 'fixture_mismatch']],
-    );
+    await expectStreamTextRefused({ model: bad.model, tools: bad.tools, ran: bad.ran, session });
   });
 });
 

@@ -22,6 +22,7 @@ import { z } from 'zod';
 
 import { startUnderstudy, VerificationError } from '../src/index.js';
 import type { Understudy, UnderstudySession } from '../src/index.js';
+import { expectStreamTextRefused } from './support/aisdk.js';
 
 // ------------------------------------------------------------------ helpers
 
@@ -1046,28 +1047,7 @@ describe('Vercel AI SDK: a scripted call that fails the tool schema', () => {
   test('streamText reports APICallError 409 and runs no tool [aisdk-openai-responses.tools.stream -]', async () => {
     const session = await mock.session('aisdk-stream-mismatch');
     const bad = setup(session, 'string');
-    const errors: unknown[] = [];
-    const result = streamText({
-      model: bad.model,
-      tools: bad.tools,
-      stopWhen: stepCountIs(3),
-      maxRetries: 0,
-      prompt: 'Weather?',
-      onError: ({ error }) => void errors.push(error),
-    });
-    let streamed = '';
-    for await (const delta of result.textStream) streamed += delta;
-    assert.equal(streamed, '');
-    assert.equal(errors.length, 1);
-    const [error] = errors;
-    assert.ok(APICallError.isInstance(error), `got ${String(error)}`);
-    assert.equal(error.statusCode, 409);
-    assert.deepEqual(bad.ran, []);
-    const { entries } = await session.journal();
-    assert.deepEqual(
-      entries.map((e) => [e.status, e.stream, e.error?.code]),
-      [[409, true, 'fixture_mismatch']],
-    );
+    await expectStreamTextRefused({ model: bad.model, tools: bad.tools, ran: bad.ran, session });
   });
 
   test('streamText sees an in-stream response.failed as an error part [aisdk-openai-responses.tools.stream -]', async () => {
