@@ -16,12 +16,12 @@ import type {
   ChatCompletionMessageParam,
 } from 'openai/resources/chat/completions';
 import { createOpenAI } from '@ai-sdk/openai';
-import { APICallError, generateText, streamText, tool, stepCountIs } from 'ai';
+import { generateText, streamText, tool, stepCountIs } from 'ai';
 import { z } from 'zod';
 
 import { connectUnderstudy, startUnderstudy, VerificationError } from '../src/index.js';
 import type { Reply, Understudy, UnderstudySession } from '../src/index.js';
-import { expectStreamTextRefused } from './support/aisdk.js';
+import { expectGenerateTextRefusedThenAnswered, expectStreamTextRefused, scriptZipCodeCall, typedWeatherTool } from './support/aisdk.js';
 
 // ------------------------------------------------------------------ helpers
 
@@ -1347,57 +1347,18 @@ describe('Vercel AI SDK OpenAI provider in chat mode', () => {
 });
 
 describe('Vercel AI SDK: a scripted call that fails the tool schema', () => {
-  function setup(session: UnderstudySession, cityType: 'string' | 'number') {
-    session.scenario('weather').callsTool('weather', { city: 75001 }, 'call_zip').then().replies('Done.');
-    const ran: unknown[] = [];
-    const city = cityType === 'string' ? z.string() : z.number();
-    const tools = {
-      weather: tool({
-        description: 'Current weather for a city',
-        inputSchema: z.object({ city }),
-        execute: async (input: unknown) => {
-          ran.push(input);
-          return 'sunny';
-        },
-      }),
-    };
-    const model = createOpenAI({ baseURL: mock.url('openai'), apiKey: session.apiKey }).chat('gpt-4o');
-    return { ran, tools, model };
-  }
+  const model = (session: UnderstudySession) => createOpenAI({ baseURL: mock.url('openai'), apiKey: session.apiKey }).chat('gpt-4o');
 
   test('generateText throws APICallError 409 and nothing is consumed [aisdk-openai-chat.tools.json -]', async () => {
     const session = await mock.session('aisdk-generate-mismatch');
-    const bad = setup(session, 'string');
-    const error = await generateText({
-      model: bad.model,
-      tools: bad.tools,
-      stopWhen: stepCountIs(3),
-      maxRetries: 0,
-      prompt: 'Weather?',
-    }).catch((e: unknown) => e);
-    assert.ok(APICallError.isInstance(error), `got ${String(error)}`);
-    assert.equal(error.statusCode, 409);
-    assert.match(error.responseBody ?? '', /fixture_mismatch/);
-    assert.deepEqual(bad.ran, []);
-
-    const good = setup(session, 'number');
-    const result = await generateText({
-      model: good.model,
-      tools: good.tools,
-      stopWhen: stepCountIs(3),
-      maxRetries: 0,
-      prompt: 'Weather?',
-    });
-    assert.deepEqual(good.ran, [{ city: 75001 }]);
-    assert.equal(result.text, 'Done.');
-    const { counters } = await session.journal();
-    assert.deepEqual([counters.mismatched, counters.matched], [1, 2]);
+    await expectGenerateTextRefusedThenAnswered(session, model(session));
   });
 
   test('streamText reports APICallError 409 and runs no tool [aisdk-openai-chat.tools.stream -]', async () => {
     const session = await mock.session('aisdk-stream-mismatch');
-    const bad = setup(session, 'string');
-    await expectStreamTextRefused({ model: bad.model, tools: bad.tools, ran: bad.ran, session });
+    scriptZipCodeCall(session);
+    const ran: unknown[] = [];
+    await expectStreamTextRefused({ model: model(session), tools: typedWeatherTool('string', ran), ran, session });
   });
 });
 

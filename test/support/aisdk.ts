@@ -1,7 +1,8 @@
 // Shared assertions for the Vercel AI SDK tests of every dialect.
 
 import assert from 'node:assert/strict';
-import { APICallError, stepCountIs, streamText, type LanguageModel, type ToolSet } from 'ai';
+import { APICallError, generateText, stepCountIs, streamText, tool, type LanguageModel, type ToolSet } from 'ai';
+import { z } from 'zod';
 import type { UnderstudySession } from '../../src/client/index.js';
 
 /** streamText against a reply Understudy refuses (409 fixture_mismatch): the SDK reports one
@@ -35,4 +36,54 @@ export async function expectStreamTextRefused(options: {
     entries.map((e) => [e.status, e.stream, e.error?.code]),
     [[409, true, 'fixture_mismatch']],
   );
+}
+
+/** A weather tool whose `city` must be a string or a number, recording each run. */
+export function typedWeatherTool(cityType: 'string' | 'number', ran: unknown[]): ToolSet {
+  return {
+    weather: tool({
+      description: 'Current weather for a city',
+      inputSchema: z.object({ city: cityType === 'string' ? z.string() : z.number() }),
+      execute: async (input: unknown) => {
+        ran.push(input);
+        return 'sunny';
+      },
+    }),
+  };
+}
+
+/** Scripts a call with a numeric city (so a string-typed tool refuses it), then an answer. */
+export function scriptZipCodeCall(session: UnderstudySession): void {
+  session.scenario('weather').callsTool('weather', { city: 75001 }, 'call_zip').then().replies('Done.');
+}
+
+/** generateText with a tool whose schema the scripted call fails gets APICallError 409 and runs
+ * nothing; with a tool it satisfies, the same script answers: nothing was consumed. */
+export async function expectGenerateTextRefusedThenAnswered(session: UnderstudySession, model: LanguageModel): Promise<void> {
+  scriptZipCodeCall(session);
+  const refused: unknown[] = [];
+  const error = await generateText({
+    model,
+    tools: typedWeatherTool('string', refused),
+    stopWhen: stepCountIs(3),
+    maxRetries: 0,
+    prompt: 'Weather?',
+  }).catch((e: unknown) => e);
+  assert.ok(APICallError.isInstance(error), `got ${String(error)}`);
+  assert.equal(error.statusCode, 409);
+  assert.match(error.responseBody ?? '', /fixture_mismatch/);
+  assert.deepEqual(refused, []);
+
+  const ran: unknown[] = [];
+  const result = await generateText({
+    model,
+    tools: typedWeatherTool('number', ran),
+    stopWhen: stepCountIs(3),
+    maxRetries: 0,
+    prompt: 'Weather?',
+  });
+  assert.deepEqual(ran, [{ city: 75001 }]);
+  assert.equal(result.text, 'Done.');
+  const { counters } = await session.journal();
+  assert.deepEqual([counters.mismatched, counters.matched], [1, 2]);
 }
