@@ -13,10 +13,6 @@ export function loadTokenizer(): Promise<void> {
   return loading;
 }
 
-export function tokenizerReady(): boolean {
-  return counter !== undefined;
-}
-
 // Tests and load runs send the same texts again and again; BPE is costly, a lookup is not.
 // Bounded by total characters so memory never grows with traffic.
 const CACHE_CHARS = 4_000_000;

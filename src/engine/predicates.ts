@@ -309,16 +309,3 @@ export function allPass(predicates: Predicate[], request: ChatRequest): boolean 
   for (const p of predicates) if (p.check(request) !== null) return false;
   return true;
 }
-
-export function firstMiss(predicates: Predicate[], request: ChatRequest): Miss | null {
-  explaining = true;
-  try {
-    for (const p of predicates) {
-      const miss = p.check(request);
-      if (miss) return miss;
-    }
-    return null;
-  } finally {
-    explaining = false;
-  }
-}

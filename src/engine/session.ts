@@ -11,7 +11,6 @@ import { ToolLedger } from './tool-ledger.js';
 import type { FallbackMode, FixtureSpec } from './spec.js';
 
 export const DEFAULT_CLOCK = 1767225600; // 2026-01-01T00:00:00Z
-export const DEFAULT_JOURNAL_LIMIT = 1000;
 
 export interface SessionOptions {
   id: string;
@@ -85,7 +84,7 @@ export class Session {
     this.idPrefix = idPrefix(this.seed);
     this.dialectState.sessionId = this.id;
     this.journal = new Journal({
-      entries: options.journalLimit ?? DEFAULT_JOURNAL_LIMIT,
+      ...(options.journalLimit !== undefined && { entries: options.journalLimit }),
       ...(options.journalBytes !== undefined && { bytes: options.journalBytes }),
       ...(options.journalEntryBytes !== undefined && { entryBytes: options.journalEntryBytes }),
     });

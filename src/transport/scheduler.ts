@@ -85,10 +85,6 @@ export function scheduleAt(at: number, task: Task, measured = true): void {
   arm();
 }
 
-export function pendingBuckets(): number {
-  return buckets.size;
-}
-
 /** A small seeded generator (mulberry32): the same seed gives the same jitter. */
 export function seededRandom(seed: number): () => number {
   let a = seed >>> 0;
