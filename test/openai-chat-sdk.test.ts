@@ -251,6 +251,60 @@ test('streamed text: .stream() + finalChatCompletion() and raw create({stream:tr
   await session.verify();
 });
 
+test('one streamed reply answered many times, in parallel and in turn: each stream keeps its own id and usage', async () => {
+  // Repeated unpaced streams are written from a byte template of the reply, with recycled bodies:
+  // this checks that no id, usage chunk or [DONE] leaks from one answer into another.
+  const { session, client } = await open('stream-repeated');
+  const chunks = Array.from({ length: 30 }, (_, i) => `w${i} `);
+  await session.load({ name: 'again', exhausted: 'repeat_last', steps: [{ id: 'say', reply: { text: chunks.join(''), chunks } }] });
+  const prompts = ['Hi', 'Tell me a much longer story about a lighthouse keeper and the sea', 'Short', 'x '.repeat(200)];
+  const ask = async (i: number) => {
+    const usage = i % 3 !== 2;
+    const stream = await client.chat.completions.create({
+      ...chat([user(prompts[i % prompts.length])]),
+      stream: true,
+      ...(usage && { stream_options: { include_usage: true } }),
+    });
+    return { usage, raw: await collect(stream) };
+  };
+  const answers = [...(await Promise.all([0, 1, 2, 3, 4, 5, 6, 7].map(ask)))];
+  for (let i = 8; i < 14; i++) answers.push(await ask(i));
+
+  const { entries } = await session.journal();
+  assert.equal(entries.length, answers.length);
+  const ids = answers.map(({ raw }) => raw[0].id);
+  assert.equal(new Set(ids).size, answers.length, 'every answer has its own id');
+  answers.forEach(({ usage, raw }, i) => {
+    assert.ok(
+      raw.every((c) => c.id === raw[0].id),
+      `answer ${i}: one id in all its chunks`,
+    );
+    assert.deepEqual(contentDeltas(raw), chunks, `answer ${i}: the scripted chunks`);
+    const last = raw[raw.length - 1];
+    if (usage) {
+      assert.equal(last.choices.length, 0, `answer ${i}: ends with the usage chunk`);
+      const expected = countPromptTokens(entries, prompts[i % prompts.length]);
+      assert.equal(last.usage?.prompt_tokens, expected, `answer ${i}: its own prompt's usage`);
+    } else {
+      assert.ok(
+        raw.every((c) => c.usage === undefined || c.usage === null),
+        `answer ${i}: no usage chunk`,
+      );
+      assert.equal(last.choices[0].finish_reason, 'stop');
+    }
+  });
+});
+
+/** The input tokens the journal recorded for the request whose latest user message is `prompt`. */
+function countPromptTokens(
+  entries: { request?: { messages: { parts: { type: string; text?: string }[] }[] }; usage?: { inputTokens: number } }[],
+  prompt: string,
+): number {
+  const entry = entries.find((e) => e.request?.messages.at(-1)?.parts.some((p) => p.text === prompt));
+  assert.ok(entry?.usage, `a journal entry for "${prompt.slice(0, 20)}"`);
+  return entry.usage.inputTokens;
+}
+
 test('streamed text that cannot be sent: bad chunks are refused at load, a text reply under tool_choice required gets 409 before the stream starts [openai-chat.text.stream -]', async () => {
   const { session, client } = await open('stream-text-negative');
   // Chunks that do not spell the text never reach a request: the script is refused as it is built.

@@ -18,6 +18,14 @@ export interface StreamEncoding {
   events: string[];
 }
 
+/** A whole unpaced stream as one body: the events joined, or the same bytes built cheaper. */
+export interface StreamBody {
+  contentType: string;
+  body: string | Buffer;
+  /** Called once the body has been handed to the kernel: the dialect may reuse its bytes then. */
+  sent?: () => void;
+}
+
 /** Per-session state a dialect may keep (e.g. stored responses); cleared when the session resets. */
 export interface DialectState {
   /** The dialect's own store in this session, created on first use. */
@@ -52,6 +60,9 @@ export interface ChatDialect {
   decode(body: unknown, wire: WireContext): ChatRequest | NeutralError;
   encodeResponse(reply: ResolvedReply, request: ChatRequest, ctx: DialectEncodeContext): string;
   encodeStream(reply: ResolvedReply, request: ChatRequest, ctx: DialectEncodeContext): StreamEncoding;
+  /** The same stream as `encodeStream`, byte for byte, for unpaced delivery, when the dialect can
+   * build it cheaper (e.g. from a template of the scripted reply); undefined: join the events. */
+  encodeStreamBody?(reply: ResolvedReply, request: ChatRequest, ctx: DialectEncodeContext): StreamBody | undefined;
   encodeError(error: NeutralError, ctx: { requestId: string; wire?: WireContext }): EncodedBody;
   /** The whole body of a stream that fails: whatever the provider sends before its in-stream
    * error event, then that event (e.g. OpenAI Chat's `data: {"error":…}` chunk). */

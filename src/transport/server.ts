@@ -9,7 +9,7 @@ import { latestUserText } from '../core/conversation.js';
 import { countInputTokens } from '../core/tokens.js';
 import { loadTokenizer } from '../core/tokens.js';
 import { handleControl, CONTROL_PREFIX } from '../control/api.js';
-import type { ChatDialect, DialectEncodeContext, WireContext } from '../dialects/dialect.js';
+import type { ChatDialect, DialectEncodeContext, StreamBody, StreamEncoding, WireContext } from '../dialects/dialect.js';
 import { answerRequest, type Answer } from '../engine/exchange.js';
 import { newRecord, type JournalRecord } from '../engine/journal.js';
 import { Registry } from '../engine/registry.js';
@@ -18,7 +18,7 @@ import type { FixtureSpec } from '../engine/spec.js';
 import { applyCors, controlTokenFrom, isLoopbackHost, tokenMatches } from './access.js';
 import { writePlanned } from './paced-writer.js';
 import { chaosFor, decideChaos, type ChaosDecision, type ChaosOptions } from './chaos.js';
-import { DEFAULT_BODY_LIMIT, jsonTooDeep, MAX_JSON_DEPTH, readBody } from './body.js';
+import { DEFAULT_BODY_LIMIT, jsonTooDeep, MAX_JSON_DEPTH, readBodyThen, type BodyResult } from './body.js';
 import { matchRoute, operationById, PROVIDER_PATHS, type RouteResult } from './routes.js';
 
 export interface ServerOptions {
@@ -50,7 +50,11 @@ export class UnderstudyServer {
     for (const fixture of options.fixtures ?? []) this.registry.defaultSession.load(fixture);
     this.bodyLimit = options.bodyLimit ?? DEFAULT_BODY_LIMIT;
     this.http = createServer({ keepAliveTimeout: 65_000 }, (req, res) => {
-      this.handle(req, res).catch((error: unknown) => this.internalError(res, error));
+      try {
+        this.handle(req, res)?.catch((error: unknown) => this.internalError(res, error));
+      } catch (error) {
+        this.internalError(res, error);
+      }
     });
   }
 
@@ -103,7 +107,9 @@ export class UnderstudyServer {
     await closed;
   }
 
-  private async handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
+  // Provider requests run synchronously from the body's last byte to the response unless they must
+  // wait (a delay, pacing, a chaos delay): no promise or microtask hop on the common path.
+  private handle(req: IncomingMessage, res: ServerResponse): Promise<void> | undefined {
     const url = req.url ?? '/';
     const q = url.indexOf('?');
     const path = q < 0 ? url : url.slice(0, q);
@@ -124,21 +130,21 @@ export class UnderstudyServer {
         );
         return;
       }
-      await handleControl(this, req, res, path, q < 0 ? '' : url.slice(q + 1));
-      return;
+      return handleControl(this, req, res, path, q < 0 ? '' : url.slice(q + 1));
     }
 
     const route = matchRoute(req.method ?? 'GET', path);
     const session = this.findSession(req, url, q, route.sessionId);
     const requestId = `req_${session ? session.nextId() : `server-${++this.orphanRequests}`}`;
     try {
-      await this.handleProvider(req, res, path, q < 0 ? '' : url.slice(q + 1), route, session, requestId);
+      this.handleProvider(req, res, path, q < 0 ? '' : url.slice(q + 1), route, session, requestId);
     } catch (error) {
       this.internalError(res, error, requestId);
     }
+    return undefined;
   }
 
-  private async handleProvider(
+  private handleProvider(
     req: IncomingMessage,
     res: ServerResponse,
     path: string,
@@ -146,7 +152,7 @@ export class UnderstudyServer {
     route: RouteResult,
     session: Session | undefined,
     requestId: string,
-  ): Promise<void> {
+  ): void {
     if ('notFound' in route) {
       const error: NeutralError = route.allow
         ? {
@@ -195,8 +201,28 @@ export class UnderstudyServer {
     }
     session.journal.counters.requests++;
     const base = newRecord(requestId, session.id, `${req.method} ${path}`, route.operation.id);
+    readBodyThen(req, this.bodyLimit, (body) => {
+      try {
+        this.handleBody(req, res, body, queryText, route, session, base)?.catch((error: unknown) =>
+          this.internalError(res, error, requestId),
+        );
+      } catch (error) {
+        this.internalError(res, error, requestId);
+      }
+    });
+  }
 
-    const body = await readBody(req, this.bodyLimit);
+  private handleBody(
+    req: IncomingMessage,
+    res: ServerResponse,
+    body: BodyResult,
+    queryText: string,
+    route: Extract<RouteResult, { operation: unknown }>,
+    session: Session,
+    base: JournalRecord,
+  ): Promise<void> | undefined {
+    const dialect = route.operation.dialect;
+    const requestId = base.requestId;
     if (!body.ok) {
       if (body.reason === 'aborted') return;
       const error: NeutralError =
@@ -264,24 +290,40 @@ export class UnderstudyServer {
       base.decodeContext = journalWire(wire);
       base.decodeRequest = decodeForJournal;
     }
-    let override: { pacing?: Pacing; fault?: StreamFault } | undefined;
     const chaos = chaosFor(session.chaos, req.headers, wire.query);
-    if (chaos) {
-      base.stream = decoded.stream;
-      const decision = decideChaos(chaos, seedOf(requestId), session.journal.counters.requests, latestUserText(decoded), decoded.stream);
-      if (decision.delayMs > 0 && !(await waitConnected(decision.delayMs, res))) return;
-      const injected = chaosError(decision, chaos);
-      if (injected) {
-        base.usage = inputOnly(countInputTokens(decoded));
-        this.finishError(session, res, dialect, injected, base);
-        return;
-      }
-      if (decision.kind === 'none' && (decision.pacing || decision.fault)) override = { pacing: decision.pacing, fault: decision.fault };
+    if (!chaos) return this.respond(session, dialect, decoded, res, base, wire);
+    base.stream = decoded.stream;
+    const decision = decideChaos(chaos, seedOf(requestId), session.journal.counters.requests, latestUserText(decoded), decoded.stream);
+    if (decision.delayMs > 0) {
+      return waitConnected(decision.delayMs, res).then((connected) =>
+        connected ? this.afterChaos(session, dialect, decoded, res, base, wire, chaos, decision) : undefined,
+      );
     }
-    await this.respond(session, dialect, decoded, res, base, wire, override);
+    return this.afterChaos(session, dialect, decoded, res, base, wire, chaos, decision);
   }
 
-  private async respond(
+  private afterChaos(
+    session: Session,
+    dialect: ChatDialect,
+    request: ChatRequest,
+    res: ServerResponse,
+    entry: JournalRecord,
+    wire: WireContext,
+    chaos: ChaosOptions,
+    decision: ChaosDecision,
+  ): Promise<void> | undefined {
+    const injected = chaosError(decision, chaos);
+    if (injected) {
+      entry.usage = inputOnly(countInputTokens(request));
+      this.finishError(session, res, dialect, injected, entry);
+      return undefined;
+    }
+    const override =
+      decision.kind === 'none' && (decision.pacing || decision.fault) ? { pacing: decision.pacing, fault: decision.fault } : undefined;
+    return this.respond(session, dialect, request, res, entry, wire, override);
+  }
+
+  private respond(
     session: Session,
     dialect: ChatDialect,
     request: ChatRequest,
@@ -289,7 +331,7 @@ export class UnderstudyServer {
     entry: JournalRecord,
     wire: WireContext,
     override?: { pacing?: Pacing; fault?: StreamFault },
-  ): Promise<void> {
+  ): Promise<void> | undefined {
     const generation = session.generation;
     const answer = answerRequest(session, request, entry.requestId);
     if (override && answer.kind === 'reply') {
@@ -302,12 +344,25 @@ export class UnderstudyServer {
     entry.source = answer.source;
 
     if (answer.delayMs > 0) {
-      const connected = await waitConnected(answer.delayMs, res);
-      if (!connected) {
+      return waitConnected(answer.delayMs, res).then((connected) => {
+        if (connected) return this.sendAnswer(session, dialect, request, res, entry, wire, answer, generation);
         answer.reservation?.release();
-        return;
-      }
+        return undefined;
+      });
     }
+    return this.sendAnswer(session, dialect, request, res, entry, wire, answer, generation);
+  }
+
+  private sendAnswer(
+    session: Session,
+    dialect: ChatDialect,
+    request: ChatRequest,
+    res: ServerResponse,
+    entry: JournalRecord,
+    wire: WireContext,
+    answer: Answer,
+    generation: number,
+  ): Promise<void> | undefined {
     if (session.generation !== generation) {
       answer.reservation?.release();
       const error = understudyConflict(
@@ -344,51 +399,81 @@ export class UnderstudyServer {
     }
 
     const ctx = encodeContext(session, dialect, request, entry.requestId, wire);
+    if (answer.pacing || answer.fault) return this.sendPlanned(session, dialect, request, res, entry, answer, ctx);
     const reply = answer.reply;
-    const streamHeaders = () => ({ 'content-type': '', 'cache-control': 'no-cache', ...dialect.responseHeaders?.(ctx) });
-    if (answer.pacing || answer.fault) {
-      const headers: Record<string, string> = request.stream ? streamHeaders() : { ...JSON_HEADERS, ...dialect.responseHeaders?.(ctx) };
-      let pieces: string[];
-      if (request.stream) {
-        const stream = dialect.encodeStream(reply, request, ctx);
-        headers['content-type'] = stream.contentType;
-        pieces = stream.events;
-      } else {
-        pieces = [dialect.encodeResponse(reply, request, ctx)];
-      }
-      const fault = answer.fault;
-      const errorEvent =
-        fault?.kind === 'error' && request.stream
-          ? dialect.encodeStreamErrorEvent?.(
-              {
-                kind: 'scripted',
-                status: fault.error?.status ?? 500,
-                code: fault.error?.code ?? null,
-                type: fault.error?.type,
-                message: fault.error?.message ?? 'Internal error',
-              },
-              ctx,
-              fault.afterChunks ?? 1,
-            )
-          : undefined;
-      res.writeHead(200, { ...headers, 'x-request-id': entry.requestId });
-      const delivered = await writePlanned(res, { pieces, pacing: answer.pacing, fault, errorEvent, seed: seedOf(entry.requestId) });
-      if (delivered) {
-        answer.afterDelivery?.();
-        answer.reservation?.commit();
-      } else {
-        answer.reservation?.release();
-        return;
-      }
-    } else if (request.stream) {
-      const stream = dialect.encodeStream(reply, request, ctx);
-      const headers = streamHeaders();
-      headers['content-type'] = stream.contentType;
-      this.deliver(res, answer, entry.requestId, 200, headers, stream.events.join(''));
+    if (request.stream) {
+      const stream = dialect.encodeStreamBody?.(reply, request, ctx) ?? joined(dialect.encodeStream(reply, request, ctx));
+      const headers: Record<string, string> = {
+        'content-type': stream.contentType,
+        'cache-control': 'no-cache',
+        ...dialect.responseHeaders?.(ctx),
+      };
+      this.deliver(res, answer, entry.requestId, 200, headers, stream.body, stream.sent);
     } else {
       const headers = dialect.responseHeaders ? { ...JSON_HEADERS, ...dialect.responseHeaders(ctx) } : JSON_HEADERS;
       this.deliver(res, answer, entry.requestId, 200, headers, dialect.encodeResponse(reply, request, ctx));
     }
+    this.recordReply(session, dialect, request, res, entry, answer, ctx);
+    return undefined;
+  }
+
+  /** A paced or faulted answer: written piece by piece on the scheduler's clock. */
+  private async sendPlanned(
+    session: Session,
+    dialect: ChatDialect,
+    request: ChatRequest,
+    res: ServerResponse,
+    entry: JournalRecord,
+    answer: Extract<Answer, { kind: 'reply' }>,
+    ctx: DialectEncodeContext,
+  ): Promise<void> {
+    const reply = answer.reply;
+    let headers: Record<string, string>;
+    let pieces: string[];
+    if (request.stream) {
+      const stream = dialect.encodeStream(reply, request, ctx);
+      headers = { 'content-type': stream.contentType, 'cache-control': 'no-cache', ...dialect.responseHeaders?.(ctx) };
+      pieces = stream.events;
+    } else {
+      headers = { ...JSON_HEADERS, ...dialect.responseHeaders?.(ctx) };
+      pieces = [dialect.encodeResponse(reply, request, ctx)];
+    }
+    const fault = answer.fault;
+    const errorEvent =
+      fault?.kind === 'error' && request.stream
+        ? dialect.encodeStreamErrorEvent?.(
+            {
+              kind: 'scripted',
+              status: fault.error?.status ?? 500,
+              code: fault.error?.code ?? null,
+              type: fault.error?.type,
+              message: fault.error?.message ?? 'Internal error',
+            },
+            ctx,
+            fault.afterChunks ?? 1,
+          )
+        : undefined;
+    res.writeHead(200, { ...headers, 'x-request-id': entry.requestId });
+    const delivered = await writePlanned(res, { pieces, pacing: answer.pacing, fault, errorEvent, seed: seedOf(entry.requestId) });
+    if (!delivered) {
+      answer.reservation?.release();
+      return;
+    }
+    answer.afterDelivery?.();
+    answer.reservation?.commit();
+    this.recordReply(session, dialect, request, res, entry, answer, ctx);
+  }
+
+  private recordReply(
+    session: Session,
+    dialect: ChatDialect,
+    request: ChatRequest,
+    res: ServerResponse,
+    entry: JournalRecord,
+    answer: Extract<Answer, { kind: 'reply' }>,
+    ctx: DialectEncodeContext,
+  ): void {
+    const reply = answer.reply;
     if (dialect.delivered && !answer.fault && !res.destroyed) dialect.delivered(reply, request, ctx);
     entry.status = 200;
     entry.reply = reply;
@@ -404,12 +489,19 @@ export class UnderstudyServer {
     requestId: string,
     status: number,
     headers: Record<string, string>,
-    body: string,
+    body: string | Buffer,
+    sent?: () => void,
   ): void {
-    const flat: string[] = ['x-request-id', requestId, 'content-length', String(Buffer.byteLength(body))];
+    const flat: string[] = [
+      'x-request-id',
+      requestId,
+      'content-length',
+      String(typeof body === 'string' ? Buffer.byteLength(body) : body.length),
+    ];
     for (const key in headers) flat.push(key, headers[key]);
     res.writeHead(status, flat);
-    res.end(body);
+    if (sent) res.end(body, sent);
+    else res.end(body);
     const delivered = !res.destroyed;
     if (delivered && answer.kind === 'reply') answer.afterDelivery?.();
     const reservation = answer.reservation;
@@ -496,6 +588,10 @@ function journalWire(wire: WireContext): WireContext {
     if (value !== undefined) headers[name] = value;
   }
   return { operation: wire.operation, params: wire.params, query: wire.query, headers, state: wire.state };
+}
+
+function joined(stream: StreamEncoding): StreamBody {
+  return { contentType: stream.contentType, body: stream.events.join('') };
 }
 
 function encodeContext(

@@ -3,11 +3,13 @@
 
 import type { ChatRequest, EncodeContext, ResolvedReply } from '../../core/model.js';
 import type { NeutralError } from '../../core/errors.js';
-import type { StreamEncoding } from '../dialect.js';
+import type { StreamBody, StreamEncoding } from '../dialect.js';
+import { templatedStream } from '../stream-template.js';
 import { encodeOpenAIError } from './errors.js';
 import { openaiChatUsage } from './openai-chat-usage.js';
 
 const ARGUMENT_FRAGMENT = 24;
+const STREAM_CONTENT_TYPE = 'text/event-stream; charset=utf-8';
 
 export function splitArguments(text: string): string[] {
   if (text.length <= ARGUMENT_FRAGMENT) return [text];
@@ -43,19 +45,51 @@ function choiceFragments(reply: ResolvedReply): string[] {
 // are encoded once; each request only adds its id, clock, model and usage.
 const fragmentCache = new WeakMap<object, string[]>();
 
-export function encodeChatStream(reply: ResolvedReply, request: ChatRequest, ctx: EncodeContext): StreamEncoding {
+function fragmentsOf(reply: ResolvedReply): string[] {
   let fragments = reply.shape ? fragmentCache.get(reply.shape) : undefined;
   if (!fragments) {
     fragments = choiceFragments(reply);
     if (reply.shape) fragmentCache.set(reply.shape, fragments);
   }
-  const head = `data: {"id":${JSON.stringify(ctx.responseId)},"object":"chat.completion.chunk","created":${ctx.created},"model":${JSON.stringify(ctx.model)},"service_tier":"default","system_fingerprint":"fp_understudy","choices":`;
+  return fragments;
+}
+
+function chunkHead(id: string, ctx: EncodeContext): string {
+  return `data: {"id":${JSON.stringify(id)},"object":"chat.completion.chunk","created":${ctx.created},"model":${JSON.stringify(ctx.model)},"service_tier":"default","system_fingerprint":"fp_understudy","choices":`;
+}
+
+/** The usage chunk (when asked for) and [DONE]: the events after the reply's own chunks. */
+function closingEvents(reply: ResolvedReply, request: ChatRequest, head: string): string[] {
+  const done = 'data: [DONE]\n\n';
+  return request.streamUsage ? [`${head}[],"usage":${JSON.stringify(openaiChatUsage(reply.usage))}}\n\n`, done] : [done];
+}
+
+export function encodeChatStream(reply: ResolvedReply, request: ChatRequest, ctx: EncodeContext): StreamEncoding {
+  const fragments = fragmentsOf(reply);
+  const head = chunkHead(ctx.responseId, ctx);
   const tail = request.streamUsage ? ',"usage":null}\n\n' : '}\n\n';
   const events: string[] = new Array(fragments.length);
   for (let i = 0; i < fragments.length; i++) events[i] = head + fragments[i] + tail;
-  if (request.streamUsage) events.push(`${head}[],"usage":${JSON.stringify(openaiChatUsage(reply.usage))}}\n\n`);
-  events.push('data: [DONE]\n\n');
-  return { contentType: 'text/event-stream; charset=utf-8', events };
+  events.push(...closingEvents(reply, request, head));
+  return { contentType: STREAM_CONTENT_TYPE, events };
+}
+
+/** encodeChatStream's events as one body, from a byte template of the reply's chunks. */
+export function encodeChatStreamBody(reply: ResolvedReply, request: ChatRequest, ctx: EncodeContext): StreamBody | undefined {
+  if (!reply.shape) return undefined;
+  const render = (id: string) => {
+    const events = encodeChatStream(reply, request, { ...ctx, responseId: id }).events;
+    return events.slice(0, fragmentsOf(reply).length).join('');
+  };
+  const key = `${ctx.created}|${ctx.model}|${request.streamUsage}`;
+  const body = templatedStream(
+    reply.shape,
+    key,
+    ctx.responseId,
+    render,
+    closingEvents(reply, request, chunkHead(ctx.responseId, ctx)).join(''),
+  );
+  return body && { contentType: STREAM_CONTENT_TYPE, body: body.body, sent: body.release };
 }
 
 /** A stream that fails: the role chunk, then the error chunk the SDK throws on. */
@@ -63,7 +97,7 @@ export function encodeChatStreamFailure(error: NeutralError, _request: ChatReque
   const head = `{"id":${JSON.stringify(ctx.responseId)},"object":"chat.completion.chunk","created":${ctx.created},"model":${JSON.stringify(ctx.model)},"choices":`;
   const body = JSON.parse(encodeOpenAIError(error).body) as unknown;
   return {
-    contentType: 'text/event-stream; charset=utf-8',
+    contentType: STREAM_CONTENT_TYPE,
     events: [
       `data: ${head}[{"index":0,"delta":{"role":"assistant","content":"","refusal":null},"logprobs":null,"finish_reason":null}]}\n\n`,
       `data: ${JSON.stringify(body)}\n\n`,

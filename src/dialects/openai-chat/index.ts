@@ -1,7 +1,7 @@
 import type { ChatDialect } from '../dialect.js';
 import { decodeChatRequest } from './decode-request.js';
 import { encodeChatResponse } from './encode-response.js';
-import { encodeChatStream, encodeChatStreamErrorEvent, encodeChatStreamFailure } from './encode-stream.js';
+import { encodeChatStream, encodeChatStreamBody, encodeChatStreamErrorEvent, encodeChatStreamFailure } from './encode-stream.js';
 import { encodeOpenAIError } from './errors.js';
 
 export const openaiChat: ChatDialect = {
@@ -10,6 +10,7 @@ export const openaiChat: ChatDialect = {
   decode: decodeChatRequest,
   encodeResponse: encodeChatResponse,
   encodeStream: encodeChatStream,
+  encodeStreamBody: encodeChatStreamBody,
   encodeError: encodeOpenAIError,
   encodeStreamFailure: encodeChatStreamFailure,
   encodeStreamErrorEvent: encodeChatStreamErrorEvent,

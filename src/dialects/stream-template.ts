@@ -1,0 +1,122 @@
+// Byte templates of whole unpaced streams. A scripted reply streams the same bytes on every request
+// except for its response id, which has a fixed length (engine/ids.ts). The template is rendered
+// twice with two placeholder ids of that length; the bytes that differ are where the id goes, so
+// each request costs one copy of the template and the id written into it — not one string per
+// event, joined and encoded again.
+//
+// A template is built on the second sighting of its key, so one-off keys (a prompt seen once) never
+// pay for two renders; a reply keeps at most MAX_KEYS templates.
+//
+// Bodies are recycled: once the server has handed one to the kernel it gives it back (`release`),
+// and the next request of the same template only rewrites the characters of the id that changed
+// (consecutive ids share all but their last characters) and the tail. A fresh 28 KB buffer per
+// stream would otherwise cost more in allocation and garbage collection than the copy itself.
+
+const MAX_KEYS = 8;
+/** Spare bodies kept per template: enough for every connection a load test keeps busy at once. */
+const MAX_SPARES = 64;
+/** Room left after the template for tails (usage chunk, [DONE]) of varying length. */
+const TAIL_ROOM = 512;
+/** Ids made only of these characters are written into JSON unescaped and one byte per character. */
+const SAFE_ID = /^[\w-]+$/;
+
+interface Template {
+  bytes: Buffer;
+  /** Byte offsets of every occurrence of the id. */
+  idOffsets: number[];
+  /** Bodies given back after delivery, each with the id written in it last. */
+  spares: { buffer: Buffer; id: string }[];
+}
+
+export interface TemplatedBody {
+  body: Buffer;
+  /** Call once the body has been handed to the kernel (the response's 'finish'); never earlier. */
+  release: () => void;
+}
+
+type Slot = Template | 'seen' | 'unusable';
+
+const templates = new WeakMap<object, Map<string, Slot>>();
+
+/**
+ * The stream `render(id)` would produce for this id, followed by `tail`, as bytes — or undefined
+ * when no template applies yet (the caller renders as usual). `shape` identifies the reply and
+ * `key` everything else the rendering depends on besides the id.
+ */
+export function templatedStream(
+  shape: object,
+  key: string,
+  id: string,
+  render: (id: string) => string,
+  tail = '',
+): TemplatedBody | undefined {
+  if (!SAFE_ID.test(id)) return undefined;
+  let slots = templates.get(shape);
+  if (!slots) templates.set(shape, (slots = new Map()));
+  const slotKey = `${id.length}|${key}`;
+  let slot = slots.get(slotKey);
+  if (slot === undefined) {
+    if (slots.size < MAX_KEYS) slots.set(slotKey, 'seen');
+    return undefined;
+  }
+  if (slot === 'seen') {
+    slot = buildTemplate(render, id.length);
+    slots.set(slotKey, slot);
+  }
+  if (slot === 'unusable') return undefined;
+  return fill(slot, id, tail);
+}
+
+function buildTemplate(render: (id: string) => string, idLength: number): Template | 'unusable' {
+  const a = Buffer.from(render('A'.repeat(idLength)), 'utf8');
+  const b = Buffer.from(render('B'.repeat(idLength)), 'utf8');
+  if (a.length !== b.length) return 'unusable';
+  const idOffsets: number[] = [];
+  for (let i = 0; i < a.length; i++) {
+    if (a[i] === b[i]) continue;
+    let end = i;
+    while (end < a.length && a[end] !== b[end]) end++;
+    // Adjacent ids make one longer run; anything else means the rendering used the id otherwise.
+    if ((end - i) % idLength !== 0) return 'unusable';
+    for (let at = i; at < end; at += idLength) idOffsets.push(at);
+    i = end - 1;
+  }
+  return { bytes: a, idOffsets, spares: [] };
+}
+
+function fill(template: Template, id: string, tail: string): TemplatedBody {
+  const size = template.bytes.length;
+  const tailBytes = tail ? Buffer.byteLength(tail) : 0;
+  let spare = template.spares.pop();
+  if (spare && spare.buffer.length < size + tailBytes) spare = undefined;
+  let buffer: Buffer;
+  if (spare) {
+    buffer = spare.buffer;
+    let from = 0;
+    while (from < id.length && id.charCodeAt(from) === spare.id.charCodeAt(from)) from++;
+    if (from < id.length) writeId(buffer, template.idOffsets, id, from);
+  } else {
+    buffer = Buffer.allocUnsafe(size + Math.max(tailBytes, TAIL_ROOM));
+    buffer.set(template.bytes, 0);
+    writeId(buffer, template.idOffsets, id, 0);
+  }
+  if (tailBytes > 0) buffer.write(tail, size, 'utf8');
+  const release = () => {
+    if (template.spares.length < MAX_SPARES) template.spares.push({ buffer, id });
+  };
+  return { body: buffer.subarray(0, size + tailBytes), release };
+}
+
+/** Writes id[from..] at every offset (the characters before `from` are already there). */
+function writeId(buffer: Buffer, offsets: number[], id: string, from: number): void {
+  const n = id.length - from;
+  if (n <= 4) {
+    for (let k = 0; k < offsets.length; k++) {
+      const at = offsets[k] + from;
+      for (let j = 0; j < n; j++) buffer[at + j] = id.charCodeAt(from + j);
+    }
+    return;
+  }
+  const bytes = Buffer.from(from === 0 ? id : id.slice(from), 'latin1');
+  for (let k = 0; k < offsets.length; k++) buffer.set(bytes, offsets[k] + from);
+}
