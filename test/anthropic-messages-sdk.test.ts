@@ -248,6 +248,33 @@ test('streamed text: messages.stream().finalMessage() on 1.x, raw iteration on 0
   assert.equal(delta.usage.input_tokens, journal.entries[2].usage?.inputTokens);
 });
 
+test('one streamed reply answered many times, in parallel and in turn: each message keeps its own id and usage', async () => {
+  // Repeated unpaced streams are written from byte templates with recycled bodies (keyed by usage):
+  // no id or usage may leak from one answer into another.
+  const session = await mock.session('text-stream-repeated');
+  const chunks = Array.from({ length: 20 }, (_, i) => `w${i} `);
+  await session.load({ name: 'again', exhausted: 'repeat_last', steps: [{ id: 'say', reply: { text: chunks.join(''), chunks } }] });
+  const prompts = ['Hi', 'Tell me a much longer story about a lighthouse keeper and the sea', 'x '.repeat(150)];
+  const one = async (i: number) => {
+    const prompt = prompts[i % prompts.length];
+    const message = await v1(session).messages.stream(ask(prompt)).finalMessage();
+    return { prompt, message };
+  };
+  const answers = [...(await Promise.all([0, 1, 2, 3, 4, 5].map(one)))];
+  for (let i = 6; i < 12; i++) answers.push(await one(i));
+
+  assert.equal(new Set(answers.map((a) => a.message.id)).size, answers.length, 'every message has its own id');
+  const { entries } = await session.journal();
+  for (const { prompt, message } of answers) {
+    assert.equal(message.content.length, 1);
+    assert.equal(message.content[0].type === 'text' && message.content[0].text, chunks.join(''));
+    const entry = entries.find((e) => e.request?.messages.at(-1)?.parts.some((p) => p.type === 'text' && p.text === prompt));
+    assert.ok(entry?.usage);
+    assert.equal(message.usage.input_tokens, entry.usage.inputTokens, `"${prompt.slice(0, 12)}": its own prompt's usage`);
+    assert.equal(message.usage.output_tokens, entry.usage.outputTokens);
+  }
+});
+
 test('streamed text that cannot be sent: bad chunks never load, a text reply under a named tool_choice gets 409 before the stream starts [anthropic-messages.text.stream -]', async () => {
   const session = await mock.session('text-stream-bad');
   assert.throws(() => session.scenario('broken').reply({ text: 'abc', chunks: ['a', 'b'] }), /chunks/);

@@ -1,7 +1,12 @@
 import type { ChatDialect } from '../dialect.js';
 import { decodeMessagesRequest } from './decode-request.js';
 import { encodeMessageResponse } from './encode-response.js';
-import { encodeMessageStream, encodeMessageStreamErrorEvent, encodeMessageStreamFailure } from './encode-stream.js';
+import {
+  encodeMessageStream,
+  encodeMessageStreamBody,
+  encodeMessageStreamErrorEvent,
+  encodeMessageStreamFailure,
+} from './encode-stream.js';
 import { encodeAnthropicError } from './errors.js';
 
 export const anthropicMessages: ChatDialect = {
@@ -10,6 +15,7 @@ export const anthropicMessages: ChatDialect = {
   decode: decodeMessagesRequest,
   encodeResponse: encodeMessageResponse,
   encodeStream: encodeMessageStream,
+  encodeStreamBody: encodeMessageStreamBody,
   encodeError: encodeAnthropicError,
   encodeStreamFailure: encodeMessageStreamFailure,
   encodeStreamErrorEvent: encodeMessageStreamErrorEvent,
