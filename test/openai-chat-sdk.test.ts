@@ -269,9 +269,16 @@ test('one streamed reply answered many times, in parallel and in turn: each stre
   };
   const answers = [...(await Promise.all([0, 1, 2, 3, 4, 5, 6, 7].map(ask)))];
   for (let i = 8; i < 14; i++) answers.push(await ask(i));
+  // The same reply non-streamed: JSON bodies come from templates too.
+  const completions = await Promise.all([0, 1, 2, 3, 4, 5].map((i) => client.chat.completions.create(chat([user(prompts[i % 4])]))));
 
   const { entries } = await session.journal();
-  assert.equal(entries.length, answers.length);
+  assert.equal(entries.length, answers.length + completions.length);
+  assert.equal(new Set(completions.map((c) => c.id)).size, completions.length, 'every completion has its own id');
+  completions.forEach((completion, i) => {
+    assert.equal(completion.choices[0].message.content, chunks.join(''));
+    assert.equal(completion.usage?.prompt_tokens, countPromptTokens(entries, prompts[i % 4]), `completion ${i}: its own prompt's usage`);
+  });
   const ids = answers.map(({ raw }) => raw[0].id);
   assert.equal(new Set(ids).size, answers.length, 'every answer has its own id');
   answers.forEach(({ usage, raw }, i) => {

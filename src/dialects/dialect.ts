@@ -59,6 +59,12 @@ export interface ChatDialect {
   /** Checks and decodes the parsed JSON body; a wire error comes back in neutral form. */
   decode(body: unknown, wire: WireContext): ChatRequest | NeutralError;
   encodeResponse(reply: ResolvedReply, request: ChatRequest, ctx: DialectEncodeContext): string;
+  /** The same bytes as `encodeResponse`, when the dialect can build them cheaper; undefined: use it. */
+  encodeResponseBody?(
+    reply: ResolvedReply,
+    request: ChatRequest,
+    ctx: DialectEncodeContext,
+  ): { body: Buffer; release: () => void } | undefined;
   encodeStream(reply: ResolvedReply, request: ChatRequest, ctx: DialectEncodeContext): StreamEncoding;
   /** The same stream as `encodeStream`, byte for byte, for unpaced delivery, when the dialect can
    * build it cheaper (e.g. from a template of the scripted reply); undefined: join the events. */

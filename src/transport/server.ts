@@ -411,7 +411,9 @@ export class UnderstudyServer {
       this.deliver(res, answer, entry.requestId, 200, headers, stream.body, stream.sent);
     } else {
       const headers = dialect.responseHeaders ? { ...JSON_HEADERS, ...dialect.responseHeaders(ctx) } : JSON_HEADERS;
-      this.deliver(res, answer, entry.requestId, 200, headers, dialect.encodeResponse(reply, request, ctx));
+      const whole = dialect.encodeResponseBody?.(reply, request, ctx);
+      if (whole) this.deliver(res, answer, entry.requestId, 200, headers, whole.body, whole.release);
+      else this.deliver(res, answer, entry.requestId, 200, headers, dialect.encodeResponse(reply, request, ctx));
     }
     this.recordReply(session, dialect, request, res, entry, answer, ctx);
     return undefined;

@@ -1,6 +1,6 @@
 import type { ChatDialect } from '../dialect.js';
 import { decodeChatRequest } from './decode-request.js';
-import { encodeChatResponse } from './encode-response.js';
+import { encodeChatResponse, encodeChatResponseBody } from './encode-response.js';
 import { encodeChatStream, encodeChatStreamBody, encodeChatStreamErrorEvent, encodeChatStreamFailure } from './encode-stream.js';
 import { encodeOpenAIError } from './errors.js';
 
@@ -9,6 +9,7 @@ export const openaiChat: ChatDialect = {
   idPrefix: 'chatcmpl-',
   decode: decodeChatRequest,
   encodeResponse: encodeChatResponse,
+  encodeResponseBody: encodeChatResponseBody,
   encodeStream: encodeChatStream,
   encodeStreamBody: encodeChatStreamBody,
   encodeError: encodeOpenAIError,
