@@ -6,7 +6,7 @@ import { formatProblems, validateFixtureValue } from '../engine/fixture-file.js'
 import type { JournalCounters, JournalEntry } from '../engine/journal.js';
 import type { Session, SessionOptions } from '../engine/session.js';
 import type { FixtureSpec, ScenarioSpec } from '../engine/spec.js';
-import { verifySession, type VerifyExpectations, type VerifyReport } from '../engine/verify.js';
+import type { VerifyExpectations, VerifyReport } from '../engine/verify.js';
 import { UnderstudyServer, type ServerOptions } from '../transport/server.js';
 import { ScenarioBuilder } from './builder.js';
 
@@ -108,6 +108,8 @@ class LocalSession implements UnderstudySession {
   }
   async check(expectations?: VerifyExpectations) {
     await this.push();
+    // The verifier is loaded by the first check, not at start-up.
+    const { verifySession } = await import('../engine/verify.js');
     return verifySession(this.session, expectations);
   }
   async verify(expectations?: VerifyExpectations) {

@@ -6,7 +6,7 @@ import { validateFixtureValue } from '../engine/fixture-file.js';
 import type { Session } from '../engine/session.js';
 import type { FallbackMode } from '../engine/spec.js';
 import type { ChaosOptions } from '../core/model.js';
-import { verifySession, type VerifyExpectations } from '../engine/verify.js';
+import type { VerifyExpectations } from '../engine/verify.js';
 import { jsonTooDeep, MAX_JSON_DEPTH, readBody } from '../transport/body.js';
 import { PROVIDER_PATHS, providerRoutes } from '../transport/routes.js';
 import { pacingStats, resetPacingStats } from '../transport/scheduler.js';
@@ -290,7 +290,10 @@ export async function handleControl(
       case 'verify': {
         if (method !== 'POST' && method !== 'GET') fail(405, 'method_not_allowed', `${source}: use POST`);
         const body = method === 'POST' ? expectObject(await readJson(req, source), source) : {};
-        return send(res, 200, verifySession(session, checkExpectations(body, source)));
+        const expectations = checkExpectations(body, source);
+        // The verifier is loaded by the first verify request, not with the server.
+        const { verifySession } = await import('../engine/verify.js');
+        return send(res, 200, verifySession(session, expectations));
       }
       default:
         fail(404, 'not_found', `${source}: unknown control path; expected scripts, reset, journal or verify`);

@@ -2,11 +2,10 @@
 // fetches a schema. Schemas are compiled by Ajv in the dialect their `$schema` names, cached by
 // their JSON text in a bounded cache, and validated on the hot path by the compiled function.
 
-import { Ajv } from 'ajv';
-import { Ajv2019 } from 'ajv/dist/2019.js';
-import { Ajv2020 } from 'ajv/dist/2020.js';
-import type { ErrorObject, Options, ValidateFunction } from 'ajv';
-import addFormatsModule from 'ajv-formats';
+import { createRequire } from 'node:module';
+import type { Ajv, ErrorObject, Options, ValidateFunction } from 'ajv';
+import type { Ajv2019 } from 'ajv/dist/2019.js';
+import type { Ajv2020 } from 'ajv/dist/2020.js';
 import type { FormatsPlugin } from 'ajv-formats';
 import type { JsonSchema, JsonValue } from './model.js';
 
@@ -35,13 +34,43 @@ export function isSchemaError(x: CompiledSchema | SchemaError): x is SchemaError
   return (x as SchemaError).error !== undefined;
 }
 
-// ajv-formats is CommonJS (`module.exports = plugin; exports.default = plugin`); under NodeNext the
-// default import is typed as the module object, so take `.default` when it exists.
-const addFormats: FormatsPlugin =
-  (addFormatsModule as unknown as { default?: FormatsPlugin }).default ?? (addFormatsModule as unknown as FormatsPlugin);
-
 type Draft = 'draft-07' | '2019-09' | '2020-12';
 type AjvInstance = Ajv | Ajv2019 | Ajv2020;
+
+// Ajv and ajv-formats are CommonJS and take tens of milliseconds to load, so they are required the
+// first time a schema of that draft is actually compiled, not imported: a process that never
+// compiles a schema never loads them.
+let require: NodeJS.Require | undefined;
+
+function load<T>(id: string): T {
+  require ??= createRequire(import.meta.url);
+  return require(id) as T;
+}
+
+type AjvClass = new (options: Options) => AjvInstance;
+
+const ajvClasses: Partial<Record<Draft, AjvClass>> = {};
+let addFormatsPlugin: FormatsPlugin | undefined;
+
+function ajvClass(draft: Draft): AjvClass {
+  let cls = ajvClasses[draft];
+  if (cls === undefined) {
+    if (draft === 'draft-07') cls = load<{ Ajv: typeof Ajv }>('ajv').Ajv;
+    else if (draft === '2019-09') cls = load<{ Ajv2019: typeof Ajv2019 }>('ajv/dist/2019.js').Ajv2019;
+    else cls = load<{ Ajv2020: typeof Ajv2020 }>('ajv/dist/2020.js').Ajv2020;
+    ajvClasses[draft] = cls;
+  }
+  return cls;
+}
+
+function addFormats(ajv: AjvInstance): void {
+  if (addFormatsPlugin === undefined) {
+    // `module.exports = plugin; exports.default = plugin`; take `.default` when it exists.
+    const formats = load<FormatsPlugin & { default?: FormatsPlugin }>('ajv-formats');
+    addFormatsPlugin = formats.default ?? formats;
+  }
+  addFormatsPlugin(ajv);
+}
 
 const AJV_OPTIONS: Options = {
   // Provider schemas carry keywords strict mode rejects (title is fine; propertyOrdering, x-… are not).
@@ -65,7 +94,7 @@ const AJV_OPTIONS: Options = {
 const RECYCLE_AFTER = 500;
 
 function newInstance(draft: Draft): AjvInstance {
-  const ajv = draft === 'draft-07' ? new Ajv(AJV_OPTIONS) : draft === '2019-09' ? new Ajv2019(AJV_OPTIONS) : new Ajv2020(AJV_OPTIONS);
+  const ajv = new (ajvClass(draft))(AJV_OPTIONS);
   addFormats(ajv);
   return ajv;
 }

@@ -4,8 +4,10 @@
 // schema/fixtures.schema.json describes the same format for editors; this module is the authority.
 
 import { readFile } from 'node:fs/promises';
+import { createRequire } from 'node:module';
 import { extname } from 'node:path';
-import { isAlias, isMap, isScalar, isSeq, LineCounter, parseDocument, type Document } from 'yaml';
+import type { Document, LineCounter } from 'yaml';
+import type * as YamlModule from 'yaml';
 import { JSON_PATH_SEGMENT } from './json-path.js';
 import type { FixtureSpec } from './spec.js';
 
@@ -88,7 +90,16 @@ export function formatProblems(problems: FixtureProblem[]): string {
 
 // ---------------------------------------------------------------- parsing
 
+// yaml (CommonJS) takes ~15 ms to load, so it is required only when YAML text has to be parsed: a
+// YAML file, or a JSON file with problems to locate. Valid JSON files and fixture objects never load it.
+let yamlModule: typeof YamlModule | undefined;
+
+function yaml(): typeof YamlModule {
+  return (yamlModule ??= createRequire(import.meta.url)('yaml') as typeof YamlModule);
+}
+
 function parseYamlText(text: string, file: string): FixtureResult {
+  const { LineCounter, parseDocument } = yaml();
   const lineCounter = new LineCounter();
   const doc = parseDocument(text, { lineCounter, prettyErrors: false, merge: true, uniqueKeys: true });
   if (doc.errors.length > 0) {
@@ -139,16 +150,23 @@ function parseJsonText(text: string, file: string): FixtureResult {
     }
     return { ok: false, problems: [{ file, path: '(syntax)', message: `invalid JSON: ${(error as Error).message}` }] };
   }
-  // JSON is YAML: parse it again only to find where nodes are (duplicate keys are fine in JSON).
-  let locator: Locator | undefined;
-  try {
-    const lineCounter = new LineCounter();
-    const doc = parseDocument(text, { lineCounter, prettyErrors: false, uniqueKeys: false });
-    if (doc.errors.length === 0) locator = documentLocator(doc, lineCounter);
-  } catch {
-    locator = undefined;
-  }
-  return validateWithLocator(value, file, locator);
+  // JSON is YAML: parse it again only to find where nodes are (duplicate keys are fine in JSON), and
+  // only when there is a problem to locate.
+  let locator: Locator | undefined | null = null;
+  const locate: Locator = (path, atKey) => {
+    if (locator === null) {
+      try {
+        const { LineCounter, parseDocument } = yaml();
+        const lineCounter = new LineCounter();
+        const doc = parseDocument(text, { lineCounter, prettyErrors: false, uniqueKeys: false });
+        locator = doc.errors.length === 0 ? documentLocator(doc, lineCounter) : undefined;
+      } catch {
+        locator = undefined;
+      }
+    }
+    return locator?.(path, atKey);
+  };
+  return validateWithLocator(value, file, locate);
 }
 
 function oneLine(message: string): string {
@@ -299,6 +317,7 @@ function jsonSyntaxError(text: string): { offset: number; message: string } | un
 }
 
 function documentLocator(doc: Document, lineCounter: LineCounter): Locator {
+  const { isAlias, isMap, isScalar, isSeq } = yaml();
   return (path, atKey) => {
     let node: unknown = doc.contents;
     let best: unknown = node;

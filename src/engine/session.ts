@@ -1,8 +1,8 @@
 // A session owns everything one test sees: scripts and cursors, journal, id counter and clock.
 
-import { randomBytes } from 'node:crypto';
 import { latestUserText } from '../core/conversation.js';
 import type { ChaosOptions, ChatRequest, Pacing } from '../core/model.js';
+import { nodeCrypto } from '../core/node-crypto.js';
 import { DEFAULT_PROMPT_CACHE, PromptCache, type PromptCacheOptions } from '../core/prompt-cache.js';
 import { deterministicId, idPrefix } from './ids.js';
 import { Journal } from './journal.js';
@@ -74,7 +74,7 @@ export class Session {
 
   constructor(options: SessionOptions) {
     this.id = options.id;
-    this.apiKey = options.apiKey ?? `us-${options.id}-${randomBytes(6).toString('hex')}`;
+    this.apiKey = options.apiKey ?? `us-${options.id}-${nodeCrypto().randomBytes(6).toString('hex')}`;
     this.fallback = options.fallback ?? 'strict';
     this.clock = options.clock ?? DEFAULT_CLOCK;
     this.seed = options.seed ?? options.id;

@@ -1,21 +1,21 @@
 // Who may use the server: the control API stays on loopback unless a control token guards it,
 // and browsers get CORS headers only for origins the operator listed.
 
-import { createHash, timingSafeEqual } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import { nodeCrypto } from '../core/node-crypto.js';
 
 export function isLoopbackHost(host: string): boolean {
   return host === 'localhost' || host === '::1' || host === '[::1]' || /^127(?:\.\d{1,3}){3}$/.test(host);
 }
 
 function digest(text: string): Buffer {
-  return createHash('sha256').update(text).digest();
+  return nodeCrypto().createHash('sha256').update(text).digest();
 }
 
 /** Compares in constant time (hashing first, so lengths do not leak either). */
 export function tokenMatches(given: string | undefined, expected: string): boolean {
   if (given === undefined) return false;
-  return timingSafeEqual(digest(given), digest(expected));
+  return nodeCrypto().timingSafeEqual(digest(given), digest(expected));
 }
 
 export function controlTokenFrom(req: IncomingMessage): string | undefined {

@@ -1,0 +1,11 @@
+// node:crypto takes ~2 ms to load and only some paths need it (a session created without an API
+// key, a control-token check), so it is required on first use rather than imported at start-up.
+
+import type * as Crypto from 'node:crypto';
+import { createRequire } from 'node:module';
+
+let cryptoModule: typeof Crypto | undefined;
+
+export function nodeCrypto(): typeof Crypto {
+  return (cryptoModule ??= createRequire(import.meta.url)('node:crypto') as typeof Crypto);
+}
