@@ -6,7 +6,8 @@
 //   CLI              `node dist/cli/main.js serve --port 0`: spawn to its "listening on" line, then to
 //                    a first answered request sent by this process
 //   breakdown        like in-process, but the runtime dependencies are imported first, one at a time,
-//                    so each one's load time is its own and `dist/index.js` is left with ours
+//                    then dist/core/tokens.js and its first count (the o200k_base rank table load),
+//                    so each one's load time is its own and `dist/index.js` is left with the rest of ours
 //   profile          one in-process run under --cpu-prof: samples attributed to the innermost package
 //                    (node_modules/<pkg> or dist/<dir>) on their stack
 
@@ -21,7 +22,8 @@ const RUN_TIMEOUT_MS = 20_000;
 const DIST_URL = pathToFileURL(join(ROOT, 'dist', 'index.js')).href;
 const CLI = join(ROOT, 'dist', 'cli', 'main.js');
 /** Runtime dependencies in the order the breakdown imports them (package.json "dependencies"). */
-const DEPENDENCIES = ['ajv', 'ajv-formats', 'yaml', 'gpt-tokenizer/encoding/o200k_base'];
+const DEPENDENCIES = ['ajv', 'ajv-formats', 'yaml'];
+const TOKENS_URL = pathToFileURL(join(ROOT, 'dist', 'core', 'tokens.js')).href;
 
 /** The child program: every phase timed with performance.now() (ms since the process started). */
 const IN_PROCESS_CHILD = `
@@ -31,6 +33,12 @@ const phases = [];
 let last = t.boot;
 const mark = (name) => { const now = performance.now(); phases.push({ name, ms: now - last }); last = now; };
 for (const spec of JSON.parse(process.env.BENCH_PRELOAD || '[]')) { await import(spec); mark(spec); }
+if (process.env.BENCH_TOKENS) {
+  const tokens = await import(process.env.BENCH_TOKENS);
+  mark('import dist/core/tokens.js');
+  tokens.countTokens('Hello!');
+  mark('token table load (first countTokens)');
+}
 const { startUnderstudy } = await import(process.env.BENCH_DIST);
 mark('import dist/index.js');
 const mock = await startUnderstudy({ fixtures: [JSON.parse(process.env.BENCH_FIXTURE)] });
@@ -93,12 +101,13 @@ function firstLine(
   });
 }
 
-async function inProcessRun(preload: string[], extraArgs: string[] = []): Promise<ChildRun & { wallMs: number }> {
+async function inProcessRun(preload: string[], extraArgs: string[] = [], tokens = false): Promise<ChildRun & { wallMs: number }> {
   const { line, ms, proc } = await firstLine(
     [...extraArgs, '--input-type=module', '-e', IN_PROCESS_CHILD],
     {
       BENCH_DIST: DIST_URL,
       BENCH_PRELOAD: JSON.stringify(preload),
+      BENCH_TOKENS: tokens ? TOKENS_URL : '',
       BENCH_FIXTURE: JSON.stringify(understudyFixture({ script: 'bench' })),
       BENCH_BODY: BODY_HELLO,
     },
@@ -244,7 +253,7 @@ export async function runStartup(scenario: StartupScenario, quick: boolean, scra
       boot.push(await nodeBootRun());
       inProcess.push(await inProcessRun([]));
       cli.push(await cliRun());
-      breakdown.push(await inProcessRun(DEPENDENCIES));
+      breakdown.push(await inProcessRun(DEPENDENCIES, [], true));
       const last = inProcess[inProcess.length - 1];
       log(
         `B4 run ${i + 1}/${n}: node boot ${fmt(boot[i])} ms; in-process import→first answer ${fmt(last.total)} ms (${last.phases.map((p) => `${p.name} ${fmt(p.ms)}`).join(', ')}); CLI listening ${fmt(cli[i].listeningMs)} ms, first answer ${fmt(cli[i].firstAnswerMs)} ms`,

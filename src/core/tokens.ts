@@ -1,17 +1,35 @@
-// Deterministic token counting with a real BPE (o200k_base). The encoder tables take ~150 ms to
-// load, so they are loaded once, off the request path, before the server answers.
+// Deterministic token counting with a real BPE (o200k_base), our own counter over a prebuilt rank
+// table (data/o200k_base.bin, made by `npm run build`): loading it is one file read, a few ms, so
+// it is loaded on first use; loadTokenizer() lets the server load it before it answers.
 
+import { countO200k } from './bpe/o200k.js';
+import { RankTable } from './bpe/rank-table.js';
 import type { ChatRequest, ResolvedReply } from './model.js';
 
-let counter: ((text: string) => number) | undefined;
-let loading: Promise<void> | undefined;
+// src/core/ and dist/core/ are both two levels below the package root, where data/ is.
+const TABLE_URL = new URL('../../data/o200k_base.bin', import.meta.url);
 
-export function loadTokenizer(): Promise<void> {
-  loading ??= import('gpt-tokenizer/encoding/o200k_base').then((m) => {
-    counter = (text: string) => (text.length === 0 ? 0 : m.countTokens(text));
-  });
-  return loading;
+let table: RankTable | undefined;
+
+function rankTable(): RankTable {
+  table ??= RankTable.fromFile(TABLE_URL);
+  return table;
 }
+
+/** Loads the rank table now (synchronously; the promise is for callers written for a slow load). */
+export function loadTokenizer(): Promise<void> {
+  try {
+    rankTable();
+    return Promise.resolve();
+  } catch (error) {
+    const failed = Promise.reject(error as Error);
+    // Callers may await it only later (the server first starts listening): not an unhandled rejection.
+    failed.catch(() => {});
+    return failed;
+  }
+}
+
+const counter = (text: string): number => countO200k(rankTable(), text);
 
 // Tests and load runs send the same texts again and again; BPE is costly, a lookup is not.
 // Bounded by total characters so memory never grows with traffic.
@@ -21,7 +39,6 @@ const cache = new Map<string, number>();
 let cachedChars = 0;
 
 export function countTokens(text: string): number {
-  if (!counter) throw new Error('tokenizer not loaded: await loadTokenizer() first');
   if (text.length === 0) return 0;
   if (text.length > CACHEABLE_LENGTH) return counter(text);
   const hit = cache.get(text);

@@ -65,7 +65,8 @@ export class UnderstudyServer {
         `binding to ${host} exposes the control API beyond this machine: set a control token (--control-token or UNDERSTUDY_CONTROL_TOKEN)`,
       );
     }
-    const tokenizer = loadTokenizer();
+    // Before listening: a missing token table must fail start-up, not leave a server half up.
+    await loadTokenizer();
     await new Promise<void>((resolve, reject) => {
       this.http.once('error', reject);
       this.http.listen(this.options.port ?? 0, this.options.host ?? '127.0.0.1', () => {
@@ -73,7 +74,6 @@ export class UnderstudyServer {
         resolve();
       });
     });
-    await tokenizer;
     this.address = this.http.address() as AddressInfo;
     return { host: this.address.address, port: this.address.port, url: this.baseUrl };
   }
