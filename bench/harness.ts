@@ -3,7 +3,7 @@
 
 import autocannon from 'autocannon';
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { request as httpRequest } from 'node:http';
 import { connect } from 'node:net';
 import { dirname, join, resolve } from 'node:path';
@@ -15,6 +15,7 @@ export const ROOT = resolve(BENCH_DIR, '..');
 const CHILD_ENTRY: Record<ServerKind, string> = {
   bare: join(BENCH_DIR, 'bare-server.ts'),
   understudy: join(BENCH_DIR, 'understudy-server.ts'),
+  'understudy-workers': join(BENCH_DIR, 'understudy-workers-server.ts'),
   aimock: join(BENCH_DIR, 'aimock-server.ts'),
 };
 const STARTUP_TIMEOUT_MS = 60_000;
@@ -143,24 +144,64 @@ const CLOCK_TICKS = (() => {
   }
 })();
 
+/** A /proc/<pid>/status field in kB, summed over the process and its descendants (a server that
+ * runs as several processes, e.g. `serve --workers`, is measured whole). */
 export function procStatusKb(pid: number, field: 'VmHWM' | 'VmRSS'): number | null {
-  try {
-    const match = new RegExp(`^${field}:\\s+(\\d+) kB`, 'm').exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
-    return match ? Number(match[1]) : null;
-  } catch {
-    return null;
+  let total: number | null = null;
+  for (const p of processTree(pid)) {
+    try {
+      const match = new RegExp(`^${field}:\\s+(\\d+) kB`, 'm').exec(readFileSync(`/proc/${p}/status`, 'utf8'));
+      if (match) total = (total ?? 0) + Number(match[1]);
+    } catch {
+      /* gone meanwhile */
+    }
   }
+  return total;
 }
 
-/** User + system CPU time of a process, in ms (clock-tick resolution). */
+/** User + system CPU time of a process and its descendants, in ms (clock-tick resolution). */
 export function procCpuMs(pid: number): number | null {
-  try {
-    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-    return ((Number(fields[11]) + Number(fields[12])) * 1000) / CLOCK_TICKS;
-  } catch {
-    return null;
+  let total: number | null = null;
+  for (const p of processTree(pid)) {
+    try {
+      const stat = readFileSync(`/proc/${p}/stat`, 'utf8');
+      const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+      total = (total ?? 0) + ((Number(fields[11]) + Number(fields[12])) * 1000) / CLOCK_TICKS;
+    } catch {
+      /* gone meanwhile */
+    }
   }
+  return total;
+}
+
+/** The pid and every descendant's, from the parent pids in /proc/<pid>/stat. */
+function processTree(root: number): number[] {
+  const children = new Map<number, number[]>();
+  let pids: string[];
+  try {
+    pids = readdirSync('/proc').filter((name) => /^\d+$/.test(name));
+  } catch {
+    return [root];
+  }
+  for (const name of pids) {
+    try {
+      const stat = readFileSync(`/proc/${name}/stat`, 'utf8');
+      const parent = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
+      const list = children.get(parent) ?? [];
+      list.push(Number(name));
+      children.set(parent, list);
+    } catch {
+      /* gone meanwhile */
+    }
+  }
+  const out: number[] = [];
+  const queue = [root];
+  while (queue.length > 0) {
+    const pid = queue.pop()!;
+    out.push(pid);
+    queue.push(...(children.get(pid) ?? []));
+  }
+  return out;
 }
 
 // ------------------------------------------------------------------ plain requests

@@ -37,7 +37,8 @@ export const PACED_CHUNKS_PER_SECOND = 20;
 /** What Understudy answers in zero-config mode to a request without tools (src/engine/zero-config.ts). */
 export const ZERO_CONFIG_TEXT = 'This is a scripted answer from Understudy.';
 
-export type ServerKind = 'bare' | 'understudy' | 'aimock';
+/** `understudy-workers`: `understudy serve --workers N` from the built CLI (B1 only). */
+export type ServerKind = 'bare' | 'understudy' | 'understudy-workers' | 'aimock';
 
 export type ScenarioId = 'B1-32' | 'B1-256' | 'B2' | 'B3' | 'B4' | 'B5-scripts' | 'B5-history' | 'B6' | 'B7-B1' | 'B7-B2' | 'vidai-1000';
 
@@ -84,6 +85,8 @@ export interface UnderstudyChildConfig {
   pacing?: { ttftMs?: number; chunksPerSecond?: number };
   /** Answer `{ "stats": true }` messages on the IPC channel with memory and journal figures (B6). */
   stats?: boolean;
+  /** For `understudy-workers`: the --workers count. */
+  workers?: number;
 }
 
 export function understudyFixture(config: UnderstudyChildConfig): FixtureSpec {
@@ -208,6 +211,7 @@ export const SCENARIOS: Scenario[] = [
     contenders: [
       { label: 'bare', kind: 'bare', body: BODY_HELLO },
       { label: 'understudy', kind: 'understudy', config: BENCH, body: BODY_HELLO },
+      { label: 'understudy --workers 2', kind: 'understudy-workers', config: { ...BENCH, workers: 2 }, body: BODY_HELLO },
       { label: 'aimock', kind: 'aimock', aimock: aimockFor(REPLY_TEXT, 20), body: BODY_HELLO },
     ],
     baseline: 'bare',
@@ -223,6 +227,7 @@ export const SCENARIOS: Scenario[] = [
     contenders: [
       { label: 'bare', kind: 'bare', body: BODY_HELLO },
       { label: 'understudy', kind: 'understudy', config: BENCH, body: BODY_HELLO },
+      { label: 'understudy --workers 2', kind: 'understudy-workers', config: { ...BENCH, workers: 2 }, body: BODY_HELLO },
       { label: 'aimock', kind: 'aimock', aimock: aimockFor(REPLY_TEXT, 20), body: BODY_HELLO },
     ],
     baseline: 'bare',

@@ -105,7 +105,8 @@ function settingsFor(scenario: ThroughputScenario, settings: ThroughputSettings)
 }
 
 function childArgs(contender: Contender): string[] {
-  if (contender.kind === 'understudy') return [JSON.stringify(contender.config ?? { script: 'bench' })];
+  if (contender.kind === 'understudy' || contender.kind === 'understudy-workers')
+    return [JSON.stringify(contender.config ?? { script: 'bench' })];
   if (contender.kind === 'aimock') return [JSON.stringify(contender.aimock)];
   return [];
 }
@@ -187,7 +188,7 @@ export async function runThroughput(
     : undefined;
   try {
     // Understudy children first (one at a time: a 10,000-script child takes a while to load).
-    for (const contender of contenders.filter((c) => c.kind === 'understudy')) {
+    for (const contender of contenders.filter((c) => c.kind === 'understudy' || c.kind === 'understudy-workers')) {
       const child = await start(contender);
       children.set(contender.label, child);
       const answer = await post(child.port, contender.body, endpoint);

@@ -1,7 +1,11 @@
 #!/usr/bin/env node
 // The `understudy` command.
 
+import cluster from 'node:cluster';
+import { availableParallelism } from 'node:os';
 import { parseArgs } from 'node:util';
+import { runPrimary } from '../cluster/primary.js';
+import { WORKER_INDEX_ENV } from '../cluster/protocol.js';
 import type { ChaosOptions } from '../core/model.js';
 import { runServe } from './serve.js';
 import { runValidate } from './validate.js';
@@ -10,6 +14,7 @@ const USAGE = `usage:
   understudy serve [--host 127.0.0.1] [--port 8100] [--fixtures FILE...] [--strict]
                    [--control-token TOKEN] [--cors ORIGIN...]
                    [--latency MS] [--chaos-drop PCT] [--rate-limit-after N] [--content-filter TERM...]
+                   [--workers N|auto]
   understudy validate FILE...`;
 
 function chaosFromFlags(values: Record<string, unknown>): ChaosOptions | undefined {
@@ -53,6 +58,7 @@ async function main(argv: string[]): Promise<number> {
           'chaos-drop': { type: 'string' },
           'rate-limit-after': { type: 'string' },
           'content-filter': { type: 'string', multiple: true, default: [] },
+          workers: { type: 'string', default: '1' },
         },
       });
     } catch (error) {
@@ -64,6 +70,13 @@ async function main(argv: string[]): Promise<number> {
       process.stderr.write(`--port must be an integer 0-65535, got "${parsed.values.port}"\n`);
       return 2;
     }
+    const workers = parsed.values.workers === 'auto' ? availableParallelism() : Number(parsed.values.workers);
+    if (!Number.isInteger(workers) || workers < 1 || workers > 64) {
+      process.stderr.write(`--workers must be an integer 1-64 or "auto", got "${parsed.values.workers}"\n`);
+      return 2;
+    }
+    if (workers > 1 && cluster.isPrimary) return runPrimary(workers, print);
+    const index = cluster.isWorker ? Number(process.env[WORKER_INDEX_ENV]) : undefined;
     // Positionals after --fixtures FILE are more fixture files (so a shell glob works).
     const fixtures = [...(parsed.values.fixtures ?? []), ...parsed.positionals];
     const server = await runServe(
@@ -75,8 +88,10 @@ async function main(argv: string[]): Promise<number> {
         controlToken: parsed.values['control-token'] ?? process.env.UNDERSTUDY_CONTROL_TOKEN,
         corsOrigins: parsed.values.cors ?? [],
         chaos: chaosFromFlags(parsed.values),
+        ...(index !== undefined && { cluster: { index, workers } }),
       },
-      print,
+      // Only the owner (worker 0) prints; the others would repeat it.
+      index !== undefined && index > 0 ? () => {} : print,
     );
     if (!server) return 1;
     const stop = () => {

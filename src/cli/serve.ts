@@ -13,6 +13,8 @@ export interface ServeOptions {
   controlToken?: string;
   corsOrigins?: string[];
   chaos?: ChaosOptions;
+  /** In a worker of `--workers N`. */
+  cluster?: { index: number; workers: number };
 }
 
 export async function runServe(options: ServeOptions, out: (line: string) => void): Promise<UnderstudyServer | undefined> {
@@ -32,6 +34,7 @@ export async function runServe(options: ServeOptions, out: (line: string) => voi
     defaultSession: { fallback: options.strict ? 'strict' : 'auto', chaos: options.chaos },
     controlToken: options.controlToken,
     corsOrigins: options.corsOrigins,
+    cluster: options.cluster,
   });
   let url: string;
   try {
@@ -48,6 +51,9 @@ export async function runServe(options: ServeOptions, out: (line: string) => voi
   out(
     `  unmatched requests: ${options.strict ? 'strict (409 no_match naming the nearest script)' : 'zero-config answers (--strict turns this off)'}`,
   );
+  if (options.cluster) {
+    out(`  workers: ${options.cluster.workers} processes; every session's state lives in worker 0 (docs/workers.md)`);
+  }
   out('');
   out('Point an SDK at it:');
   out(`  new OpenAI({ baseURL: '${server.providerUrl('openai')}', apiKey: 'understudy' })`);

@@ -33,7 +33,16 @@ function fail(status: number, code: string, message: string, problems?: unknown[
   throw new ControlFailure({ status, code, message, problems });
 }
 
-function send(res: ServerResponse, status: number, value: unknown): void {
+interface ControlResult {
+  status: number;
+  value: unknown;
+}
+
+function reply(status: number, value: unknown): ControlResult {
+  return { status, value };
+}
+
+function send(res: ServerResponse, { status, value }: ControlResult): void {
   if (status === 204) {
     res.writeHead(204);
     res.end();
@@ -154,156 +163,165 @@ function checkExpectations(body: Record<string, unknown>, source: string): Verif
   return body as VerifyExpectations;
 }
 
+/** Runs around every control request: `before` ahead of reading any state, `after` once a request
+ * has run and before its answer is sent (a cluster owner syncs and replicates there). */
+export interface ControlHooks {
+  before(): Promise<void>;
+  after(method: string): Promise<void>;
+}
+
 export async function handleControl(
   server: UnderstudyServer,
   req: IncomingMessage,
   res: ServerResponse,
   path: string,
   _query: string,
+  hooks?: ControlHooks,
 ): Promise<void> {
+  await hooks?.before();
+  let result: ControlResult;
+  try {
+    result = await controlAnswer(server, req, path);
+  } catch (error) {
+    if (!(error instanceof ControlFailure)) throw error;
+    req.resume();
+    result = reply(error.detail.status, { error: error.detail });
+  }
+  await hooks?.after(req.method ?? 'GET');
+  send(res, result);
+}
+
+async function controlAnswer(server: UnderstudyServer, req: IncomingMessage, path: string): Promise<ControlResult> {
   const method = req.method ?? 'GET';
   const source = `control ${method} ${path}`;
-  try {
-    const rest = path.slice(CONTROL_PREFIX.length).split('/').filter(Boolean).map(decodeURIComponent);
-    if (rest.length === 1 && rest[0] === 'health') {
-      if (method !== 'GET') fail(405, 'method_not_allowed', `${source}: use GET`);
-      send(res, 200, {
-        ok: true,
-        version: VERSION,
-        sessions: server.registry.list().length,
-        routes: providerRoutes(),
-        providerPaths: PROVIDER_PATHS,
-        pacing: pacingStats(),
+  const rest = path.slice(CONTROL_PREFIX.length).split('/').filter(Boolean).map(decodeURIComponent);
+  if (rest.length === 1 && rest[0] === 'health') {
+    if (method !== 'GET') fail(405, 'method_not_allowed', `${source}: use GET`);
+    return reply(200, {
+      ok: true,
+      version: VERSION,
+      sessions: server.registry.list().length,
+      routes: providerRoutes(),
+      providerPaths: PROVIDER_PATHS,
+      pacing: pacingStats(),
+      ...(server.cluster && { workers: server.cluster.describe() }),
+    });
+  }
+  if (rest.length === 2 && rest[0] === 'pacing' && rest[1] === 'reset') {
+    if (method !== 'POST') fail(405, 'method_not_allowed', `${source}: use POST`);
+    resetPacingStats();
+    return reply(200, { pacing: pacingStats() });
+  }
+  if (rest[0] !== 'sessions') fail(404, 'not_found', `${source}: unknown control path; see docs/control-api.yaml`);
+
+  if (rest.length === 1) {
+    if (method === 'GET') {
+      return reply(200, { sessions: server.registry.list().map((s) => sessionView(server, s)) });
+    }
+    if (method !== 'POST') fail(405, 'method_not_allowed', `${source}: use GET or POST`);
+    const body = expectObject(await readJson(req, source), source);
+    for (const [key, value] of Object.entries(body)) {
+      const check = SESSION_FIELDS[key];
+      if (!check) fail(400, 'invalid_body', `${source}: /${key}: unknown field; expected one of ${Object.keys(SESSION_FIELDS).join(', ')}`);
+      if (!check(value)) fail(400, 'invalid_body', `${source}: /${key}: expected ${SESSION_EXPECT[key]}, found ${JSON.stringify(value)}`);
+    }
+    let fixture;
+    if (body.fixture !== undefined) {
+      const checked = validateFixtureValue(body.fixture, source);
+      if (!checked.ok) {
+        // Problem paths point into the request body, where the fixture sits under /fixture.
+        const problems = checked.problems.map((p) =>
+          p.path.startsWith('/') ? { ...p, path: `/fixture${p.path === '/' ? '' : p.path}` } : p,
+        );
+        fail(400, 'invalid_fixture', `${source}: the fixture is invalid`, problems);
+      }
+      fixture = checked.fixture;
+    }
+    let session: Session;
+    try {
+      session = server.registry.create({
+        id: body.id as string | undefined,
+        apiKey: body.apiKey as string | undefined,
+        fallback: body.fallback as FallbackMode | undefined,
+        clock: body.clock as number | undefined,
+        seed: body.seed as string | undefined,
+        journalLimit: body.journalLimit as number | undefined,
+        journalBytes: body.journalBytes as number | undefined,
+        journalEntryBytes: body.journalEntryBytes as number | undefined,
+        promptCache: body.promptCache as Record<string, number> | undefined,
+        requireApiKey: body.requireApiKey as boolean | undefined,
+        chaos: body.chaos as ChaosOptions | undefined,
       });
-      return;
+    } catch (e) {
+      fail(409, 'session_conflict', `${source}: ${(e as Error).message}`);
     }
-    if (rest.length === 2 && rest[0] === 'pacing' && rest[1] === 'reset') {
-      if (method !== 'POST') fail(405, 'method_not_allowed', `${source}: use POST`);
-      resetPacingStats();
-      send(res, 200, { pacing: pacingStats() });
-      return;
-    }
-    if (rest[0] !== 'sessions') fail(404, 'not_found', `${source}: unknown control path; see docs/control-api.yaml`);
+    if (fixture) session.load(fixture);
+    return reply(201, sessionView(server, session));
+  }
 
-    if (rest.length === 1) {
-      if (method === 'GET') {
-        send(res, 200, { sessions: server.registry.list().map((s) => sessionView(server, s)) });
-        return;
-      }
-      if (method !== 'POST') fail(405, 'method_not_allowed', `${source}: use GET or POST`);
-      const body = expectObject(await readJson(req, source), source);
-      for (const [key, value] of Object.entries(body)) {
-        const check = SESSION_FIELDS[key];
-        if (!check)
-          fail(400, 'invalid_body', `${source}: /${key}: unknown field; expected one of ${Object.keys(SESSION_FIELDS).join(', ')}`);
-        if (!check(value)) fail(400, 'invalid_body', `${source}: /${key}: expected ${SESSION_EXPECT[key]}, found ${JSON.stringify(value)}`);
-      }
-      let fixture;
-      if (body.fixture !== undefined) {
-        const checked = validateFixtureValue(body.fixture, source);
-        if (!checked.ok) {
-          // Problem paths point into the request body, where the fixture sits under /fixture.
-          const problems = checked.problems.map((p) =>
-            p.path.startsWith('/') ? { ...p, path: `/fixture${p.path === '/' ? '' : p.path}` } : p,
-          );
-          fail(400, 'invalid_fixture', `${source}: the fixture is invalid`, problems);
-        }
-        fixture = checked.fixture;
-      }
-      let session: Session;
+  const session = server.registry.get(rest[1]);
+  if (!session) fail(404, 'session_not_found', `${source}: session "${rest[1]}" does not exist`);
+
+  if (rest.length === 2) {
+    if (method === 'GET') return reply(200, sessionView(server, session));
+    if (method === 'DELETE') {
+      if (!server.registry.delete(session.id))
+        fail(400, 'cannot_delete', `${source}: the default session cannot be deleted; reset it instead`);
+      return reply(204, null);
+    }
+    fail(405, 'method_not_allowed', `${source}: use GET or DELETE`);
+  }
+
+  const action = rest[2];
+  if (rest.length !== 3) fail(404, 'not_found', `${source}: unknown control path`);
+  switch (action) {
+    case 'scripts': {
+      if (method !== 'POST' && method !== 'PUT') fail(405, 'method_not_allowed', `${source}: use POST (add) or PUT (replace all)`);
+      const checked = validateFixtureValue(await readJson(req, source), source);
+      if (!checked.ok) fail(400, 'invalid_fixture', `${source}: the fixture is invalid`, checked.problems);
       try {
-        session = server.registry.create({
-          id: body.id as string | undefined,
-          apiKey: body.apiKey as string | undefined,
-          fallback: body.fallback as FallbackMode | undefined,
-          clock: body.clock as number | undefined,
-          seed: body.seed as string | undefined,
-          journalLimit: body.journalLimit as number | undefined,
-          journalBytes: body.journalBytes as number | undefined,
-          journalEntryBytes: body.journalEntryBytes as number | undefined,
-          promptCache: body.promptCache as Record<string, number> | undefined,
-          requireApiKey: body.requireApiKey as boolean | undefined,
-          chaos: body.chaos as ChaosOptions | undefined,
-        });
+        session.load(checked.fixture, method === 'PUT');
       } catch (e) {
-        fail(409, 'session_conflict', `${source}: ${(e as Error).message}`);
+        fail(400, 'invalid_fixture', `${source}: ${(e as Error).message}`);
       }
-      if (fixture) session.load(fixture);
-      send(res, 201, sessionView(server, session));
-      return;
+      return reply(200, sessionView(server, session));
     }
-
-    const session = server.registry.get(rest[1]);
-    if (!session) fail(404, 'session_not_found', `${source}: session "${rest[1]}" does not exist`);
-
-    if (rest.length === 2) {
-      if (method === 'GET') return send(res, 200, sessionView(server, session));
+    case 'reset': {
+      if (method !== 'POST') fail(405, 'method_not_allowed', `${source}: use POST`);
+      const body = expectObject(await readJson(req, source), source);
+      for (const key of Object.keys(body)) {
+        if (key !== 'scripts') fail(400, 'invalid_body', `${source}: /${key}: unknown field; expected "scripts"`);
+      }
+      if (body.scripts !== undefined && typeof body.scripts !== 'boolean') {
+        fail(400, 'invalid_body', `${source}: /scripts: expected a boolean, found ${JSON.stringify(body.scripts)}`);
+      }
+      session.reset({ scripts: body.scripts === true });
+      return reply(200, sessionView(server, session));
+    }
+    case 'chaos': {
+      if (method !== 'PUT' && method !== 'DELETE') fail(405, 'method_not_allowed', `${source}: use PUT (set) or DELETE (clear)`);
       if (method === 'DELETE') {
-        if (!server.registry.delete(session.id))
-          fail(400, 'cannot_delete', `${source}: the default session cannot be deleted; reset it instead`);
-        return send(res, 204, null);
+        session.chaos = undefined;
+        return reply(200, { chaos: null });
       }
-      fail(405, 'method_not_allowed', `${source}: use GET or DELETE`);
+      const body = await readJson(req, source);
+      const problem = chaosProblem(body);
+      if (problem) fail(400, 'invalid_body', `${source}: ${problem}`);
+      session.chaos = body as ChaosOptions;
+      return reply(200, { chaos: session.chaos });
     }
-
-    const action = rest[2];
-    if (rest.length !== 3) fail(404, 'not_found', `${source}: unknown control path`);
-    switch (action) {
-      case 'scripts': {
-        if (method !== 'POST' && method !== 'PUT') fail(405, 'method_not_allowed', `${source}: use POST (add) or PUT (replace all)`);
-        const checked = validateFixtureValue(await readJson(req, source), source);
-        if (!checked.ok) fail(400, 'invalid_fixture', `${source}: the fixture is invalid`, checked.problems);
-        try {
-          session.load(checked.fixture, method === 'PUT');
-        } catch (e) {
-          fail(400, 'invalid_fixture', `${source}: ${(e as Error).message}`);
-        }
-        return send(res, 200, sessionView(server, session));
-      }
-      case 'reset': {
-        if (method !== 'POST') fail(405, 'method_not_allowed', `${source}: use POST`);
-        const body = expectObject(await readJson(req, source), source);
-        for (const key of Object.keys(body)) {
-          if (key !== 'scripts') fail(400, 'invalid_body', `${source}: /${key}: unknown field; expected "scripts"`);
-        }
-        if (body.scripts !== undefined && typeof body.scripts !== 'boolean') {
-          fail(400, 'invalid_body', `${source}: /scripts: expected a boolean, found ${JSON.stringify(body.scripts)}`);
-        }
-        session.reset({ scripts: body.scripts === true });
-        return send(res, 200, sessionView(server, session));
-      }
-      case 'chaos': {
-        if (method !== 'PUT' && method !== 'DELETE') fail(405, 'method_not_allowed', `${source}: use PUT (set) or DELETE (clear)`);
-        if (method === 'DELETE') {
-          session.chaos = undefined;
-          return send(res, 200, { chaos: null });
-        }
-        const body = await readJson(req, source);
-        const problem = chaosProblem(body);
-        if (problem) fail(400, 'invalid_body', `${source}: ${problem}`);
-        session.chaos = body as ChaosOptions;
-        return send(res, 200, { chaos: session.chaos });
-      }
-      case 'journal':
-        if (method !== 'GET') fail(405, 'method_not_allowed', `${source}: use GET`);
-        return send(res, 200, session.journal.snapshot());
-      case 'verify': {
-        if (method !== 'POST' && method !== 'GET') fail(405, 'method_not_allowed', `${source}: use POST`);
-        const body = method === 'POST' ? expectObject(await readJson(req, source), source) : {};
-        const expectations = checkExpectations(body, source);
-        // The verifier is loaded by the first verify request, not with the server.
-        const { verifySession } = await import('../engine/verify.js');
-        return send(res, 200, verifySession(session, expectations));
-      }
-      default:
-        fail(404, 'not_found', `${source}: unknown control path; expected scripts, reset, journal or verify`);
+    case 'journal':
+      if (method !== 'GET') fail(405, 'method_not_allowed', `${source}: use GET`);
+      return reply(200, session.journal.snapshot());
+    case 'verify': {
+      if (method !== 'POST' && method !== 'GET') fail(405, 'method_not_allowed', `${source}: use POST`);
+      const body = method === 'POST' ? expectObject(await readJson(req, source), source) : {};
+      const expectations = checkExpectations(body, source);
+      // The verifier is loaded by the first verify request, not with the server.
+      const { verifySession } = await import('../engine/verify.js');
+      return reply(200, verifySession(session, expectations));
     }
-  } catch (error) {
-    if (error instanceof ControlFailure) {
-      req.resume();
-      send(res, error.detail.status, { error: error.detail });
-      return;
-    }
-    throw error;
+    default:
+      fail(404, 'not_found', `${source}: unknown control path; expected scripts, reset, journal or verify`);
   }
 }

@@ -85,10 +85,15 @@ export class PromptCache {
 
   constructor(readonly options: PromptCacheOptions = DEFAULT_PROMPT_CACHE) {}
 
+  /** Whether a prompt of this many tokens could read from or write to the cache at all. */
+  mayCache(inputTokens: number): boolean {
+    return this.options.maxPrefixes > 0 && inputTokens >= this.options.minTokens;
+  }
+
   /** Looks the request up without changing anything; undefined when it is too short to cache. */
   probe(request: ChatRequest, inputTokens = countInputTokens(request)): CacheProbe | undefined {
     if (request.promptCaching === 'none') return undefined;
-    if (this.options.maxPrefixes <= 0 || inputTokens < this.options.minTokens) return undefined;
+    if (!this.mayCache(inputTokens)) return undefined;
     const tokens = inputTokenBoundaries(request);
     const keys: string[] = [];
     const hash = new PrefixHash(0).feed(request.model).feed(request.tools.length ? JSON.stringify(request.tools) : '');

@@ -31,6 +31,8 @@ export interface JournalEntry {
   requestPreview?: string;
   /** For no_match: the nearest scenarios and each predicate that failed. */
   nearMisses?: NearMiss[];
+  /** Under `serve --workers`: the worker that answered (0 is the owner of every session's state). */
+  worker?: number;
 }
 
 export interface NearMiss {
@@ -120,6 +122,7 @@ export function newRecord(requestId: string, session: string, route: string, ope
     truncated: undefined,
     requestPreview: undefined,
     nearMisses: undefined,
+    worker: undefined,
     bytes: 0,
   };
 }

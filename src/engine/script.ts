@@ -39,7 +39,9 @@ export class Script {
    * anything. Lets a session with thousands of scripts skip most of them. */
   readonly userKeys: ReadonlySet<string> | null;
 
-  constructor(spec: ScenarioSpec) {
+  /** `spec` is the script's own copy (the session clones what it loads); kept so the script can be
+   * described again, e.g. to another worker process. */
+  constructor(readonly spec: ScenarioSpec) {
     this.name = spec.name;
     this.exhausted = spec.exhausted ?? 'reject';
     this.maxReplies = spec.maxReplies ?? Number.POSITIVE_INFINITY;

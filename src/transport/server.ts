@@ -18,7 +18,11 @@ import type { FixtureSpec } from '../engine/spec.js';
 import { applyCors, controlTokenFrom, isLoopbackHost, tokenMatches } from './access.js';
 import { writePlanned } from './paced-writer.js';
 import { chaosFor, decideChaos, type ChaosDecision, type ChaosOptions } from './chaos.js';
-import { DEFAULT_BODY_LIMIT, jsonTooDeep, MAX_JSON_DEPTH, readBodyThen, type BodyResult } from './body.js';
+import { DEFAULT_BODY_LIMIT, jsonTooDeep, MAX_JSON_DEPTH, readBody, readBodyThen, type BodyResult } from './body.js';
+import { EdgeLink } from '../cluster/edge.js';
+import { OwnerLink } from '../cluster/owner.js';
+import { RECORDS_PATH } from '../cluster/protocol.js';
+import type { PortableRecord, SessionBatch } from '../cluster/records.js';
 import { matchRoute, operationById, PROVIDER_PATHS, type RouteResult } from './routes.js';
 
 export interface ServerOptions {
@@ -35,6 +39,8 @@ export interface ServerOptions {
   controlToken?: string;
   /** Browser origins allowed to call the server (CORS is off when empty). */
   corsOrigins?: string[];
+  /** Set in the worker processes of `understudy serve --workers N` (docs/workers.md). */
+  cluster?: { index: number; workers: number };
 }
 
 export class UnderstudyServer {
@@ -44,18 +50,33 @@ export class UnderstudyServer {
   private address: AddressInfo | undefined;
   /** Counts requests that belong to no session, for their request ids. */
   private orphanRequests = 0;
+  /** Under --workers: the owner of every session's state, or an edge that forwards to it. */
+  readonly cluster: OwnerLink | EdgeLink | undefined;
+  /** The owner's loopback-only server for requests and records from edges. */
+  private privateHttp: Server | undefined;
+  private privatePort = 0;
 
   constructor(readonly options: ServerOptions = {}) {
-    this.registry = new Registry(options.defaultSession);
+    const cluster = options.cluster;
+    // An edge's sessions draw ids from their own sequence, so ids stay unique across workers.
+    const seed = cluster && cluster.index > 0 ? { seed: `${options.defaultSession?.seed ?? 'default'}@${cluster.index}` } : {};
+    this.registry = new Registry({ ...options.defaultSession, ...seed });
     for (const fixture of options.fixtures ?? []) this.registry.defaultSession.load(fixture);
     this.bodyLimit = options.bodyLimit ?? DEFAULT_BODY_LIMIT;
-    this.http = createServer({ keepAliveTimeout: 65_000 }, (req, res) => {
+    const onRequest = (req: IncomingMessage, res: ServerResponse) => {
       try {
         this.handle(req, res)?.catch((error: unknown) => this.internalError(res, error));
       } catch (error) {
         this.internalError(res, error);
       }
-    });
+    };
+    this.http = createServer({ keepAliveTimeout: 65_000 }, onRequest);
+    if (cluster?.index === 0) {
+      this.cluster = new OwnerLink(0, cluster.workers, this.registry, remoteJournalDecoder);
+      this.privateHttp = createServer({ keepAliveTimeout: 65_000 }, onRequest);
+    } else if (cluster) {
+      this.cluster = new EdgeLink(cluster.index, cluster.workers, this.registry);
+    }
   }
 
   async listen(): Promise<{ host: string; port: number; url: string }> {
@@ -67,13 +88,14 @@ export class UnderstudyServer {
     }
     // Before listening: a missing token table must fail start-up, not leave a server half up.
     await loadTokenizer();
-    await new Promise<void>((resolve, reject) => {
-      this.http.once('error', reject);
-      this.http.listen(this.options.port ?? 0, this.options.host ?? '127.0.0.1', () => {
-        this.http.off('error', reject);
-        resolve();
-      });
-    });
+    if (this.cluster?.kind === 'edge') await this.cluster.started;
+    await listenOn(this.http, { port: this.options.port ?? 0, host });
+    if (this.cluster?.kind === 'owner' && this.privateHttp) {
+      // Exclusive: this port is the owner's own, not shared with the workers like the public one.
+      await listenOn(this.privateHttp, { port: 0, host: '127.0.0.1', exclusive: true });
+      this.privatePort = (this.privateHttp.address() as AddressInfo).port;
+      this.cluster.ready(this.privatePort);
+    }
     this.address = this.http.address() as AddressInfo;
     return { host: this.address.address, port: this.address.port, url: this.baseUrl };
   }
@@ -95,6 +117,11 @@ export class UnderstudyServer {
    * 0: end everything now, as a test teardown wants), then every connection is closed. Busy
    * connections are found by closing idle ones until none is left, so requests pay nothing. */
   async close(options: { graceMs?: number } = {}): Promise<void> {
+    if (this.cluster?.kind === 'edge') await this.cluster.close();
+    if (this.privateHttp?.listening) {
+      this.privateHttp.closeAllConnections();
+      this.privateHttp.close();
+    }
     const closed = new Promise<void>((resolve) => this.http.close(() => resolve()));
     const deadline = Date.now() + (options.graceMs ?? 0);
     for (;;) {
@@ -115,6 +142,13 @@ export class UnderstudyServer {
     const path = q < 0 ? url : url.slice(0, q);
     if (this.options.corsOrigins?.length && applyCors(req, res, this.options.corsOrigins)) return;
     if (path === CONTROL_PREFIX || path.startsWith(`${CONTROL_PREFIX}/`)) {
+      if (this.cluster?.kind === 'edge') {
+        this.cluster.forward(req, res);
+        return undefined;
+      }
+      if (path === RECORDS_PATH && this.cluster?.kind === 'owner' && req.socket.localPort === this.privatePort) {
+        return this.acceptRecords(this.cluster, req, res);
+      }
       const token = this.options.controlToken;
       if (token !== undefined && !tokenMatches(controlTokenFrom(req), token)) {
         req.resume();
@@ -130,11 +164,22 @@ export class UnderstudyServer {
         );
         return;
       }
-      return handleControl(this, req, res, path, q < 0 ? '' : url.slice(q + 1));
+      return handleControl(
+        this,
+        req,
+        res,
+        path,
+        q < 0 ? '' : url.slice(q + 1),
+        this.cluster?.kind === 'owner' ? this.cluster.hooks : undefined,
+      );
     }
 
     const route = matchRoute(req.method ?? 'GET', path);
     const session = this.findSession(req, url, q, route.sessionId);
+    if (this.cluster?.kind === 'edge' && !this.edgeAnswers(this.cluster, req, route, session, q < 0 ? '' : url.slice(q + 1))) {
+      this.cluster.forward(req, res);
+      return undefined;
+    }
     const requestId = `req_${session ? session.nextId() : `server-${++this.orphanRequests}`}`;
     try {
       this.handleProvider(req, res, path, q < 0 ? '' : url.slice(q + 1), route, session, requestId);
@@ -280,6 +325,11 @@ export class UnderstudyServer {
       session.journal.counters.invalid++;
       this.finishError(session, res, dialect, decoded, base);
       return;
+    }
+    if (this.cluster?.kind === 'edge' && this.cluster.needsOwner(session, decoded)) {
+      session.journal.counters.requests--;
+      this.cluster.forward(req, res, body.text);
+      return undefined;
     }
     const attempt = retryAttempt(req.headers);
     if (attempt !== undefined) decoded.attempt = attempt;
@@ -480,7 +530,7 @@ export class UnderstudyServer {
     entry.status = 200;
     entry.reply = reply;
     entry.usage = reply.usage;
-    session.journal.add(entry);
+    this.journalAdd(session, entry, request);
   }
 
   /** Writes the whole response. Once the bytes are handed to the socket the reserved step is
@@ -521,7 +571,35 @@ export class UnderstudyServer {
     session.journal.counters.errorsReturned++;
     entry.status = error.status;
     entry.error = { code: error.code, message: error.message };
-    session.journal.add(entry);
+    this.journalAdd(session, entry);
+  }
+
+  private journalAdd(session: Session, entry: JournalRecord, request?: ChatRequest): void {
+    const cluster = this.cluster;
+    if (!cluster) session.journal.add(entry);
+    else if (cluster.kind === 'edge') cluster.record(session, entry, request);
+    else {
+      entry.worker = 0;
+      session.journal.add(entry);
+    }
+  }
+
+  /** Whether this edge worker answers the request itself (see cluster/replica.ts). */
+  private edgeAnswers(edge: EdgeLink, req: IncomingMessage, route: RouteResult, session: Session | undefined, queryText: string): boolean {
+    if ('notFound' in route) return true;
+    if (!session || !edge.answers(session) || route.operation.dialect.statefulDecode) return false;
+    return !chaosFor(session.chaos, req.headers, queryText ? new URLSearchParams(queryText) : EMPTY_QUERY);
+  }
+
+  /** An edge's delivery of what it answered (cluster/records.ts). */
+  private async acceptRecords(owner: OwnerLink, req: IncomingMessage, res: ServerResponse): Promise<void> {
+    const body = await readBody(req, Number.MAX_SAFE_INTEGER);
+    if (!body.ok) {
+      res.writeHead(400).end();
+      return;
+    }
+    owner.applyRecords(JSON.parse(body.text) as { batches: SessionBatch[] });
+    res.writeHead(204).end();
   }
 
   private sendError(res: ServerResponse, dialect: ChatDialect, error: NeutralError, requestId: string): void {
@@ -569,6 +647,22 @@ function requestApiKey(req: IncomingMessage, url: string, q: number): string | u
 
 const JSON_HEADERS = { 'content-type': 'application/json' };
 const EMPTY_QUERY = new URLSearchParams();
+
+/** How the owner decodes, when the journal is read, a request an edge answered. */
+function remoteJournalDecoder(text: string, wire: NonNullable<PortableRecord['wire']>, registry: Registry, session: string) {
+  const state = (registry.get(session) ?? registry.defaultSession).dialectState;
+  return { context: { ...wire, query: new URLSearchParams(wire.query), state } satisfies WireContext, decode: decodeForJournal };
+}
+
+function listenOn(server: Server, options: { port: number; host: string; exclusive?: boolean }): Promise<void> {
+  return new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(options, () => {
+      server.off('error', reject);
+      resolve();
+    });
+  });
+}
 
 function decodeForJournal(text: string, context: unknown): ChatRequest | undefined {
   const wire = context as WireContext;

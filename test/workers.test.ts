@@ -1,0 +1,185 @@
+// `understudy serve --workers 2`, run as a user runs it, judged by the real openai SDK: requests
+// spread over both workers; a repeating script is answered by both and everything lands in one
+// journal; a stateful queue is consumed exactly once, in order, however the connections are
+// spread; a prompt long enough to be cached reports cached tokens whichever worker it reaches.
+
+import { after, before, describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import OpenAI from 'openai';
+import { Agent, fetch as undiciFetch } from 'undici';
+
+import { connectUnderstudy } from '../src/index.js';
+
+const CWD = fileURLToPath(new URL('..', import.meta.url));
+const CANNED = 'Always the same answer.';
+
+let serverProcess: ChildProcess;
+let dir: string;
+let baseUrl: string;
+let remote: Awaited<ReturnType<typeof connectUnderstudy>>;
+const agents: Agent[] = [];
+
+/** An SDK client on its own connection: node:cluster hands each new connection to the next worker. */
+function client(apiKey = 'understudy'): OpenAI {
+  const agent = new Agent({ connections: 1 });
+  agents.push(agent);
+  return new OpenAI({
+    baseURL: `${baseUrl}/v1`,
+    apiKey,
+    maxRetries: 0,
+    timeout: 10_000,
+    fetch: undiciFetch as unknown as typeof fetch,
+    fetchOptions: { dispatcher: agent } as NonNullable<ConstructorParameters<typeof OpenAI>[0]>['fetchOptions'],
+  });
+}
+
+function ask(sdk: OpenAI, content: string) {
+  return sdk.chat.completions.create({ model: 'gpt-4o-mini', messages: [{ role: 'user', content }] });
+}
+
+async function journal(session = 'default') {
+  const res = await fetch(`${baseUrl}/_understudy/sessions/${session}/journal`);
+  assert.equal(res.status, 200);
+  return (await res.json()) as {
+    entries: { worker?: number; status: number; source?: string; step?: string; usage?: { inputTokens: number } }[];
+    counters: Record<string, number>;
+  };
+}
+
+before(async () => {
+  dir = await mkdtemp(join(tmpdir(), 'understudy-workers-'));
+  const fixture = join(dir, 'canned.json');
+  await writeFile(
+    fixture,
+    JSON.stringify({ scenarios: [{ name: 'canned', exhausted: 'repeat_last', steps: [{ id: 'say', reply: { text: CANNED } }] }] }),
+  );
+  serverProcess = spawn(
+    process.execPath,
+    ['--import', 'tsx', 'src/cli/main.ts', 'serve', '--port', '0', '--workers', '2', '--fixtures', fixture],
+    {
+      cwd: CWD,
+      stdio: ['ignore', 'pipe', 'inherit'],
+    },
+  );
+  baseUrl = await new Promise<string>((resolve, reject) => {
+    let out = '';
+    const timer = setTimeout(() => reject(new Error(`no "listening" line: ${out}`)), 30_000);
+    serverProcess.stdout!.setEncoding('utf8').on('data', (d: string) => {
+      out += d;
+      const match = /listening on (http:\/\/\S+)/.exec(out);
+      if (match) {
+        clearTimeout(timer);
+        resolve(match[1]);
+      }
+    });
+  });
+  remote = await connectUnderstudy(baseUrl);
+  // The owner prints the line; wait until the second worker answers too.
+  const deadline = Date.now() + 20_000;
+  for (;;) {
+    await Promise.all([0, 1, 2, 3].map(() => ask(client(), 'warm up')));
+    if ((await journal()).entries.some((e) => e.worker === 1)) break;
+    assert.ok(Date.now() < deadline, 'the second worker never answered');
+  }
+  await fetch(`${baseUrl}/_understudy/sessions/default/reset`, { method: 'POST' });
+});
+
+after(async () => {
+  for (const agent of agents) await agent.close();
+  if (serverProcess.exitCode === null) {
+    const exited = new Promise((resolve) => serverProcess.once('exit', resolve));
+    serverProcess.kill('SIGTERM');
+    const timer = setTimeout(() => serverProcess.kill('SIGKILL'), 10_000);
+    await exited;
+    clearTimeout(timer);
+  }
+  await rm(dir, { recursive: true, force: true });
+});
+
+describe('serve --workers 2', { timeout: 60_000 }, () => {
+  test('a repeating script is answered by both workers; one journal holds every request, counted once', async () => {
+    const answers = await Promise.all(Array.from({ length: 40 }, (_, i) => ask(client(), `question ${i % 4}`)));
+    assert.ok(answers.every((a) => a.choices[0].message.content === CANNED));
+    assert.equal(new Set(answers.map((a) => a.id)).size, 40, 'ids stay unique across workers');
+
+    const { entries, counters } = await journal();
+    assert.equal(entries.length, 40);
+    assert.equal(counters.requests, 40);
+    assert.equal(counters.matched, 40);
+    assert.deepEqual(new Set(entries.map((e) => e.worker)), new Set([0, 1]), 'both workers answered');
+    assert.equal(entries.filter((e) => e.source === 'script').length, 1, 'only the first use is "script"');
+    assert.equal(entries.filter((e) => e.source === 'repeat_last').length, 39);
+    const verify = await fetch(`${baseUrl}/_understudy/sessions/default/verify`, { method: 'POST' });
+    assert.equal(((await verify.json()) as { ok: boolean }).ok, true);
+  });
+
+  test('a queue in a named session is consumed exactly once across workers: 5 steps, 30 parallel requests', async () => {
+    const session = await remote.session('queue', { fallback: 'strict' });
+    const texts = ['one', 'two', 'three', 'four', 'five'];
+    await session.load({ name: 'queue', replies: texts.map((text) => ({ text })) });
+    const results = await Promise.allSettled(Array.from({ length: 30 }, () => ask(client(session.apiKey), 'next')));
+    const given = results.flatMap((r) => (r.status === 'fulfilled' ? [r.value.choices[0].message.content] : []));
+    assert.deepEqual([...given].sort(), [...texts].sort(), 'each reply exactly once');
+    const refused = results.filter((r) => r.status === 'rejected');
+    assert.equal(refused.length, 25);
+    for (const r of refused) assert.equal((r.reason as { status?: number }).status, 409);
+
+    const { entries, counters } = await journal('queue');
+    assert.equal(counters.requests, 30);
+    assert.equal(counters.matched, 5);
+    assert.equal(counters.exhausted, 25);
+    assert.ok(
+      entries.every((e) => e.worker === 0),
+      'the owner answered every request of a stateful session',
+    );
+    assert.deepEqual(
+      entries.filter((e) => e.status === 200).map((e) => e.step),
+      ['step-1', 'step-2', 'step-3', 'step-4', 'step-5'],
+    );
+  });
+
+  test('loading a queue into the default session takes effect on every worker before the control call returns', async () => {
+    await fetch(`${baseUrl}/_understudy/sessions/default/scripts`, {
+      method: 'PUT',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ scenarios: [{ name: 'pair', replies: [{ text: 'first' }, { text: 'second' }] }] }),
+    });
+    // Fresh connections, so the requests reach both workers.
+    assert.equal((await ask(client(), 'a')).choices[0].message.content, 'first');
+    assert.equal((await ask(client(), 'b')).choices[0].message.content, 'second');
+    await assert.rejects(ask(client(), 'c'), (e: { status?: number }) => e.status === 409);
+    await assert.rejects(ask(client(), 'd'), (e: { status?: number }) => e.status === 409);
+    const { counters } = await journal();
+    assert.equal(counters.matched, 42, '40 canned answers before, then the two queued ones');
+  });
+
+  test('a prompt long enough to be cached goes to the owner: cached tokens from the second request on, on any connection', async () => {
+    const session = await remote.session('cache');
+    await session.load({ name: 'cached', exhausted: 'repeat_last', steps: [{ id: 'say', reply: { text: 'ok' } }] });
+    const long = 'The lighthouse keeper counted the waves again. '.repeat(200);
+    const usages = [];
+    for (let i = 0; i < 4; i++) usages.push((await ask(client(session.apiKey), long)).usage);
+    assert.ok(usages[0]!.prompt_tokens > 1024);
+    assert.equal(usages[0]!.prompt_tokens_details?.cached_tokens, 0);
+    for (const usage of usages.slice(1)) assert.ok((usage!.prompt_tokens_details?.cached_tokens ?? 0) >= 1024, 'cached after the first');
+    const { entries } = await journal('cache');
+    assert.ok(entries.every((e) => e.worker === 0));
+  });
+
+  test('--workers must be a positive count', async () => {
+    const child = spawn(process.execPath, ['--import', 'tsx', 'src/cli/main.ts', 'serve', '--workers', '0'], {
+      cwd: CWD,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let stderr = '';
+    child.stderr!.setEncoding('utf8').on('data', (d: string) => (stderr += d));
+    const code = await new Promise((resolve) => child.once('exit', resolve));
+    assert.equal(code, 2);
+    assert.match(stderr, /--workers must be an integer 1-64 or "auto"/);
+  });
+});
