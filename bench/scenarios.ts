@@ -29,8 +29,9 @@ export const REPLY_TEXT =
 export const STREAM_CHUNKS = Array.from({ length: 100 }, (_, i) => `t${String(i).padStart(3, '0')} `);
 export const STREAM_TEXT = STREAM_CHUNKS.join('');
 
-/** B3's reply: 40 pieces, each its own content chunk, paced at 20 chunks per second (~2 s a stream). */
-export const PACED_CHUNKS = Array.from({ length: 40 }, (_, i) => `p${String(i).padStart(3, '0')} `);
+/** B3's reply: 100 pieces, each its own content chunk, paced at 20 chunks per second (~5 s a stream,
+ * longer than the 2.5 s it takes to open 10,000 streams, so all of them are open at once). */
+export const PACED_CHUNKS = Array.from({ length: 100 }, (_, i) => `p${String(i).padStart(3, '0')} `);
 export const PACED_TEXT = PACED_CHUNKS.join('');
 export const PACED_CHUNKS_PER_SECOND = 20;
 
@@ -254,7 +255,7 @@ export const SCENARIOS: Scenario[] = [
     id: 'B3',
     title: 'B3 many concurrent paced streams',
     description:
-      'one Understudy child streams a 40-chunk reply paced at 20 chunks per second (~2 s) to every one of N concurrent node:http clients in the parent (quick: 2,000, full: 10,000), all opened within a fraction of the stream',
+      'one Understudy child streams a 100-chunk reply paced at 20 chunks per second (~5 s) to every one of N concurrent node:http clients in the parent (quick: 2,000, full: 10,000), all open at once (opening 10,000 takes ~2.5 s)',
     streams: { quick: 2_000, full: 10_000 },
     chunks: PACED_CHUNKS,
     chunksPerSecond: PACED_CHUNKS_PER_SECOND,

@@ -262,6 +262,11 @@ test('one streamed reply answered many times, in parallel and in turn: each mess
   };
   const answers = [...(await Promise.all([0, 1, 2, 3, 4, 5].map(one)))];
   for (let i = 6; i < 12; i++) answers.push(await one(i));
+  // The same reply non-streamed: message bodies come from templates too.
+  for (let i = 0; i < 6; i++) {
+    const prompt = prompts[i % prompts.length];
+    answers.push({ prompt, message: await v1(session).messages.create(ask(prompt)) });
+  }
 
   assert.equal(new Set(answers.map((a) => a.message.id)).size, answers.length, 'every message has its own id');
   const { entries } = await session.journal();

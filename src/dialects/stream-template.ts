@@ -12,6 +12,8 @@
 // (consecutive ids share all but their last characters) and the tail. A fresh 28 KB buffer per
 // stream would otherwise cost more in allocation and garbage collection than the copy itself.
 
+import type { Usage } from '../core/model.js';
+
 const MAX_KEYS = 8;
 /** Spare bodies kept per template: enough for every connection a load test keeps busy at once. */
 const MAX_SPARES = 64;
@@ -37,6 +39,11 @@ export interface TemplatedBody {
 type Slot = Template | 'seen' | 'unusable';
 
 const templates = new WeakMap<object, Map<string, Slot>>();
+
+/** The part of a template key that usage contributes: every field a dialect may print. */
+export function usageKey(u: Usage): string {
+  return `${u.inputTokens}|${u.outputTokens}|${u.cachedInputTokens}|${u.cacheWriteTokens ?? 0}|${u.reasoningTokens}`;
+}
 
 /**
  * The stream `render(id)` would produce for this id, followed by `tail`, as bytes — or undefined

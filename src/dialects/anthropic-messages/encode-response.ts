@@ -1,6 +1,7 @@
 // A Messages API response: thinking block (when the reply has reasoning), text block, tool_use
 // blocks in that order, the stop reason and usage.
 
+import { templatedStream, usageKey, type TemplatedBody } from '../stream-template.js';
 import type { ChatRequest, EncodeContext, ResolvedReply, ResolvedToolCall } from '../../core/model.js';
 import { anthropicUsageJson } from './anthropic-usage.js';
 import { mapStopReason } from './map-stop-reason.js';
@@ -62,4 +63,11 @@ export function encodeMessageResponse(reply: ResolvedReply, _request: ChatReques
     `{"id":${JSON.stringify(ctx.responseId)},"type":"message","role":"assistant","model":${JSON.stringify(ctx.model)},` +
     `${content},"usage":${anthropicUsageJson(reply.usage)}}`
   );
+}
+
+/** encodeMessageResponse's bytes from a template of the reply (keyed by model and usage). */
+export function encodeMessageResponseBody(reply: ResolvedReply, request: ChatRequest, ctx: EncodeContext): TemplatedBody | undefined {
+  if (!reply.shape) return undefined;
+  const key = `${ctx.model}|${usageKey(reply.usage)}`;
+  return templatedStream(reply.shape, key, ctx.responseId, (id) => encodeMessageResponse(reply, request, { ...ctx, responseId: id }));
 }

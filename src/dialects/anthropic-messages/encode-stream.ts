@@ -7,7 +7,7 @@ import type { NeutralError } from '../../core/errors.js';
 import type { ChatRequest, EncodeContext, ResolvedReply } from '../../core/model.js';
 import { countInputTokens } from '../../core/tokens.js';
 import type { StreamBody, StreamEncoding } from '../dialect.js';
-import { templatedStream } from '../stream-template.js';
+import { templatedStream, usageKey } from '../stream-template.js';
 import { anthropicDeltaUsageJson, anthropicOutputTokens, anthropicUsageJson } from './anthropic-usage.js';
 import { thinkingSignature, toolInputJson, toolUseBlockJson } from './encode-response.js';
 import { anthropicErrorObject } from './errors.js';
@@ -128,8 +128,7 @@ export function encodeMessageStream(reply: ResolvedReply, _request: ChatRequest,
  * usage, the other parts that vary). */
 export function encodeMessageStreamBody(reply: ResolvedReply, request: ChatRequest, ctx: EncodeContext): StreamBody | undefined {
   if (!reply.shape) return undefined;
-  const u = reply.usage;
-  const key = `${ctx.model}|${u.inputTokens}|${u.outputTokens}|${u.cachedInputTokens}|${u.cacheWriteTokens ?? 0}|${u.reasoningTokens}`;
+  const key = `${ctx.model}|${usageKey(reply.usage)}`;
   const render = (id: string) => encodeMessageStream(reply, request, { ...ctx, responseId: id }).events.join('');
   const templated = templatedStream(reply.shape, key, ctx.responseId, render);
   return templated && { contentType: CONTENT_TYPE, body: templated.body, sent: templated.release };

@@ -1,6 +1,6 @@
 import type { ChatDialect } from '../dialect.js';
 import { decodeMessagesRequest } from './decode-request.js';
-import { encodeMessageResponse } from './encode-response.js';
+import { encodeMessageResponse, encodeMessageResponseBody } from './encode-response.js';
 import {
   encodeMessageStream,
   encodeMessageStreamBody,
@@ -14,6 +14,7 @@ export const anthropicMessages: ChatDialect = {
   idPrefix: 'msg_',
   decode: decodeMessagesRequest,
   encodeResponse: encodeMessageResponse,
+  encodeResponseBody: encodeMessageResponseBody,
   encodeStream: encodeMessageStream,
   encodeStreamBody: encodeMessageStreamBody,
   encodeError: encodeAnthropicError,

@@ -1,5 +1,5 @@
 import type { ChatRequest, EncodeContext, ResolvedReply } from '../../core/model.js';
-import { templatedStream, type TemplatedBody } from '../stream-template.js';
+import { templatedStream, usageKey, type TemplatedBody } from '../stream-template.js';
 import { openaiChatUsageJson } from './openai-chat-usage.js';
 
 // The choices fragment depends only on the reply's static parts: encode it once per shape.
@@ -35,7 +35,6 @@ export function encodeChatResponse(reply: ResolvedReply, _request: ChatRequest, 
 /** encodeChatResponse's bytes from a template of the reply (keyed by clock, model and usage). */
 export function encodeChatResponseBody(reply: ResolvedReply, request: ChatRequest, ctx: EncodeContext): TemplatedBody | undefined {
   if (!reply.shape) return undefined;
-  const u = reply.usage;
-  const key = `${ctx.created}|${ctx.model}|${u.inputTokens}|${u.outputTokens}|${u.cachedInputTokens}|${u.reasoningTokens}`;
+  const key = `${ctx.created}|${ctx.model}|${usageKey(reply.usage)}`;
   return templatedStream(reply.shape, key, ctx.responseId, (id) => encodeChatResponse(reply, request, { ...ctx, responseId: id }));
 }
