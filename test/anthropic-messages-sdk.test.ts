@@ -260,7 +260,7 @@ test('one streamed reply answered many times, in parallel and in turn: each mess
     const message = await v1(session).messages.stream(ask(prompt)).finalMessage();
     return { prompt, message };
   };
-  const answers = [...(await Promise.all([0, 1, 2, 3, 4, 5].map(one)))];
+  const answers: { prompt: string; message: Anthropic.Message }[] = [...(await Promise.all([0, 1, 2, 3, 4, 5].map(one)))];
   for (let i = 6; i < 12; i++) answers.push(await one(i));
   // The same reply non-streamed: message bodies come from templates too.
   for (let i = 0; i < 6; i++) {

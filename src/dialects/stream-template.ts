@@ -103,7 +103,8 @@ function fill(template: Template, id: string, tail: string): TemplatedBody {
     while (from < id.length && id.charCodeAt(from) === spare.id.charCodeAt(from)) from++;
     if (from < id.length) writeId(buffer, template.idOffsets, id, from);
   } else {
-    buffer = Buffer.allocUnsafe(size + Math.max(tailBytes, TAIL_ROOM));
+    // Templates without a tail are always sent whole: no room, so no view is needed either.
+    buffer = Buffer.allocUnsafe(tail ? size + Math.max(tailBytes, TAIL_ROOM) : size);
     buffer.set(template.bytes, 0);
     writeId(buffer, template.idOffsets, id, 0);
   }
@@ -111,7 +112,7 @@ function fill(template: Template, id: string, tail: string): TemplatedBody {
   const release = () => {
     if (template.spares.length < MAX_SPARES) template.spares.push({ buffer, id });
   };
-  return { body: buffer.subarray(0, size + tailBytes), release };
+  return { body: buffer.length === size + tailBytes ? buffer : buffer.subarray(0, size + tailBytes), release };
 }
 
 /** Writes id[from..] at every offset (the characters before `from` are already there). */
