@@ -6,10 +6,11 @@
 //   CLI              `node dist/cli/main.js serve --port 0`: spawn to its "listening on" line, then to
 //                    a first answered request sent by this process
 //   breakdown        like in-process, but the runtime dependencies are imported first, one at a time,
-//                    then dist/core/tokens.js and its first count (the o200k_base rank table load),
-//                    so each one's load time is its own and `dist/index.js` is left with the rest of ours
+//                    so each one's load time is its own and `dist/index.js` (one bundle of all of ours,
+//                    scripts/bundle.mjs) is left with the rest; the o200k_base rank table loads in
+//                    startUnderstudy(), before the server listens
 //   profile          one in-process run under --cpu-prof: samples attributed to the innermost package
-//                    (node_modules/<pkg> or dist/<dir>) on their stack
+//                    (node_modules/<pkg>, or src/<dir> inside the dist/ bundle) on their stack
 
 import { spawn } from 'node:child_process';
 import { mkdirSync, readdirSync, readFileSync } from 'node:fs';
@@ -23,7 +24,6 @@ const DIST_URL = pathToFileURL(join(ROOT, 'dist', 'index.js')).href;
 const CLI = join(ROOT, 'dist', 'cli', 'main.js');
 /** Runtime dependencies in the order the breakdown imports them (package.json "dependencies"). */
 const DEPENDENCIES = ['ajv', 'ajv-formats', 'yaml'];
-const TOKENS_URL = pathToFileURL(join(ROOT, 'dist', 'core', 'tokens.js')).href;
 
 /** The child program: every phase timed with performance.now() (ms since the process started). */
 const IN_PROCESS_CHILD = `
@@ -33,12 +33,6 @@ const phases = [];
 let last = t.boot;
 const mark = (name) => { const now = performance.now(); phases.push({ name, ms: now - last }); last = now; };
 for (const spec of JSON.parse(process.env.BENCH_PRELOAD || '[]')) { await import(spec); mark(spec); }
-if (process.env.BENCH_TOKENS) {
-  const tokens = await import(process.env.BENCH_TOKENS);
-  mark('import dist/core/tokens.js');
-  tokens.countTokens('Hello!');
-  mark('token table load (first countTokens)');
-}
 const { startUnderstudy } = await import(process.env.BENCH_DIST);
 mark('import dist/index.js');
 const mock = await startUnderstudy({ fixtures: [JSON.parse(process.env.BENCH_FIXTURE)] });
@@ -101,13 +95,12 @@ function firstLine(
   });
 }
 
-async function inProcessRun(preload: string[], extraArgs: string[] = [], tokens = false): Promise<ChildRun & { wallMs: number }> {
+async function inProcessRun(preload: string[], extraArgs: string[] = []): Promise<ChildRun & { wallMs: number }> {
   const { line, ms, proc } = await firstLine(
     [...extraArgs, '--input-type=module', '-e', IN_PROCESS_CHILD],
     {
       BENCH_DIST: DIST_URL,
       BENCH_PRELOAD: JSON.stringify(preload),
-      BENCH_TOKENS: tokens ? TOKENS_URL : '',
       BENCH_FIXTURE: JSON.stringify(understudyFixture({ script: 'bench' })),
       BENCH_BODY: BODY_HELLO,
     },
@@ -153,27 +146,62 @@ async function nodeBootRun(): Promise<number> {
 }
 
 interface CpuProfile {
-  nodes: { id: number; callFrame: { functionName: string; url: string }; children?: number[] }[];
+  nodes: { id: number; callFrame: { functionName: string; url: string; lineNumber: number }; children?: number[] }[];
   startTime: number;
   endTime: number;
   samples?: number[];
   timeDeltas?: number[];
 }
 
-/** Milliseconds of samples per innermost package on the stack (node_modules/<pkg>, dist/<dir>). */
+/**
+ * Where each module of a dist/ bundle starts: esbuild (not minifying) opens every module's code with
+ * a `// src/<path>.ts` line. Sorted by line (0-based, as in a CPU profile's call frames).
+ */
+function bundleModules(url: string): { line: number; source: string }[] {
+  const modules: { line: number; source: string }[] = [];
+  let text = '';
+  try {
+    text = readFileSync(new URL(url), 'utf8');
+  } catch {
+    return modules;
+  }
+  text.split('\n').forEach((line, i) => {
+    const source = /^\/\/ (src\/\S+\.ts)$/.exec(line)?.[1];
+    if (source) modules.push({ line: i, source });
+  });
+  return modules;
+}
+
+/** src/<dir>/ (or src/<file>.ts) of the bundled module a function of dist/<file>.js starts in. */
+function bundledGroup(modules: { line: number; source: string }[], file: string, line: number): string {
+  let found: string | undefined;
+  for (const module of modules) {
+    if (module.line > line) break;
+    found = module.source;
+  }
+  if (!found) return `${file} (top level)`;
+  const parts = found.split('/');
+  return parts.length > 2 ? `${parts[0]}/${parts[1]}/` : found;
+}
+
+/** Milliseconds of samples per innermost package on the stack (node_modules/<pkg>, src/<dir> in dist/). */
 function profileByPackage(profile: CpuProfile): { group: string; ms: number }[] {
   const parent = new Map<number, number>();
   for (const node of profile.nodes) for (const child of node.children ?? []) parent.set(child, node.id);
   const byId = new Map(profile.nodes.map((n) => [n.id, n]));
+  const bundles = new Map<string, { line: number; source: string }[]>();
   const groupOf = (id: number): string => {
     const own = byId.get(id)!.callFrame.functionName;
     if (own === '(garbage collector)' || own === '(idle)' || own === '(program)') return own;
     for (let at: number | undefined = id; at !== undefined; at = parent.get(at)) {
-      const url = byId.get(at)!.callFrame.url;
+      const { url, lineNumber } = byId.get(at)!.callFrame;
       const pkg = /node_modules\/((?:@[^/]+\/)?[^/]+)/.exec(url);
       if (pkg) return pkg[1];
-      const dist = /\/dist\/([^/]+)/.exec(url);
-      if (dist) return dist[1].endsWith('.js') ? `dist/${dist[1]}` : `dist/${dist[1]}/`;
+      const dist = /\/(dist\/.+\.js)$/.exec(url);
+      if (dist) {
+        if (!bundles.has(url)) bundles.set(url, bundleModules(url));
+        return bundledGroup(bundles.get(url)!, dist[1], lineNumber);
+      }
     }
     return 'node itself (boot; the module loader reading, parsing and compiling modules)';
   };
@@ -253,7 +281,7 @@ export async function runStartup(scenario: StartupScenario, quick: boolean, scra
       boot.push(await nodeBootRun());
       inProcess.push(await inProcessRun([]));
       cli.push(await cliRun());
-      breakdown.push(await inProcessRun(DEPENDENCIES, [], true));
+      breakdown.push(await inProcessRun(DEPENDENCIES));
       const last = inProcess[inProcess.length - 1];
       log(
         `B4 run ${i + 1}/${n}: node boot ${fmt(boot[i])} ms; in-process import→first answer ${fmt(last.total)} ms (${last.phases.map((p) => `${p.name} ${fmt(p.ms)}`).join(', ')}); CLI listening ${fmt(cli[i].listeningMs)} ms, first answer ${fmt(cli[i].firstAnswerMs)} ms`,

@@ -2,17 +2,37 @@
 // table (data/o200k_base.bin, made by `npm run build`): loading it is one file read, a few ms, so
 // it is loaded on first use; loadTokenizer() lets the server load it before it answers.
 
+import { existsSync, readFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { countO200k } from './bpe/o200k.js';
 import { RankTable } from './bpe/rank-table.js';
 import type { ChatRequest, ResolvedReply } from './model.js';
 
-// src/core/ and dist/core/ are both two levels below the package root, where data/ is.
-const TABLE_URL = new URL('../../data/o200k_base.bin', import.meta.url);
+const PACKAGE_NAME = 'llm-understudy';
+
+/**
+ * data/o200k_base.bin in the package root: the nearest directory at or above this module whose
+ * package.json is ours. This module is src/core/tokens.ts under tsx but, bundled, part of
+ * dist/index.js or dist/cli/main.js, one or two levels down, so no fixed relative path fits all.
+ */
+export function tableFile(from: string = import.meta.url): string {
+  const start = dirname(from.startsWith('file:') ? fileURLToPath(from) : from);
+  for (let dir = start; ; dir = dirname(dir)) {
+    const manifest = join(dir, 'package.json');
+    if (existsSync(manifest) && (JSON.parse(readFileSync(manifest, 'utf8')) as { name?: unknown }).name === PACKAGE_NAME) {
+      return join(dir, 'data', 'o200k_base.bin');
+    }
+    if (dirname(dir) === dir) {
+      throw new Error(`o200k_base token table not found: no package.json of ${PACKAGE_NAME} at or above ${start}`);
+    }
+  }
+}
 
 let table: RankTable | undefined;
 
 function rankTable(): RankTable {
-  table ??= RankTable.fromFile(TABLE_URL);
+  table ??= RankTable.fromFile(tableFile());
   return table;
 }
 

@@ -86,7 +86,9 @@ export function resolveReply(reply: Reply, request: ChatRequest, nextId: () => s
  * generated tool-call ids): what another process answered with, rebuilt from our copy of the step. */
 export function resolveStatic(reply: Reply, stream: boolean, usage: ResolvedReply['usage']): ResolvedReply | undefined {
   const parts = staticParts.get(reply)?.[stream ? 'stream' : 'json'];
-  const fixed = parts ?? (!reply.toolCalls || reply.toolCalls.every((call) => call.id !== undefined) ? partsFor(reply, stream, noIds, false) : undefined);
+  const fixed =
+    parts ??
+    (!reply.toolCalls || reply.toolCalls.every((call) => call.id !== undefined) ? partsFor(reply, stream, noIds, false) : undefined);
   return fixed && { ...fixed, usage };
 }
 
