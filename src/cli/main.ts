@@ -98,7 +98,10 @@ async function main(argv: string[]): Promise<number> {
       // Graceful: answers in flight get five seconds to finish.
       void server.close({ graceMs: 5000 }).then(() => process.exit(0));
     };
-    process.once('SIGINT', stop);
+    // A worker stops when the primary tells it (SIGTERM), edges first; Ctrl-C reaches the whole
+    // process group, so a worker leaves SIGINT to the primary.
+    if (index === undefined) process.once('SIGINT', stop);
+    else process.on('SIGINT', () => {});
     process.once('SIGTERM', stop);
     return -1;
   }

@@ -27,12 +27,24 @@ export function runPrimary(count: number, out: (line: string) => void): Promise<
     const stop = (code: number) => {
       if (stopping) return;
       stopping = true;
-      for (const worker of [owner, ...edges]) if (!worker.isDead()) worker.process.kill('SIGTERM');
+      // Edges first: what they answered last is delivered to the owner before it stops.
+      const edgesLeft = () => edges.filter((w) => !w.isDead()).length;
+      const stopOwner = () => {
+        if (!owner.isDead()) owner.process.kill('SIGTERM');
+      };
+      for (const edge of edges) if (!edge.isDead()) edge.process.kill('SIGTERM');
+      if (edgesLeft() === 0) stopOwner();
+      else cluster.on('exit', () => edgesLeft() === 0 && stopOwner());
       const alive = () => [owner, ...edges].filter((w) => !w.isDead()).length;
+      // The shared listening socket would keep the primary alive: leave once every worker is gone.
+      const leave = () => {
+        resolve(code);
+        setImmediate(() => process.exit(code));
+      };
       cluster.on('exit', () => {
-        if (alive() === 0) resolve(code);
+        if (alive() === 0) leave();
       });
-      if (alive() === 0) resolve(code);
+      if (alive() === 0) leave();
     };
     process.once('SIGINT', () => stop(0));
     process.once('SIGTERM', () => stop(0));

@@ -84,7 +84,10 @@ export function writePlanned(res: ServerResponse, plan: WritePlan): Promise<bool
     const step = () => {
       if (settled || res.destroyed) return finish(faultPlayed);
       if (index < pieces.length) {
-        const flowing = res.write(pieces[index++]);
+        const piece = pieces[index];
+        // Writing flattens the event; dropping it here keeps a stream's memory to what is unsent.
+        pieces[index++] = '';
+        const flowing = res.write(piece);
         if (index < pieces.length || fault) {
           at += gap + (jitter ? (random() * 2 - 1) * jitter : 0);
           // A slow reader: wait until its buffer drains instead of queueing without bound.
