@@ -240,6 +240,7 @@ async function driveStreams(
 
 export async function runPaced(scenario: PacedScenario, quick: boolean, failures: string[]): Promise<PacedResult> {
   const requested = scenario.streams[quick ? 'quick' : 'full'];
+  const chunks = scenario.chunks[quick ? 'quick' : 'full'];
   const limit = openFilesLimit();
   const fits = limit === null || !Number.isFinite(limit) ? requested : Math.max(0, limit - FD_HEADROOM);
   const streams = Math.min(requested, fits);
@@ -251,7 +252,7 @@ export async function runPaced(scenario: PacedScenario, quick: boolean, failures
     requestedStreams: requested,
     streams,
     openFilesLimit: limit === Infinity ? null : limit,
-    chunks: scenario.chunks.length,
+    chunks: chunks.length,
     chunksPerSecond: scenario.chunksPerSecond,
     eventsPerStream: null,
     streamBytes: null,
@@ -276,14 +277,14 @@ export async function runPaced(scenario: PacedScenario, quick: boolean, failures
     if (streams < 1) throw new Error(`B3: ulimit -n is ${limit}, too low for any stream`);
     const current = await startChild(
       'understudy',
-      [JSON.stringify({ script: 'bench', chunks: scenario.chunks, pacing: { chunksPerSecond: scenario.chunksPerSecond } })],
+      [JSON.stringify({ script: 'bench', chunks, pacing: { chunksPerSecond: scenario.chunksPerSecond } })],
       { label: 'understudy' },
     );
     child = current;
     result.pid = current.pid;
     // One stream first: the answer must be the paced reply, and its event count is what every
     // stream is checked against.
-    const expected = { text: scenario.chunks.join(''), stream: true, chunks: scenario.chunks.length };
+    const expected = { text: chunks.join(''), stream: true, chunks: chunks.length };
     const t = performance.now();
     const answer = await post(child.port, scenario.body);
     const tookMs = performance.now() - t;

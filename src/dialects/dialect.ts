@@ -18,6 +18,25 @@ export interface StreamEncoding {
   events: string[];
 }
 
+/** A stream's events, made one at a time as paced delivery sends them, so a stream held open for
+ * seconds keeps no copy of what it already sent (nor of what it has yet to send). */
+export interface EventSource {
+  readonly length: number;
+  at(index: number): string;
+}
+
+/** An array of events as a source that lets go of each event once it was taken. */
+export function arraySource(events: string[]): EventSource {
+  return {
+    length: events.length,
+    at(index) {
+      const event = events[index];
+      events[index] = '';
+      return event;
+    },
+  };
+}
+
 /** A whole unpaced stream as one body: the events joined, or the same bytes built cheaper. */
 export interface StreamBody {
   contentType: string;
@@ -69,6 +88,8 @@ export interface ChatDialect {
   /** The same stream as `encodeStream`, byte for byte, for unpaced delivery, when the dialect can
    * build it cheaper (e.g. from a template of the scripted reply); undefined: join the events. */
   encodeStreamBody?(reply: ResolvedReply, request: ChatRequest, ctx: DialectEncodeContext): StreamBody | undefined;
+  /** The same events as `encodeStream`, made on demand, for paced delivery. */
+  encodeStreamEvents?(reply: ResolvedReply, request: ChatRequest, ctx: DialectEncodeContext): { contentType: string; events: EventSource };
   encodeError(error: NeutralError, ctx: { requestId: string; wire?: WireContext }): EncodedBody;
   /** The whole body of a stream that fails: whatever the provider sends before its in-stream
    * error event, then that event (e.g. OpenAI Chat's `data: {"error":…}` chunk). */

@@ -37,6 +37,8 @@ export function readBodyThen(req: IncomingMessage, limit: number, finish: (resul
     if (done) return;
     done = true;
     const buffer = chunks.length === 1 ? chunks[0] : Buffer.concat(chunks, size);
+    // The listeners live as long as the request (a paced stream: seconds); the bytes need not.
+    chunks.length = 0;
     let text: string;
     try {
       text = decoder.decode(buffer);

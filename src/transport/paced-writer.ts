@@ -4,11 +4,12 @@
 
 import type { ServerResponse } from 'node:http';
 import type { Pacing, StreamFault } from '../core/model.js';
+import { arraySource, type EventSource } from '../dialects/dialect.js';
 import { scheduleAt, seededRandom } from './scheduler.js';
 
 export interface WritePlan {
   /** Events (streams) or one body (JSON answers). */
-  pieces: string[];
+  pieces: EventSource;
   pacing?: Pacing;
   fault?: StreamFault;
   /** The dialect's in-stream error event, for `fault.kind === 'error'`. */
@@ -37,7 +38,8 @@ export function writePlanned(res: ServerResponse, plan: WritePlan): Promise<bool
   const { pacing, fault } = plan;
   let pieces = plan.pieces;
   if (fault) {
-    pieces = fault.afterBytes !== undefined ? cutAtBytes(pieces, fault.afterBytes) : pieces.slice(0, fault.afterChunks ?? 1);
+    const all = Array.from({ length: pieces.length }, (_, i) => plan.pieces.at(i));
+    pieces = arraySource(fault.afterBytes !== undefined ? cutAtBytes(all, fault.afterBytes) : all.slice(0, fault.afterChunks ?? 1));
   }
   const random = seededRandom(plan.seed);
   const gap = pacing?.chunksPerSecond ? 1000 / pacing.chunksPerSecond : 0;
@@ -84,10 +86,7 @@ export function writePlanned(res: ServerResponse, plan: WritePlan): Promise<bool
     const step = () => {
       if (settled || res.destroyed) return finish(faultPlayed);
       if (index < pieces.length) {
-        const piece = pieces[index];
-        // Writing flattens the event; dropping it here keeps a stream's memory to what is unsent.
-        pieces[index++] = '';
-        const flowing = res.write(piece);
+        const flowing = res.write(pieces.at(index++));
         if (index < pieces.length || fault) {
           at += gap + (jitter ? (random() * 2 - 1) * jitter : 0);
           // A slow reader: wait until its buffer drains instead of queueing without bound.

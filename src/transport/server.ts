@@ -9,7 +9,15 @@ import { latestUserText } from '../core/conversation.js';
 import { countInputTokens } from '../core/tokens.js';
 import { loadTokenizer } from '../core/tokens.js';
 import { handleControl, CONTROL_PREFIX } from '../control/api.js';
-import type { ChatDialect, DialectEncodeContext, StreamBody, StreamEncoding, WireContext } from '../dialects/dialect.js';
+import {
+  arraySource,
+  type ChatDialect,
+  type DialectEncodeContext,
+  type EventSource,
+  type StreamBody,
+  type StreamEncoding,
+  type WireContext,
+} from '../dialects/dialect.js';
 import { answerRequest, type Answer } from '../engine/exchange.js';
 import { newRecord, type JournalRecord } from '../engine/journal.js';
 import { Registry } from '../engine/registry.js';
@@ -481,14 +489,14 @@ export class UnderstudyServer {
   ): Promise<void> {
     const reply = answer.reply;
     let headers: Record<string, string>;
-    let pieces: string[];
+    let pieces: EventSource;
     if (request.stream) {
-      const stream = dialect.encodeStream(reply, request, ctx);
+      const stream = dialect.encodeStreamEvents?.(reply, request, ctx) ?? sourced(dialect.encodeStream(reply, request, ctx));
       headers = { 'content-type': stream.contentType, 'cache-control': 'no-cache', ...dialect.responseHeaders?.(ctx) };
       pieces = stream.events;
     } else {
       headers = { ...JSON_HEADERS, ...dialect.responseHeaders?.(ctx) };
-      pieces = [dialect.encodeResponse(reply, request, ctx)];
+      pieces = arraySource([dialect.encodeResponse(reply, request, ctx)]);
     }
     const fault = answer.fault;
     const errorEvent =
@@ -684,6 +692,10 @@ function journalWire(wire: WireContext): WireContext {
     if (value !== undefined) headers[name] = value;
   }
   return { operation: wire.operation, params: wire.params, query: wire.query, headers, state: wire.state };
+}
+
+function sourced(stream: StreamEncoding): { contentType: string; events: EventSource } {
+  return { contentType: stream.contentType, events: arraySource(stream.events) };
 }
 
 function joined(stream: StreamEncoding): StreamBody {

@@ -6,7 +6,7 @@
 import type { NeutralError } from '../../core/errors.js';
 import type { ChatRequest, EncodeContext, ResolvedReply } from '../../core/model.js';
 import { countInputTokens } from '../../core/tokens.js';
-import type { StreamBody, StreamEncoding } from '../dialect.js';
+import type { EventSource, StreamBody, StreamEncoding } from '../dialect.js';
 import { templatedStream, usageKey } from '../stream-template.js';
 import { anthropicDeltaUsageJson, anthropicOutputTokens, anthropicUsageJson } from './anthropic-usage.js';
 import { thinkingSignature, toolInputJson, toolUseBlockJson } from './encode-response.js';
@@ -101,7 +101,8 @@ function messageStart(ctx: EncodeContext, usage: string): string {
   );
 }
 
-export function encodeMessageStream(reply: ResolvedReply, _request: ChatRequest, ctx: EncodeContext): StreamEncoding {
+/** The events around the reply's blocks: message_start before, message_delta and message_stop after. */
+function framing(reply: ResolvedReply, ctx: EncodeContext): { blocks: string[]; start: string; end: string[] } {
   let blocks = reply.shape ? blockCache.get(reply.shape) : undefined;
   if (blocks === undefined) {
     blocks = encodeBlocks(reply);
@@ -109,18 +110,30 @@ export function encodeMessageStream(reply: ResolvedReply, _request: ChatRequest,
   }
   // As on the API, message_start reports the prompt and a first output token; message_delta the totals.
   const startUsage = anthropicUsageJson(reply.usage, Math.min(1, anthropicOutputTokens(reply.usage)));
+  const delta = event(
+    'message_delta',
+    `{"type":"message_delta","delta":{"stop_reason":${JSON.stringify(mapStopReason(reply.finishReason))},"stop_sequence":null},` +
+      `"usage":${anthropicDeltaUsageJson(reply.usage)}}`,
+  );
+  return { blocks, start: messageStart(ctx, startUsage), end: [delta, MESSAGE_STOP] };
+}
+
+export function encodeMessageStream(reply: ResolvedReply, _request: ChatRequest, ctx: EncodeContext): StreamEncoding {
+  const { blocks, start, end } = framing(reply, ctx);
+  return { contentType: CONTENT_TYPE, events: [start, ...blocks, ...end] };
+}
+
+/** encodeMessageStream's events without a per-stream copy of the (shared) block events. */
+export function encodeMessageStreamEvents(
+  reply: ResolvedReply,
+  _request: ChatRequest,
+  ctx: EncodeContext,
+): { contentType: string; events: EventSource } {
+  const { blocks, start, end } = framing(reply, ctx);
+  const n = blocks.length;
   return {
     contentType: CONTENT_TYPE,
-    events: [
-      messageStart(ctx, startUsage),
-      ...blocks,
-      event(
-        'message_delta',
-        `{"type":"message_delta","delta":{"stop_reason":${JSON.stringify(mapStopReason(reply.finishReason))},"stop_sequence":null},` +
-          `"usage":${anthropicDeltaUsageJson(reply.usage)}}`,
-      ),
-      MESSAGE_STOP,
-    ],
+    events: { length: n + 3, at: (i) => (i === 0 ? start : i <= n ? blocks[i - 1] : end[i - n - 1]) },
   };
 }
 

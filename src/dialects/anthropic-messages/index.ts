@@ -4,6 +4,7 @@ import { encodeMessageResponse, encodeMessageResponseBody } from './encode-respo
 import {
   encodeMessageStream,
   encodeMessageStreamBody,
+  encodeMessageStreamEvents,
   encodeMessageStreamErrorEvent,
   encodeMessageStreamFailure,
 } from './encode-stream.js';
@@ -17,6 +18,7 @@ export const anthropicMessages: ChatDialect = {
   encodeResponseBody: encodeMessageResponseBody,
   encodeStream: encodeMessageStream,
   encodeStreamBody: encodeMessageStreamBody,
+  encodeStreamEvents: encodeMessageStreamEvents,
   encodeError: encodeAnthropicError,
   encodeStreamFailure: encodeMessageStreamFailure,
   encodeStreamErrorEvent: encodeMessageStreamErrorEvent,

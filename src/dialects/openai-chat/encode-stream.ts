@@ -3,7 +3,7 @@
 
 import type { ChatRequest, EncodeContext, ResolvedReply } from '../../core/model.js';
 import type { NeutralError } from '../../core/errors.js';
-import type { StreamBody, StreamEncoding } from '../dialect.js';
+import type { EventSource, StreamBody, StreamEncoding } from '../dialect.js';
 import { templatedStream } from '../stream-template.js';
 import { encodeOpenAIError } from './errors.js';
 import { openaiChatUsage } from './openai-chat-usage.js';
@@ -72,6 +72,23 @@ export function encodeChatStream(reply: ResolvedReply, request: ChatRequest, ctx
   for (let i = 0; i < fragments.length; i++) events[i] = head + fragments[i] + tail;
   events.push(...closingEvents(reply, request, head));
   return { contentType: STREAM_CONTENT_TYPE, events };
+}
+
+/** encodeChatStream's events, each made when it is sent (paced delivery). */
+export function encodeChatStreamEvents(
+  reply: ResolvedReply,
+  request: ChatRequest,
+  ctx: EncodeContext,
+): { contentType: string; events: EventSource } {
+  const fragments = fragmentsOf(reply);
+  const head = chunkHead(ctx.responseId, ctx);
+  const tail = request.streamUsage ? ',"usage":null}\n\n' : '}\n\n';
+  const closing = closingEvents(reply, request, head);
+  const n = fragments.length;
+  return {
+    contentType: STREAM_CONTENT_TYPE,
+    events: { length: n + closing.length, at: (i) => (i < n ? head + fragments[i] + tail : closing[i - n]) },
+  };
 }
 
 /** encodeChatStream's events as one body, from a byte template of the reply's chunks. */

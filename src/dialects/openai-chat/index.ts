@@ -1,7 +1,13 @@
 import type { ChatDialect } from '../dialect.js';
 import { decodeChatRequest } from './decode-request.js';
 import { encodeChatResponse, encodeChatResponseBody } from './encode-response.js';
-import { encodeChatStream, encodeChatStreamBody, encodeChatStreamErrorEvent, encodeChatStreamFailure } from './encode-stream.js';
+import {
+  encodeChatStream,
+  encodeChatStreamBody,
+  encodeChatStreamEvents,
+  encodeChatStreamErrorEvent,
+  encodeChatStreamFailure,
+} from './encode-stream.js';
 import { encodeOpenAIError } from './errors.js';
 
 export const openaiChat: ChatDialect = {
@@ -12,6 +18,7 @@ export const openaiChat: ChatDialect = {
   encodeResponseBody: encodeChatResponseBody,
   encodeStream: encodeChatStream,
   encodeStreamBody: encodeChatStreamBody,
+  encodeStreamEvents: encodeChatStreamEvents,
   encodeError: encodeOpenAIError,
   encodeStreamFailure: encodeChatStreamFailure,
   encodeStreamErrorEvent: encodeChatStreamErrorEvent,
