@@ -61,7 +61,8 @@ if (isMain(import.meta.url)) {
   }
   const captured = JSON.parse(readFileSync(file, 'utf8')) as CapturedResponse;
   const server = createBareServer(captured);
-  server.listen(0, '127.0.0.1', () => {
+  // The same accept queue as Understudy's (src/transport/server.ts).
+  server.listen({ port: 0, host: '127.0.0.1', backlog: 4096 }, () => {
     const address = server.address();
     if (address === null || typeof address === 'string') throw new Error('unexpected server address');
     announce('bare', address.port);

@@ -14,6 +14,7 @@ export const BENCH_DIR = dirname(fileURLToPath(import.meta.url));
 export const ROOT = resolve(BENCH_DIR, '..');
 const CHILD_ENTRY: Record<ServerKind, string> = {
   bare: join(BENCH_DIR, 'bare-server.ts'),
+  'bare-paced': join(BENCH_DIR, 'bare-paced-server.ts'),
   understudy: join(BENCH_DIR, 'understudy-server.ts'),
   'understudy-workers': join(BENCH_DIR, 'understudy-workers-server.ts'),
   aimock: join(BENCH_DIR, 'aimock-server.ts'),

@@ -9,7 +9,10 @@
 //     lag): per stream, each event's arrival minus its slot (origin + index × gap), the origin being
 //     the stream's best-aligned event, so a stream's earliest-aligned event has error 0.
 
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { Agent, request as httpRequest } from 'node:http';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import {
   checkAnswer,
   fmt,
@@ -88,6 +91,8 @@ export interface PacedResult {
    * paced writes, no new requests arriving. */
   steady: { round: PacedRound; serverPacing: PacingStats | null; windowMs: number | null } | null;
   serverPacing: PacingStats | null;
+  /** The same round against a bare node:http server streaming the same bytes at the same pace. */
+  reference: { round: PacedRound; kbPerOpenStream: number | null; serverPacing: PacingStats | null; peakRssMB: number | null } | null;
   goals: { pacingP99Ms: number; kbPerStream: number };
 }
 
@@ -266,6 +271,7 @@ export async function runPaced(scenario: PacedScenario, quick: boolean, failures
     serverPacingWhileOpening: null,
     steady: null,
     serverPacing: null,
+    reference: null,
     goals: scenario.goals,
   };
   if (streams < requested) {
@@ -340,6 +346,9 @@ export async function runPaced(scenario: PacedScenario, quick: boolean, failures
     log(
       `B3 steady phase: ${steadyPacing ? `p50 ${fmt(steadyPacing.p50, 2)} p99 ${fmt(steadyPacing.p99, 2)} max ${fmt(steadyPacing.max, 1)} ms over ${steadyPacing.writes} writes in ${fmt(windowMs)} ms` : 'not reached (the first stream ended before the last one opened)'}`,
     );
+    await stopChild(current);
+    child = undefined;
+    result.reference = await referenceRound(scenario, streams, text, shape.events);
   } catch (error) {
     const message = (error as Error).message;
     failures.push(message);
@@ -348,4 +357,39 @@ export async function runPaced(scenario: PacedScenario, quick: boolean, failures
     if (child) await stopChild(child);
   }
   return result;
+}
+
+/** The measured round again, against bare-paced-server.ts streaming Understudy's captured events. */
+async function referenceRound(
+  scenario: PacedScenario,
+  streams: number,
+  text: string,
+  eventsPerStream: number,
+): Promise<PacedResult['reference']> {
+  const dir = mkdtempSync(join(tmpdir(), 'bench-b3-'));
+  const config = join(dir, 'events.json');
+  const events = text
+    .split('\n\n')
+    .filter((e) => e.trim())
+    .map((e) => `${e}\n\n`);
+  writeFileSync(config, JSON.stringify({ events, chunksPerSecond: scenario.chunksPerSecond }));
+  const bare = await startChild('bare-paced', [config], { label: 'bare-paced' });
+  try {
+    await driveStreams(bare, scenario, Math.min(WARMUP_STREAMS, streams), eventsPerStream);
+    await sleep(500);
+    const before = procStatusKb(bare.pid, 'VmRSS');
+    await resetPacing(bare);
+    const round = await driveStreams(bare, scenario, streams, eventsPerStream);
+    const serverPacing = await health(bare);
+    const hwm = procStatusKb(bare.pid, 'VmHWM');
+    const kb =
+      round.sample && round.sample.open > 0 && before !== null ? ((round.sample.rssMB - before / 1024) * 1024) / round.sample.open : null;
+    log(
+      `B3 reference (bare node:http): max ${round.maxOpen} open at once; ${fmt(kb, 1)} KB/stream; pacing p50 ${fmt(serverPacing.p50, 2)} p99 ${fmt(serverPacing.p99, 2)} max ${fmt(serverPacing.max, 1)} ms; server CPU ${fmt(round.serverCpuPct)}%, client CPU ${fmt(round.loadgenCpuPct)}%`,
+    );
+    return { round, kbPerOpenStream: kb, serverPacing, peakRssMB: hwm === null ? null : hwm / 1024 };
+  } finally {
+    await stopChild(bare);
+    rmSync(dir, { recursive: true, force: true });
+  }
 }

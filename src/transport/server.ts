@@ -97,7 +97,9 @@ export class UnderstudyServer {
     // Before listening: a missing token table must fail start-up, not leave a server half up.
     await loadTokenizer();
     if (this.cluster?.kind === 'edge') await this.cluster.started;
-    await listenOn(this.http, { port: this.options.port ?? 0, host });
+    // A deep accept queue: load tests open hundreds of connections at once, and an overflowing
+    // queue turns into connection resets on the client's side.
+    await listenOn(this.http, { port: this.options.port ?? 0, host, backlog: LISTEN_BACKLOG });
     if (this.cluster?.kind === 'owner' && this.privateHttp) {
       // Exclusive: this port is the owner's own, not shared with the workers like the public one.
       await listenOn(this.privateHttp, { port: 0, host: '127.0.0.1', exclusive: true });
@@ -662,7 +664,10 @@ function remoteJournalDecoder(text: string, wire: NonNullable<PortableRecord['wi
   return { context: { ...wire, query: new URLSearchParams(wire.query), state } satisfies WireContext, decode: decodeForJournal };
 }
 
-function listenOn(server: Server, options: { port: number; host: string; exclusive?: boolean }): Promise<void> {
+/** Capped by the kernel (net.core.somaxconn). */
+const LISTEN_BACKLOG = 4096;
+
+function listenOn(server: Server, options: { port: number; host: string; exclusive?: boolean; backlog?: number }): Promise<void> {
   return new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(options, () => {

@@ -1,0 +1,71 @@
+// B3's reference: a bare node:http server that streams fixed SSE events (captured from Understudy's
+// paced answer) at the same pace, one timer per stream, and keeps the same lateness statistics
+// Understudy's health endpoint reports (first writes excluded), so memory per open stream and
+// pacing error can be set against what node:http itself costs on this machine.
+//
+// Run as a child: node --import tsx bench/bare-paced-server.ts <config.json>
+//   config: { events: string[]; chunksPerSecond: number }
+
+import { createServer } from 'node:http';
+import { readFileSync } from 'node:fs';
+import { announce, CHAT_PATH, exitOnSignal } from './scenarios.js';
+import { SERVER_OPTIONS } from './bare-server.js';
+
+const config = JSON.parse(readFileSync(process.argv[2] ?? '', 'utf8')) as { events: string[]; chunksPerSecond: number };
+const gap = 1000 / config.chunksPerSecond;
+const events = config.events;
+let lateness: number[] = [];
+
+function stats() {
+  const sorted = Float64Array.from(lateness).sort();
+  const at = (q: number) => (sorted.length ? sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))] : 0);
+  return { writes: sorted.length, p50: at(0.5), p99: at(0.99), max: sorted.length ? sorted[sorted.length - 1] : 0 };
+}
+
+const server = createServer(SERVER_OPTIONS, (req, res) => {
+  if (req.url === '/_understudy/health') {
+    req.resume();
+    res.writeHead(200, { 'content-type': 'application/json' });
+    res.end(JSON.stringify({ pacing: stats() }));
+    return;
+  }
+  if (req.url === '/_understudy/pacing/reset') {
+    req.resume();
+    lateness = [];
+    res.writeHead(200, { 'content-type': 'application/json' });
+    res.end(JSON.stringify({ pacing: stats() }));
+    return;
+  }
+  if (req.method !== 'POST' || req.url !== CHAT_PATH) {
+    req.resume();
+    res.writeHead(404).end();
+    return;
+  }
+  req.on('data', () => {});
+  req.on('end', () => {
+    res.writeHead(200, { 'content-type': 'text/event-stream; charset=utf-8', 'cache-control': 'no-cache' });
+    const start = performance.now();
+    let index = 0;
+    const next = () => {
+      if (res.destroyed) return;
+      if (index > 0) lateness.push(performance.now() - (start + index * gap));
+      res.write(events[index++]);
+      if (index < events.length) setTimeout(next, Math.max(0, start + index * gap - performance.now()));
+      else res.end();
+    };
+    next();
+  });
+});
+
+server.listen({ port: 0, host: '127.0.0.1', backlog: 4096 }, () => {
+  const address = server.address();
+  if (address === null || typeof address === 'string') throw new Error('unexpected server address');
+  announce('bare', address.port);
+});
+exitOnSignal(
+  () =>
+    new Promise<void>((resolve) => {
+      server.close(() => resolve());
+      server.closeAllConnections();
+    }),
+);
