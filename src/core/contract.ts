@@ -142,13 +142,28 @@ function schemaOf(schema: JsonSchema | undefined): JsonSchema {
 
 // ---------- content ----------
 
-function checkContent(request: ChatRequest, reply: Reply): string | null {
+/** What a reply says on its own, whatever the request: its content, or why it cannot be sent. */
+interface ReplyContent {
+  content: string | undefined;
+  reason: string | null;
+}
+
+// Scripted replies are immutable once loaded and answer many requests: judge each one once.
+const replyContents = new WeakMap<Reply, ReplyContent>();
+
+function replyContent(reply: Reply): ReplyContent {
+  let known = replyContents.get(reply);
+  if (!known) replyContents.set(reply, (known = judgeReplyContent(reply)));
+  return known;
+}
+
+function judgeReplyContent(reply: Reply): ReplyContent {
   const hasText = reply.text !== undefined && reply.text !== null;
   const hasJson = reply.json !== undefined;
   if (hasText && hasJson) {
-    return 'the reply sets both text and json; give one (json is sent as its compact JSON text)';
+    return { content: undefined, reason: 'the reply sets both text and json; give one (json is sent as its compact JSON text)' };
   }
-  if (hasText && typeof reply.text !== 'string') return "the reply's text must be a string";
+  if (hasText && typeof reply.text !== 'string') return { content: undefined, reason: "the reply's text must be a string" };
 
   let content: string | undefined;
   if (hasJson) content = JSON.stringify(reply.json);
@@ -156,10 +171,17 @@ function checkContent(request: ChatRequest, reply: Reply): string | null {
 
   const chunks = reply.chunks;
   if (chunks !== undefined) {
-    if (content === undefined) return 'the reply gives chunks but no text or json for them to spell';
+    if (content === undefined) return { content, reason: 'the reply gives chunks but no text or json for them to spell' };
     const reason = checkChunks(chunks, content);
-    if (reason !== null) return reason;
+    if (reason !== null) return { content, reason };
   }
+  return { content, reason: null };
+}
+
+function checkContent(request: ChatRequest, reply: Reply): string | null {
+  const { content, reason } = replyContent(reply);
+  if (reason !== null) return reason;
+  const hasJson = reply.json !== undefined;
 
   const output = request.output;
   if (output.type !== 'json_object' && output.type !== 'json_schema') return null;
