@@ -8,8 +8,7 @@
 
 import { createServer } from 'node:http';
 import { readFileSync } from 'node:fs';
-import { announce, CHAT_PATH, exitOnSignal } from './scenarios.js';
-import { SERVER_OPTIONS } from './bare-server.js';
+import { CHAT_PATH, serveAsChild, SERVER_OPTIONS } from './scenarios.js';
 
 const config = JSON.parse(readFileSync(process.argv[2] ?? '', 'utf8')) as { events: string[]; chunksPerSecond: number };
 const gap = 1000 / config.chunksPerSecond;
@@ -57,15 +56,4 @@ const server = createServer(SERVER_OPTIONS, (req, res) => {
   });
 });
 
-server.listen({ port: 0, host: '127.0.0.1', backlog: 4096 }, () => {
-  const address = server.address();
-  if (address === null || typeof address === 'string') throw new Error('unexpected server address');
-  announce('bare', address.port);
-});
-exitOnSignal(
-  () =>
-    new Promise<void>((resolve) => {
-      server.close(() => resolve());
-      server.closeAllConnections();
-    }),
-);
+serveAsChild(server);

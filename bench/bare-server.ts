@@ -7,7 +7,7 @@
 
 import { createServer, type Server } from 'node:http';
 import { readFileSync } from 'node:fs';
-import { announce, CHAT_PATH, exitOnSignal, isMain } from './scenarios.js';
+import { CHAT_PATH, isMain, serveAsChild, SERVER_OPTIONS } from './scenarios.js';
 
 export interface CapturedResponse {
   status: number;
@@ -29,9 +29,6 @@ export function replayableHeaders(rawHeaders: string[]): string[] {
   }
   return out;
 }
-
-/** Understudy's server options that change the bytes on the wire (Keep-Alive: timeout=65). */
-export const SERVER_OPTIONS = { keepAliveTimeout: 65_000 };
 
 export function createBareServer(captured: CapturedResponse): Server {
   const status = captured.status;
@@ -60,18 +57,5 @@ if (isMain(import.meta.url)) {
     process.exit(2);
   }
   const captured = JSON.parse(readFileSync(file, 'utf8')) as CapturedResponse;
-  const server = createBareServer(captured);
-  // The same accept queue as Understudy's (src/transport/server.ts).
-  server.listen({ port: 0, host: '127.0.0.1', backlog: 4096 }, () => {
-    const address = server.address();
-    if (address === null || typeof address === 'string') throw new Error('unexpected server address');
-    announce('bare', address.port);
-  });
-  exitOnSignal(
-    () =>
-      new Promise<void>((resolve) => {
-        server.close(() => resolve());
-        server.closeAllConnections();
-      }),
-  );
+  serveAsChild(createBareServer(captured));
 }

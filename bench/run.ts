@@ -516,7 +516,7 @@ async function main(): Promise<number> {
       order: 'round-robin per round, in the order the scenario lists its contenders',
       ratio: 'median over rounds of (contender req/s / baseline req/s in the same round)',
       latency: 'p50/p99 of every response time recorded by autocannon in the round (ms, sub-ms precision); median over rounds',
-      peakRss: 'VmHWM of the server child at the end of its scenario (includes Node + the tsx loader that starts the child), MB',
+      peakRss: 'VmHWM of the server child and its descendants at the end of its scenario, MB',
     },
     machine: {
       cpus: cpuList.length,
@@ -553,7 +553,7 @@ async function main(): Promise<number> {
     goalsTable(goals),
     '',
     ...sections,
-    'ratio to baseline: median over rounds of req/s ÷ the baseline’s req/s in the same round. CPU eff. vs baseline: baseline CPU per request ÷ this contender’s (1 = as cheap). Peak RSS: VmHWM of the server child (tsx loader included).',
+    'ratio to baseline: median over rounds of req/s ÷ the baseline’s req/s in the same round. CPU eff. vs baseline: baseline CPU per request ÷ this contender’s (1 = as cheap). Peak RSS: VmHWM of the server child and its descendants.',
     ...wireNotes.flatMap((n) => ['', n]),
     ...(failures.length ? ['', '**FAILED**', ...failures.map((f) => `- ${f}`)] : []),
     '',

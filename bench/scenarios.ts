@@ -3,6 +3,7 @@
 // Understudy children load, and the ready line every server child prints.
 
 import { resolve } from 'node:path';
+import type { Server } from 'node:http';
 import { fileURLToPath } from 'node:url';
 import type { FixtureSpec, ScenarioSpec } from '../src/engine/spec.js';
 
@@ -383,6 +384,26 @@ export function exitOnSignal(close: () => Promise<void> | void): void {
   };
   process.once('SIGTERM', stop);
   process.once('SIGINT', stop);
+}
+
+/** Understudy's server options that change the bytes on the wire (Keep-Alive: timeout=65). */
+export const SERVER_OPTIONS = { keepAliveTimeout: 65_000 };
+
+/** Listens on a free loopback port (with Understudy's accept queue depth, src/transport/server.ts),
+ * prints the ready line, and closes on SIGTERM/SIGINT. */
+export function serveAsChild(server: Server): void {
+  server.listen({ port: 0, host: '127.0.0.1', backlog: 4096 }, () => {
+    const address = server.address();
+    if (address === null || typeof address === 'string') throw new Error('unexpected server address');
+    announce('bare', address.port);
+  });
+  exitOnSignal(
+    () =>
+      new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        server.closeAllConnections();
+      }),
+  );
 }
 
 /** True when the module at `url` is the script node was started with. */

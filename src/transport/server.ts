@@ -51,6 +51,16 @@ export interface ServerOptions {
   cluster?: { index: number; workers: number };
 }
 
+/** One provider request on its way through the server, once its body is decoded. */
+interface Exchange {
+  session: Session;
+  dialect: ChatDialect;
+  request: ChatRequest;
+  res: ServerResponse;
+  entry: JournalRecord;
+  wire: WireContext;
+}
+
 export class UnderstudyServer {
   readonly registry: Registry;
   readonly http: Server;
@@ -350,48 +360,31 @@ export class UnderstudyServer {
       base.decodeContext = journalWire(wire);
       base.decodeRequest = decodeForJournal;
     }
+    const x: Exchange = { session, dialect, request: decoded, res, entry: base, wire };
     const chaos = chaosFor(session.chaos, req.headers, wire.query);
-    if (!chaos) return this.respond(session, dialect, decoded, res, base, wire);
+    if (!chaos) return this.respond(x);
     base.stream = decoded.stream;
     const decision = decideChaos(chaos, seedOf(requestId), session.journal.counters.requests, latestUserText(decoded), decoded.stream);
     if (decision.delayMs > 0) {
-      return waitConnected(decision.delayMs, res).then((connected) =>
-        connected ? this.afterChaos(session, dialect, decoded, res, base, wire, chaos, decision) : undefined,
-      );
+      return waitConnected(decision.delayMs, res).then((connected) => (connected ? this.afterChaos(x, chaos, decision) : undefined));
     }
-    return this.afterChaos(session, dialect, decoded, res, base, wire, chaos, decision);
+    return this.afterChaos(x, chaos, decision);
   }
 
-  private afterChaos(
-    session: Session,
-    dialect: ChatDialect,
-    request: ChatRequest,
-    res: ServerResponse,
-    entry: JournalRecord,
-    wire: WireContext,
-    chaos: ChaosOptions,
-    decision: ChaosDecision,
-  ): Promise<void> | undefined {
+  private afterChaos(x: Exchange, chaos: ChaosOptions, decision: ChaosDecision): Promise<void> | undefined {
     const injected = chaosError(decision, chaos);
     if (injected) {
-      entry.usage = inputOnly(countInputTokens(request));
-      this.finishError(session, res, dialect, injected, entry);
+      x.entry.usage = inputOnly(countInputTokens(x.request));
+      this.finishError(x.session, x.res, x.dialect, injected, x.entry);
       return undefined;
     }
     const override =
       decision.kind === 'none' && (decision.pacing || decision.fault) ? { pacing: decision.pacing, fault: decision.fault } : undefined;
-    return this.respond(session, dialect, request, res, entry, wire, override);
+    return this.respond(x, override);
   }
 
-  private respond(
-    session: Session,
-    dialect: ChatDialect,
-    request: ChatRequest,
-    res: ServerResponse,
-    entry: JournalRecord,
-    wire: WireContext,
-    override?: { pacing?: Pacing; fault?: StreamFault },
-  ): Promise<void> | undefined {
+  private respond(x: Exchange, override?: { pacing?: Pacing; fault?: StreamFault }): Promise<void> | undefined {
+    const { session, request, entry } = x;
     const generation = session.generation;
     const answer = answerRequest(session, request, entry.requestId);
     if (override && answer.kind === 'reply') {
@@ -404,25 +397,17 @@ export class UnderstudyServer {
     entry.source = answer.source;
 
     if (answer.delayMs > 0) {
-      return waitConnected(answer.delayMs, res).then((connected) => {
-        if (connected) return this.sendAnswer(session, dialect, request, res, entry, wire, answer, generation);
+      return waitConnected(answer.delayMs, x.res).then((connected) => {
+        if (connected) return this.sendAnswer(x, answer, generation);
         answer.reservation?.release();
         return undefined;
       });
     }
-    return this.sendAnswer(session, dialect, request, res, entry, wire, answer, generation);
+    return this.sendAnswer(x, answer, generation);
   }
 
-  private sendAnswer(
-    session: Session,
-    dialect: ChatDialect,
-    request: ChatRequest,
-    res: ServerResponse,
-    entry: JournalRecord,
-    wire: WireContext,
-    answer: Answer,
-    generation: number,
-  ): Promise<void> | undefined {
+  private sendAnswer(x: Exchange, answer: Answer, generation: number): Promise<void> | undefined {
+    const { session, dialect, request, res, entry } = x;
     if (session.generation !== generation) {
       answer.reservation?.release();
       const error = understudyConflict(
@@ -435,7 +420,7 @@ export class UnderstudyServer {
     }
 
     if (answer.kind === 'error' && answer.error.inStream && request.stream && dialect.encodeStreamFailure) {
-      const ctx = encodeContext(session, dialect, request, entry.requestId, wire);
+      const ctx = encodeContext(x);
       const stream = dialect.encodeStreamFailure(answer.error, request, ctx);
       this.deliver(
         res,
@@ -450,7 +435,7 @@ export class UnderstudyServer {
       return;
     }
     if (answer.kind === 'error') {
-      const encoded = dialect.encodeError(answer.error, { requestId: entry.requestId, wire });
+      const encoded = dialect.encodeError(answer.error, { requestId: entry.requestId, wire: x.wire });
       this.deliver(res, answer, entry.requestId, encoded.status, encoded.headers, encoded.body);
       entry.usage = inputOnly(answer.inputTokens);
       entry.nearMisses = answer.nearMisses;
@@ -458,8 +443,8 @@ export class UnderstudyServer {
       return;
     }
 
-    const ctx = encodeContext(session, dialect, request, entry.requestId, wire);
-    if (answer.pacing || answer.fault) return this.sendPlanned(session, dialect, request, res, entry, answer, ctx);
+    const ctx = encodeContext(x);
+    if (answer.pacing || answer.fault) return this.sendPlanned(x, answer, ctx);
     const reply = answer.reply;
     if (request.stream) {
       const stream = dialect.encodeStreamBody?.(reply, request, ctx) ?? joined(dialect.encodeStream(reply, request, ctx));
@@ -475,20 +460,13 @@ export class UnderstudyServer {
       if (whole) this.deliver(res, answer, entry.requestId, 200, headers, whole.body, whole.release);
       else this.deliver(res, answer, entry.requestId, 200, headers, dialect.encodeResponse(reply, request, ctx));
     }
-    this.recordReply(session, dialect, request, res, entry, answer, ctx);
+    this.recordReply(x, answer, ctx);
     return undefined;
   }
 
   /** A paced or faulted answer: written piece by piece on the scheduler's clock. */
-  private async sendPlanned(
-    session: Session,
-    dialect: ChatDialect,
-    request: ChatRequest,
-    res: ServerResponse,
-    entry: JournalRecord,
-    answer: Extract<Answer, { kind: 'reply' }>,
-    ctx: DialectEncodeContext,
-  ): Promise<void> {
+  private async sendPlanned(x: Exchange, answer: Extract<Answer, { kind: 'reply' }>, ctx: DialectEncodeContext): Promise<void> {
+    const { dialect, request, res, entry } = x;
     const reply = answer.reply;
     let headers: Record<string, string>;
     let pieces: EventSource;
@@ -523,24 +501,16 @@ export class UnderstudyServer {
     }
     answer.afterDelivery?.();
     answer.reservation?.commit();
-    this.recordReply(session, dialect, request, res, entry, answer, ctx);
+    this.recordReply(x, answer, ctx);
   }
 
-  private recordReply(
-    session: Session,
-    dialect: ChatDialect,
-    request: ChatRequest,
-    res: ServerResponse,
-    entry: JournalRecord,
-    answer: Extract<Answer, { kind: 'reply' }>,
-    ctx: DialectEncodeContext,
-  ): void {
+  private recordReply(x: Exchange, answer: Extract<Answer, { kind: 'reply' }>, ctx: DialectEncodeContext): void {
     const reply = answer.reply;
-    if (dialect.delivered && !answer.fault && !res.destroyed) dialect.delivered(reply, request, ctx);
-    entry.status = 200;
-    entry.reply = reply;
-    entry.usage = reply.usage;
-    this.journalAdd(session, entry, request);
+    if (x.dialect.delivered && !answer.fault && !x.res.destroyed) x.dialect.delivered(reply, x.request, ctx);
+    x.entry.status = 200;
+    x.entry.reply = reply;
+    x.entry.usage = reply.usage;
+    this.journalAdd(x.session, x.entry, x.request);
   }
 
   /** Writes the whole response. Once the bytes are handed to the socket the reserved step is
@@ -707,14 +677,14 @@ function joined(stream: StreamEncoding): StreamBody {
   return { contentType: stream.contentType, body: stream.events.join('') };
 }
 
-function encodeContext(
-  session: Session,
-  dialect: ChatDialect,
-  request: ChatRequest,
-  requestId: string,
-  wire: WireContext,
-): DialectEncodeContext {
-  return { wire, responseId: `${dialect.idPrefix}${session.nextId()}`, created: session.clock, model: request.model, requestId };
+function encodeContext(x: Exchange): DialectEncodeContext {
+  return {
+    wire: x.wire,
+    responseId: `${x.dialect.idPrefix}${x.session.nextId()}`,
+    created: x.session.clock,
+    model: x.request.model,
+    requestId: x.entry.requestId,
+  };
 }
 
 /** The SDK's retry attempt, 0-based: Stainless SDKs count retries, the AWS SDK counts attempts. */

@@ -2,21 +2,11 @@
 // sample against gpt-tokenizer, and bench/tokens.ts times both on it. Seeded, so every run (and
 // every machine) gets the same text.
 
+import { seededRandom } from '../../src/transport/scheduler.js';
+
 export interface CorpusSample {
   kind: string;
   text: string;
-}
-
-/** mulberry32: small, fast, good enough to vary text. */
-function random(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
 }
 
 const WORDS = (
@@ -241,7 +231,7 @@ function whitespace(rand: () => number, chars: number): string {
 
 /** Samples of every kind, each about `chars` characters long, `rounds` of each kind. */
 export function tokenCorpus(seed: number, chars: number, rounds: number): CorpusSample[] {
-  const rand = random(seed);
+  const rand = seededRandom(seed);
   const kinds: [string, (rand: () => number, chars: number) => string][] = [
     ['prose', prose],
     ['code', code],
