@@ -171,6 +171,69 @@ describe('serve --workers 2', { timeout: 60_000 }, () => {
     assert.ok(entries.every((e) => e.worker === 0));
   });
 
+  test('with a control token: edges still deliver what they answered, and the control API wants the token', async () => {
+    const child = spawn(
+      process.execPath,
+      [
+        '--import',
+        'tsx',
+        'src/cli/main.ts',
+        'serve',
+        '--port',
+        '0',
+        '--workers',
+        '2',
+        '--control-token',
+        'sesame',
+        '--fixtures',
+        join(dir, 'canned.json'),
+      ],
+      { cwd: CWD, stdio: ['ignore', 'pipe', 'inherit'] },
+    );
+    try {
+      const url = await new Promise<string>((resolve, reject) => {
+        let out = '';
+        const timer = setTimeout(() => reject(new Error(`no "listening" line: ${out}`)), 30_000);
+        child.stdout!.setEncoding('utf8').on('data', (d: string) => {
+          out += d;
+          const match = /listening on (http:\/\/\S+)/.exec(out);
+          if (match) {
+            clearTimeout(timer);
+            resolve(match[1]);
+          }
+        });
+      });
+      const journalUrl = `${url}/_understudy/sessions/default/journal`;
+      assert.equal((await fetch(journalUrl)).status, 401, 'no token, no journal (on whichever worker)');
+      const sdkOn = () => {
+        const agent = new Agent({ connections: 1 });
+        agents.push(agent);
+        return new OpenAI({
+          baseURL: `${url}/v1`,
+          apiKey: 'understudy',
+          maxRetries: 0,
+          timeout: 10_000,
+          fetch: undiciFetch as unknown as typeof fetch,
+          fetchOptions: { dispatcher: agent } as NonNullable<ConstructorParameters<typeof OpenAI>[0]>['fetchOptions'],
+        });
+      };
+      const deadline = Date.now() + 20_000;
+      let workers = new Set<number | undefined>();
+      while (workers.size < 2) {
+        await Promise.all([0, 1, 2, 3].map(() => ask(sdkOn(), 'hello')));
+        const res = await fetch(journalUrl, { headers: { authorization: 'Bearer sesame' } });
+        assert.equal(res.status, 200);
+        workers = new Set(((await res.json()) as { entries: { worker?: number }[] }).entries.map((e) => e.worker));
+        assert.ok(Date.now() < deadline, `only ${[...workers].join(', ')} answered`);
+      }
+      assert.deepEqual(workers, new Set([0, 1]));
+    } finally {
+      const exited = new Promise((resolve) => child.once('exit', resolve));
+      child.kill('SIGTERM');
+      await exited;
+    }
+  });
+
   test('--workers must be a positive count', async () => {
     const child = spawn(process.execPath, ['--import', 'tsx', 'src/cli/main.ts', 'serve', '--workers', '0'], {
       cwd: CWD,

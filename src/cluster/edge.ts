@@ -41,6 +41,8 @@ export class EdgeLink {
     readonly index: number,
     readonly workers: number,
     private readonly registry: Registry,
+    /** The server's control token: the owner asks for it on deliveries, as on any control request. */
+    private readonly controlToken?: string,
   ) {
     let begin: () => void = () => {};
     this.started = new Promise((resolve) => (begin = resolve));
@@ -196,7 +198,11 @@ export class EdgeLink {
           method: 'POST',
           path: RECORDS_PATH,
           agent: this.agent,
-          headers: { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) },
+          headers: {
+            'content-type': 'application/json',
+            'content-length': Buffer.byteLength(body),
+            ...(this.controlToken !== undefined && { 'x-understudy-control-token': this.controlToken }),
+          },
         },
         (answer) => {
           answer.resume();

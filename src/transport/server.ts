@@ -93,7 +93,7 @@ export class UnderstudyServer {
       this.cluster = new OwnerLink(0, cluster.workers, this.registry, remoteJournalDecoder);
       this.privateHttp = createServer({ keepAliveTimeout: 65_000 }, onRequest);
     } else if (cluster) {
-      this.cluster = new EdgeLink(cluster.index, cluster.workers, this.registry);
+      this.cluster = new EdgeLink(cluster.index, cluster.workers, this.registry, options.controlToken);
     }
   }
 
@@ -166,9 +166,6 @@ export class UnderstudyServer {
         this.cluster.forward(req, res);
         return undefined;
       }
-      if (path === RECORDS_PATH && this.cluster?.kind === 'owner' && req.socket.localPort === this.privatePort) {
-        return this.acceptRecords(this.cluster, req, res);
-      }
       const token = this.options.controlToken;
       if (token !== undefined && !tokenMatches(controlTokenFrom(req), token)) {
         req.resume();
@@ -183,6 +180,10 @@ export class UnderstudyServer {
           }),
         );
         return;
+      }
+      // Edges deliver what they answered here, on the owner's private port only, behind the same token.
+      if (path === RECORDS_PATH && this.cluster?.kind === 'owner' && req.socket.localPort === this.privatePort) {
+        return this.acceptRecords(this.cluster, req, res);
       }
       return handleControl(
         this,
