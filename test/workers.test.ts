@@ -25,11 +25,11 @@ let remote: Awaited<ReturnType<typeof connectUnderstudy>>;
 const agents: Agent[] = [];
 
 /** An SDK client on its own connection: node:cluster hands each new connection to the next worker. */
-function client(apiKey = 'understudy'): OpenAI {
+function client(apiKey = 'understudy', url = baseUrl): OpenAI {
   const agent = new Agent({ connections: 1 });
   agents.push(agent);
   return new OpenAI({
-    baseURL: `${baseUrl}/v1`,
+    baseURL: `${url}/v1`,
     apiKey,
     maxRetries: 0,
     timeout: 10_000,
@@ -51,25 +51,16 @@ async function journal(session = 'default') {
   };
 }
 
-before(async () => {
-  dir = await mkdtemp(join(tmpdir(), 'understudy-workers-'));
-  const fixture = join(dir, 'canned.json');
-  await writeFile(
-    fixture,
-    JSON.stringify({ scenarios: [{ name: 'canned', exhausted: 'repeat_last', steps: [{ id: 'say', reply: { text: CANNED } }] }] }),
-  );
-  serverProcess = spawn(
-    process.execPath,
-    ['--import', 'tsx', 'src/cli/main.ts', 'serve', '--port', '0', '--workers', '2', '--fixtures', fixture],
-    {
-      cwd: CWD,
-      stdio: ['ignore', 'pipe', 'inherit'],
-    },
-  );
-  baseUrl = await new Promise<string>((resolve, reject) => {
+/** `understudy serve --port 0 --workers 2 …` from source; resolves with its URL once it listens. */
+async function serve(args: string[]): Promise<{ child: ChildProcess; url: string }> {
+  const child = spawn(process.execPath, ['--import', 'tsx', 'src/cli/main.ts', 'serve', '--port', '0', '--workers', '2', ...args], {
+    cwd: CWD,
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  const url = await new Promise<string>((resolve, reject) => {
     let out = '';
     const timer = setTimeout(() => reject(new Error(`no "listening" line: ${out}`)), 30_000);
-    serverProcess.stdout!.setEncoding('utf8').on('data', (d: string) => {
+    child.stdout!.setEncoding('utf8').on('data', (d: string) => {
       out += d;
       const match = /listening on (http:\/\/\S+)/.exec(out);
       if (match) {
@@ -78,6 +69,17 @@ before(async () => {
       }
     });
   });
+  return { child, url };
+}
+
+before(async () => {
+  dir = await mkdtemp(join(tmpdir(), 'understudy-workers-'));
+  const fixture = join(dir, 'canned.json');
+  await writeFile(
+    fixture,
+    JSON.stringify({ scenarios: [{ name: 'canned', exhausted: 'repeat_last', steps: [{ id: 'say', reply: { text: CANNED } }] }] }),
+  );
+  ({ child: serverProcess, url: baseUrl } = await serve(['--fixtures', fixture]));
   remote = await connectUnderstudy(baseUrl);
   // The owner prints the line; wait until the second worker answers too.
   const deadline = Date.now() + 20_000;
@@ -172,55 +174,14 @@ describe('serve --workers 2', { timeout: 60_000 }, () => {
   });
 
   test('with a control token: edges still deliver what they answered, and the control API wants the token', async () => {
-    const child = spawn(
-      process.execPath,
-      [
-        '--import',
-        'tsx',
-        'src/cli/main.ts',
-        'serve',
-        '--port',
-        '0',
-        '--workers',
-        '2',
-        '--control-token',
-        'sesame',
-        '--fixtures',
-        join(dir, 'canned.json'),
-      ],
-      { cwd: CWD, stdio: ['ignore', 'pipe', 'inherit'] },
-    );
+    const { child, url } = await serve(['--control-token', 'sesame', '--fixtures', join(dir, 'canned.json')]);
     try {
-      const url = await new Promise<string>((resolve, reject) => {
-        let out = '';
-        const timer = setTimeout(() => reject(new Error(`no "listening" line: ${out}`)), 30_000);
-        child.stdout!.setEncoding('utf8').on('data', (d: string) => {
-          out += d;
-          const match = /listening on (http:\/\/\S+)/.exec(out);
-          if (match) {
-            clearTimeout(timer);
-            resolve(match[1]);
-          }
-        });
-      });
       const journalUrl = `${url}/_understudy/sessions/default/journal`;
       assert.equal((await fetch(journalUrl)).status, 401, 'no token, no journal (on whichever worker)');
-      const sdkOn = () => {
-        const agent = new Agent({ connections: 1 });
-        agents.push(agent);
-        return new OpenAI({
-          baseURL: `${url}/v1`,
-          apiKey: 'understudy',
-          maxRetries: 0,
-          timeout: 10_000,
-          fetch: undiciFetch as unknown as typeof fetch,
-          fetchOptions: { dispatcher: agent } as NonNullable<ConstructorParameters<typeof OpenAI>[0]>['fetchOptions'],
-        });
-      };
       const deadline = Date.now() + 20_000;
       let workers = new Set<number | undefined>();
       while (workers.size < 2) {
-        await Promise.all([0, 1, 2, 3].map(() => ask(sdkOn(), 'hello')));
+        await Promise.all([0, 1, 2, 3].map(() => ask(client('understudy', url), 'hello')));
         const res = await fetch(journalUrl, { headers: { authorization: 'Bearer sesame' } });
         assert.equal(res.status, 200);
         workers = new Set(((await res.json()) as { entries: { worker?: number }[] }).entries.map((e) => e.worker));
