@@ -195,6 +195,25 @@ describe('serve --workers 2', { timeout: 60_000 }, () => {
     }
   });
 
+  test('a bad fixture file under --workers: the problem names the file and path, and every process exits 1', async () => {
+    const bad = join(dir, 'bad.json');
+    await writeFile(bad, JSON.stringify({ scenarios: [{ name: 'x' }] }));
+    const child = spawn(
+      process.execPath,
+      ['--import', 'tsx', 'src/cli/main.ts', 'serve', '--port', '0', '--workers', '2', '--fixtures', bad],
+      {
+        cwd: CWD,
+        stdio: ['ignore', 'pipe', 'pipe'],
+      },
+    );
+    let out = '';
+    child.stdout!.setEncoding('utf8').on('data', (d: string) => (out += d));
+    child.stderr!.setEncoding('utf8').on('data', (d: string) => (out += d));
+    const code = await new Promise((resolve) => child.once('exit', resolve));
+    assert.equal(code, 1);
+    assert.match(out, /bad\.json:1:\d+ +\/scenarios\/0 +expected "steps"/);
+  });
+
   test('--workers must be a positive count', async () => {
     const child = spawn(process.execPath, ['--import', 'tsx', 'src/cli/main.ts', 'serve', '--workers', '0'], {
       cwd: CWD,

@@ -93,7 +93,11 @@ async function main(argv: string[]): Promise<number> {
       // Only the owner (worker 0) prints; the others would repeat it.
       index !== undefined && index > 0 ? () => {} : print,
     );
-    if (!server) return 1;
+    // A worker whose start failed must leave: its IPC channel would keep it (and the primary) alive.
+    if (!server) {
+      if (index !== undefined) process.exit(1);
+      return 1;
+    }
     const stop = () => {
       // Graceful: answers in flight get five seconds to finish.
       void server.close({ graceMs: 5000 }).then(() => process.exit(0));

@@ -50,7 +50,8 @@ export function runPrimary(count: number, out: (line: string) => void): Promise<
     process.once('SIGTERM', () => stop(0));
     cluster.on('exit', (worker, code, signal) => {
       if (stopping) return;
-      out(`understudy: worker ${worker.id} exited (${signal ?? `code ${code}`}); stopping every worker, since its sessions' state is gone`);
+      const index = worker === owner ? 0 : edges.indexOf(worker) + 1;
+      out(`understudy: worker ${index} exited (${signal ?? `code ${code}`}); stopping every worker, since its sessions' state is gone`);
       stop(1);
     });
 
