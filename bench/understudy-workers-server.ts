@@ -15,7 +15,9 @@ const dir = mkdtempSync(join(tmpdir(), 'understudy-workers-'));
 const file = join(dir, 'fixture.json');
 writeFileSync(file, JSON.stringify(understudyFixture(config)));
 const cli = new URL('../dist/cli/main.js', import.meta.url).pathname;
-const args = [cli, 'serve', '--port', '0', '--workers', String(config.workers ?? 2), '--fixtures', file];
+const args = [cli, 'serve', '--port', '0', '--workers', String(config.workers ?? 2)];
+// No scripts (zero-config): no fixture file at all; a file needs at least one scenario.
+if (config.script !== 'none') args.push('--fixtures', file);
 if (config.fallback !== 'auto') args.push('--strict');
 const server = spawn(process.execPath, args, { stdio: ['ignore', 'pipe', 'inherit'] });
 
