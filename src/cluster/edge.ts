@@ -1,7 +1,9 @@
 // An edge worker: answers the requests of sessions that any worker may answer (replica.ts) and
 // forwards everything else — control requests, stateful sessions, chaos, prompts long enough to
-// be cached — to the owner over loopback. What it answered reaches the owner in batches, and at
-// once whenever the owner is about to read or change a session (a control request).
+// be cached — to the owner over loopback. What it answered reaches the owner whenever the owner is
+// about to read or change a session (before every control request), and when the edge stops:
+// nothing else reads it, so nothing is sent in between. Per session it keeps at most about two
+// journals' worth of records (older ones are counted as evicted), so memory stays bounded.
 
 import { Agent, request, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { ChatRequest } from '../core/model.js';
@@ -12,8 +14,6 @@ import { countInputTokens } from '../core/tokens.js';
 import { RECORDS_PATH, type SessionDescriptor, type ToPrimary, type ToWorker } from './protocol.js';
 import { portableRecord, type PortableRecord, type SessionBatch } from './records.js';
 
-/** Batches leave at least this often while requests come in. */
-const FLUSH_MS = 100;
 /** Response headers that belong to one connection, not to the answer. */
 const HOP_BY_HOP = new Set(['connection', 'keep-alive', 'transfer-encoding', 'date']);
 
@@ -32,7 +32,6 @@ export class EdgeLink {
   /** Sessions this worker answers itself, with the owner's generation they were copied at. */
   private readonly local = new WeakMap<Session, number>();
   private readonly pending = new Map<Session, Pending>();
-  private timer: NodeJS.Timeout | undefined;
   private flushing: Promise<void> = Promise.resolve();
   /** Resolves once the primary said where the owner is and what the sessions are. */
   readonly started: Promise<void>;
@@ -163,7 +162,6 @@ export class EdgeLink {
       pending.records.splice(0, drop);
       pending.dropped += drop;
     }
-    this.timer ??= setTimeout(() => void this.flush(), FLUSH_MS).unref();
   }
 
   private pendingFor(session: Session): Pending {
@@ -179,8 +177,6 @@ export class EdgeLink {
   }
 
   private async send(): Promise<void> {
-    clearTimeout(this.timer);
-    this.timer = undefined;
     const batches: SessionBatch[] = [];
     for (const [session, pending] of this.pending) {
       const generation = this.local.get(session);
