@@ -1,7 +1,7 @@
 // A Messages API response: thinking block (when the reply has reasoning), text block, tool_use
 // blocks in that order, the stop reason and usage.
 
-import { templatedStream, usageKey, type TemplatedBody } from '../stream-template.js';
+import { templatedBody, usageKey, type TemplatedBody } from '../body-template.js';
 import type { ChatRequest, EncodeContext, ResolvedReply, ResolvedToolCall } from '../../core/model.js';
 import { anthropicUsageJson } from './anthropic-usage.js';
 import { mapStopReason } from './map-stop-reason.js';
@@ -69,5 +69,5 @@ export function encodeMessageResponse(reply: ResolvedReply, _request: ChatReques
 export function encodeMessageResponseBody(reply: ResolvedReply, request: ChatRequest, ctx: EncodeContext): TemplatedBody | undefined {
   if (!reply.shape) return undefined;
   const key = `${ctx.model}|${usageKey(reply.usage)}`;
-  return templatedStream(reply.shape, key, ctx.responseId, (id) => encodeMessageResponse(reply, request, { ...ctx, responseId: id }));
+  return templatedBody(reply.shape, key, ctx.responseId, (id) => encodeMessageResponse(reply, request, { ...ctx, responseId: id }));
 }

@@ -7,7 +7,7 @@ import type { NeutralError } from '../../core/errors.js';
 import type { ChatRequest, EncodeContext, ResolvedReply } from '../../core/model.js';
 import { countInputTokens } from '../../core/tokens.js';
 import type { EventSource, StreamBody, StreamEncoding } from '../dialect.js';
-import { templatedStream, usageKey } from '../stream-template.js';
+import { templatedBody, usageKey } from '../body-template.js';
 import { anthropicDeltaUsageJson, anthropicOutputTokens, anthropicUsageJson } from './anthropic-usage.js';
 import { thinkingSignature, toolInputJson, toolUseBlockJson } from './encode-response.js';
 import { anthropicErrorObject } from './errors.js';
@@ -143,7 +143,7 @@ export function encodeMessageStreamBody(reply: ResolvedReply, request: ChatReque
   if (!reply.shape) return undefined;
   const key = `${ctx.model}|${usageKey(reply.usage)}`;
   const render = (id: string) => encodeMessageStream(reply, request, { ...ctx, responseId: id }).events.join('');
-  const templated = templatedStream(reply.shape, key, ctx.responseId, render);
+  const templated = templatedBody(reply.shape, key, ctx.responseId, render);
   return templated && { contentType: CONTENT_TYPE, body: templated.body, sent: templated.release };
 }
 

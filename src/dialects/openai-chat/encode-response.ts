@@ -1,5 +1,5 @@
 import type { ChatRequest, EncodeContext, ResolvedReply } from '../../core/model.js';
-import { templatedStream, usageKey, type TemplatedBody } from '../stream-template.js';
+import { templatedBody, usageKey, type TemplatedBody } from '../body-template.js';
 import { openaiChatUsageJson } from './openai-chat-usage.js';
 
 // The choices fragment depends only on the reply's static parts: encode it once per shape.
@@ -36,5 +36,5 @@ export function encodeChatResponse(reply: ResolvedReply, _request: ChatRequest, 
 export function encodeChatResponseBody(reply: ResolvedReply, request: ChatRequest, ctx: EncodeContext): TemplatedBody | undefined {
   if (!reply.shape) return undefined;
   const key = `${ctx.created}|${ctx.model}|${usageKey(reply.usage)}`;
-  return templatedStream(reply.shape, key, ctx.responseId, (id) => encodeChatResponse(reply, request, { ...ctx, responseId: id }));
+  return templatedBody(reply.shape, key, ctx.responseId, (id) => encodeChatResponse(reply, request, { ...ctx, responseId: id }));
 }

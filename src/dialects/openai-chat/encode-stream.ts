@@ -4,7 +4,7 @@
 import type { ChatRequest, EncodeContext, ResolvedReply } from '../../core/model.js';
 import type { NeutralError } from '../../core/errors.js';
 import type { EventSource, StreamBody, StreamEncoding } from '../dialect.js';
-import { templatedStream } from '../stream-template.js';
+import { templatedBody } from '../body-template.js';
 import { encodeOpenAIError } from './errors.js';
 import { openaiChatUsage } from './openai-chat-usage.js';
 
@@ -99,7 +99,7 @@ export function encodeChatStreamBody(reply: ResolvedReply, request: ChatRequest,
     return events.slice(0, fragmentsOf(reply).length).join('');
   };
   const key = `${ctx.created}|${ctx.model}|${request.streamUsage}`;
-  const body = templatedStream(
+  const body = templatedBody(
     reply.shape,
     key,
     ctx.responseId,

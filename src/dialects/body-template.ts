@@ -1,8 +1,8 @@
-// Byte templates of whole unpaced streams. A scripted reply streams the same bytes on every request
-// except for its response id, which has a fixed length (engine/ids.ts). The template is rendered
-// twice with two placeholder ids of that length; the bytes that differ are where the id goes, so
-// each request costs one copy of the template and the id written into it — not one string per
-// event, joined and encoded again.
+// Byte templates of whole answers (JSON bodies and unpaced streams). A scripted reply answers with
+// the same bytes on every request except for its response id, which has a fixed length
+// (engine/ids.ts). The template is rendered twice with two placeholder ids of that length; the
+// bytes that differ are where the id goes, so each request costs one copy of the template and the
+// id written into it — not one string per event, joined and encoded again.
 //
 // A template is built on the second sighting of its key, so one-off keys (a prompt seen once) never
 // pay for two renders; a reply keeps at most MAX_KEYS templates.
@@ -46,11 +46,11 @@ export function usageKey(u: Usage): string {
 }
 
 /**
- * The stream `render(id)` would produce for this id, followed by `tail`, as bytes — or undefined
+ * The body `render(id)` would produce for this id, followed by `tail`, as bytes — or undefined
  * when no template applies yet (the caller renders as usual). `shape` identifies the reply and
  * `key` everything else the rendering depends on besides the id.
  */
-export function templatedStream(
+export function templatedBody(
   shape: object,
   key: string,
   id: string,
