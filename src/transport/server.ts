@@ -447,19 +447,14 @@ export class UnderstudyServer {
     const ctx = encodeContext(x);
     if (answer.pacing || answer.fault) return this.sendPlanned(x, answer, ctx);
     const reply = answer.reply;
+    const own = dialect.responseHeaders?.(ctx);
     if (request.stream) {
       const stream = dialect.encodeStreamBody?.(reply, request, ctx) ?? joined(dialect.encodeStream(reply, request, ctx));
-      const headers: Record<string, string> = {
-        'content-type': stream.contentType,
-        'cache-control': 'no-cache',
-        ...dialect.responseHeaders?.(ctx),
-      };
-      this.deliver(res, answer, entry.requestId, 200, headers, stream.body, stream.sent);
+      this.deliver(res, answer, entry.requestId, 200, streamHeaders(stream.contentType), stream.body, stream.sent, own);
     } else {
-      const headers = dialect.responseHeaders ? { ...JSON_HEADERS, ...dialect.responseHeaders(ctx) } : JSON_HEADERS;
       const whole = dialect.encodeResponseBody?.(reply, request, ctx);
-      if (whole) this.deliver(res, answer, entry.requestId, 200, headers, whole.body, whole.release);
-      else this.deliver(res, answer, entry.requestId, 200, headers, dialect.encodeResponse(reply, request, ctx));
+      if (whole) this.deliver(res, answer, entry.requestId, 200, JSON_HEADERS, whole.body, whole.release, own);
+      else this.deliver(res, answer, entry.requestId, 200, JSON_HEADERS, dialect.encodeResponse(reply, request, ctx), undefined, own);
     }
     this.recordReply(x, answer, ctx);
     return undefined;
@@ -524,6 +519,8 @@ export class UnderstudyServer {
     headers: Record<string, string>,
     body: string | Buffer,
     sent?: () => void,
+    /** The dialect's own headers for this answer (e.g. Anthropic's `request-id`). */
+    own?: Record<string, string>,
   ): void {
     const flat: string[] = [
       'x-request-id',
@@ -532,6 +529,7 @@ export class UnderstudyServer {
       String(typeof body === 'string' ? Buffer.byteLength(body) : body.length),
     ];
     for (const key in headers) flat.push(key, headers[key]);
+    if (own) for (const key in own) flat.push(key, own[key]);
     res.writeHead(status, flat);
     if (sent) res.end(body, sent);
     else res.end(body);
@@ -627,6 +625,15 @@ function requestApiKey(req: IncomingMessage, url: string, q: number): string | u
 }
 
 const JSON_HEADERS = { 'content-type': 'application/json' };
+
+// One header object per stream content type, shared by every answer (dialects use one or two).
+const STREAM_HEADERS = new Map<string, Record<string, string>>();
+
+function streamHeaders(contentType: string): Record<string, string> {
+  let headers = STREAM_HEADERS.get(contentType);
+  if (!headers) STREAM_HEADERS.set(contentType, (headers = { 'content-type': contentType, 'cache-control': 'no-cache' }));
+  return headers;
+}
 const EMPTY_QUERY = new URLSearchParams();
 
 /** How the owner decodes, when the journal is read, a request an edge answered. */
