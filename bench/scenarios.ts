@@ -203,6 +203,19 @@ export type Scenario = ThroughputScenario | StartupScenario | SoakScenario | Pac
 const BENCH: UnderstudyChildConfig = { script: 'bench' };
 const aimockFor = (text: string, chunks: number): AimockChildConfig => ({ text, chunkSize: Math.ceil(text.length / chunks) });
 
+/** B1's contenders and checks, the same at every connection count. */
+const B1_CONTENDERS: Pick<ThroughputScenario, 'contenders' | 'baseline' | 'captureFrom' | 'expected'> = {
+  contenders: [
+    { label: 'bare', kind: 'bare', body: BODY_HELLO },
+    { label: 'understudy', kind: 'understudy', config: BENCH, body: BODY_HELLO },
+    { label: 'understudy --workers 2', kind: 'understudy-workers', config: { ...BENCH, workers: 2 }, body: BODY_HELLO },
+    { label: 'aimock', kind: 'aimock', aimock: aimockFor(REPLY_TEXT, 20), body: BODY_HELLO },
+  ],
+  baseline: 'bare',
+  captureFrom: 'understudy',
+  expected: { text: REPLY_TEXT, stream: false },
+};
+
 export const SCENARIOS: Scenario[] = [
   {
     type: 'throughput',
@@ -210,15 +223,7 @@ export const SCENARIOS: Scenario[] = [
     title: 'B1 non-streamed chat completion, 32 connections',
     description: 'non-streaming chat completion from a repeating script (one ~20-word text reply), 32 connections',
     connections: 32,
-    contenders: [
-      { label: 'bare', kind: 'bare', body: BODY_HELLO },
-      { label: 'understudy', kind: 'understudy', config: BENCH, body: BODY_HELLO },
-      { label: 'understudy --workers 2', kind: 'understudy-workers', config: { ...BENCH, workers: 2 }, body: BODY_HELLO },
-      { label: 'aimock', kind: 'aimock', aimock: aimockFor(REPLY_TEXT, 20), body: BODY_HELLO },
-    ],
-    baseline: 'bare',
-    captureFrom: 'understudy',
-    expected: { text: REPLY_TEXT, stream: false },
+    ...B1_CONTENDERS,
   },
   {
     type: 'throughput',
@@ -226,15 +231,7 @@ export const SCENARIOS: Scenario[] = [
     title: 'B1 non-streamed chat completion, 256 connections',
     description: 'the same as B1-32 at 256 concurrent connections',
     connections: 256,
-    contenders: [
-      { label: 'bare', kind: 'bare', body: BODY_HELLO },
-      { label: 'understudy', kind: 'understudy', config: BENCH, body: BODY_HELLO },
-      { label: 'understudy --workers 2', kind: 'understudy-workers', config: { ...BENCH, workers: 2 }, body: BODY_HELLO },
-      { label: 'aimock', kind: 'aimock', aimock: aimockFor(REPLY_TEXT, 20), body: BODY_HELLO },
-    ],
-    baseline: 'bare',
-    captureFrom: 'understudy',
-    expected: { text: REPLY_TEXT, stream: false },
+    ...B1_CONTENDERS,
   },
   {
     type: 'throughput',
