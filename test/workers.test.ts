@@ -195,6 +195,58 @@ describe('serve --workers 2', { timeout: 60_000 }, () => {
     }
   });
 
+  test('OpenAI Responses: previous_response_id works whichever worker each request reaches (the store lives with the owner)', async () => {
+    const session = await remote.session('responses');
+    await session.load({
+      scenarios: [
+        {
+          // One repeating step each: a session edges could answer, but for the Responses store.
+          name: 'intro',
+          exhausted: 'repeat_last',
+          steps: [{ id: 'hi', when: { latestUser: { contains: 'My name is Ada' } }, reply: { text: 'Nice to meet you, Ada.' } }],
+        },
+        {
+          name: 'recall',
+          exhausted: 'repeat_last',
+          steps: [
+            {
+              id: 'recall',
+              when: {
+                latestUser: 'What is my name?',
+                historyContains: [
+                  { role: 'user', content: 'My name is Ada.' },
+                  { role: 'assistant', content: 'Nice to meet you, Ada.' },
+                ],
+              },
+              reply: { text: 'Your name is Ada.' },
+            },
+          ],
+        },
+      ],
+    });
+    const first = await client(session.apiKey).responses.create({ model: 'gpt-4o-mini', input: 'My name is Ada.' });
+    assert.equal(first.output_text, 'Nice to meet you, Ada.');
+    // Two more fresh connections: node:cluster hands them to the workers in turn.
+    for (let i = 0; i < 2; i++) {
+      const next = await client(session.apiKey).responses.create({
+        model: 'gpt-4o-mini',
+        previous_response_id: first.id,
+        input: 'What is my name?',
+      });
+      assert.equal(next.output_text, 'Your name is Ada.');
+      assert.equal(next.previous_response_id, first.id);
+    }
+    const { entries } = await journal('responses');
+    assert.deepEqual(
+      entries.map((e) => [e.status, e.step, e.worker]),
+      [
+        [200, 'hi', 0],
+        [200, 'recall', 0],
+        [200, 'recall', 0],
+      ],
+    );
+  });
+
   test('a bad fixture file under --workers: the problem names the file and path, and every process exits 1', async () => {
     const bad = join(dir, 'bad.json');
     await writeFile(bad, JSON.stringify({ scenarios: [{ name: 'x' }] }));
