@@ -214,10 +214,6 @@ export class EdgeLink {
     });
   }
 
-  describe(): { index: number; workers: number; role: 'edge' } {
-    return { index: this.index, workers: this.workers, role: 'edge' };
-  }
-
   close(): Promise<void> {
     return this.flush().then(() => this.agent.destroy());
   }

@@ -5,7 +5,7 @@
 
 import type { ChatRequest, ResolvedReply, Usage } from '../core/model.js';
 import type { JournalCounters, JournalRecord } from '../engine/journal.js';
-import { reserve } from '../engine/script.js';
+import { reserve, type Script } from '../engine/script.js';
 import type { Session } from '../engine/session.js';
 import { resolveStatic } from '../engine/resolve.js';
 
@@ -85,22 +85,23 @@ export function applyBatch(
   decode: (text: string, wire: NonNullable<PortableRecord['wire']>) => { context: unknown; decode: JournalRecord['decodeRequest'] },
 ): void {
   if (batch.generation !== session.generation) return;
+  const scripts = new Map(session.scripts.map((s) => [s.name, s]));
   const counters = session.journal.counters;
   for (const [key, delta] of Object.entries(batch.counters) as [keyof JournalCounters, number][]) counters[key] += delta;
   const firstUse = new Set<string>();
   for (const [name, index, times] of batch.used) {
-    const script = session.scripts.find((s) => s.name === name);
+    const script = scripts.get(name);
     const step = script?.steps[index];
     if (!script || !step) continue;
     if (script.replies === 0) firstUse.add(name);
     for (let i = 0; i < times; i++) reserve(script, step, script.candidates.includes(index) ? 'script' : repeatMode(script)).commit();
   }
   for (const portable of batch.records) {
-    const record = toRecord(session, portable, decode);
+    const record = toRecord(session, scripts, portable, decode);
     // Edges see their own first use; only the session's first use of a script is "script".
     if (record.source === 'script' && record.script !== undefined) {
       if (firstUse.has(record.script)) firstUse.delete(record.script);
-      else record.source = repeatSource(session, record.script);
+      else record.source = repeatMode(scripts.get(record.script) ?? { exhausted: 'repeat_last' });
     }
     session.journal.add(record);
     if (portable.status === 200 && record.reply && record.reply.toolCalls.length > 0)
@@ -116,21 +117,17 @@ function repeatMode(script: { exhausted: string }): 'restart' | 'repeat_last' {
   return script.exhausted === 'restart' ? 'restart' : 'repeat_last';
 }
 
-function repeatSource(session: Session, name: string): JournalRecord['source'] {
-  const script = session.scripts.find((s) => s.name === name);
-  return script ? repeatMode(script) : 'repeat_last';
-}
-
 function toRecord(
   session: Session,
+  scripts: Map<string, Script>,
   p: PortableRecord,
   decode: (text: string, wire: NonNullable<PortableRecord['wire']>) => { context: unknown; decode: JournalRecord['decodeRequest'] },
-): JournalRecord & { worker: number } {
+): JournalRecord {
   let reply: ResolvedReply | undefined;
   if (p.reply) {
     reply = { ...p.reply, shape: undefined };
   } else if (p.usage && p.script !== undefined && p.status === 200) {
-    const step = session.scripts.find((s) => s.name === p.script)?.steps.find((s) => s.id === p.step);
+    const step = scripts.get(p.script)?.steps.find((s) => s.id === p.step);
     reply = step ? resolveStatic(step.reply, p.stream, p.usage) : undefined;
   }
   const decoded = p.requestText !== undefined && p.wire ? decode(p.requestText, p.wire) : undefined;

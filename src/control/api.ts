@@ -204,7 +204,7 @@ async function controlAnswer(server: UnderstudyServer, req: IncomingMessage, pat
       routes: providerRoutes(),
       providerPaths: PROVIDER_PATHS,
       pacing: pacingStats(),
-      ...(server.cluster && { workers: server.cluster.describe() }),
+      ...(server.cluster?.kind === 'owner' && { workers: server.cluster.describe() }),
     });
   }
   if (rest.length === 2 && rest[0] === 'pacing' && rest[1] === 'reset') {

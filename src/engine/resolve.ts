@@ -85,11 +85,8 @@ export function resolveReply(reply: Reply, request: ChatRequest, nextId: () => s
 /** The resolved reply a scripted step gives, with this usage, when its parts are fixed (no
  * generated tool-call ids): what another process answered with, rebuilt from our copy of the step. */
 export function resolveStatic(reply: Reply, stream: boolean, usage: ResolvedReply['usage']): ResolvedReply | undefined {
-  const parts = staticParts.get(reply)?.[stream ? 'stream' : 'json'];
-  const fixed =
-    parts ??
-    (!reply.toolCalls || reply.toolCalls.every((call) => call.id !== undefined) ? partsFor(reply, stream, noIds, false) : undefined);
-  return fixed && { ...fixed, usage };
+  if (reply.toolCalls?.some((call) => call.id === undefined)) return undefined;
+  return { ...partsFor(reply, stream, noIds, false), usage };
 }
 
 function noIds(): string {
