@@ -229,6 +229,61 @@ test('the journal stays within its entry and byte bounds under a long run with l
   assert.ok(heapAfterRun - heapAfterWarmup < 8 * 1024 * 1024, `heap grew ${heapAfterRun - heapAfterWarmup} bytes`);
 });
 
+test('repeated identical requests keep their own id, sequence, status and body in the journal, across eviction', async () => {
+  const session = await mock.session('journal-repeats', { journalLimit: 7 });
+  session.scenario('s').onExhausted('repeat_last').replies('same every time');
+  const openai = sdk(session.apiKey);
+  const ask = (content: string, stream = false) =>
+    stream
+      ? openai.chat.completions.create({ model: 'gpt-4o', messages: [{ role: 'user', content }], stream: true }).then(async (s) => {
+          for await (const _ of s);
+          return undefined;
+        })
+      : openai.chat.completions.create({ model: 'gpt-4o', messages: [{ role: 'user', content }] }).then((r) => r._request_id);
+  const ids: (string | null | undefined)[] = [];
+  for (let i = 0; i < 5; i++) ids.push(await ask('hello'));
+  ids.push(await ask('a longer question than hello'));
+  ids.push(await ask('hello', true));
+  const bad = await openai.chat.completions.create({ model: 'gpt-4o', messages: [] }).catch((e: unknown) => e);
+  assert.ok(bad instanceof OpenAI.BadRequestError);
+  for (let i = 0; i < 2; i++) ids.push(await ask('hello'));
+  ids.push(await ask('world')); // as many tokens as hello: only the body tells them apart
+
+  const { entries, counters } = await session.journal();
+  assert.equal(counters.requests, 11);
+  assert.equal(counters.evicted, 4);
+  assert.deepEqual(
+    entries.map((e) => e.seq),
+    [5, 6, 7, 8, 9, 10, 11],
+  );
+  const replies = entries.filter((e) => e.event === 'reply_returned');
+  assert.equal(new Set(entries.map((e) => e.requestId)).size, 7);
+  assert.equal(replies[0].requestId, ids[4]);
+  assert.equal(replies[1].requestId, ids[5]);
+  assert.deepEqual(
+    replies.slice(3).map((e) => e.requestId),
+    ids.slice(7),
+  );
+  assert.deepEqual(
+    entries.map((e) => [e.status, e.stream, e.event]),
+    [
+      [200, false, 'reply_returned'],
+      [200, false, 'reply_returned'],
+      [200, true, 'reply_returned'],
+      [400, false, 'error_returned'],
+      [200, false, 'reply_returned'],
+      [200, false, 'reply_returned'],
+      [200, false, 'reply_returned'],
+    ],
+  );
+  const texts = entries.map((e) => (e.request?.messages[0]?.parts[0] as { text?: string } | undefined)?.text);
+  assert.deepEqual(texts, ['hello', 'a longer question than hello', 'hello', undefined, 'hello', 'hello', 'world']);
+  assert.equal(entries[1].usage!.inputTokens > entries[0].usage!.inputTokens, true);
+  assert.equal(entries[6].usage!.inputTokens, entries[5].usage!.inputTokens);
+  assert.equal(entries[0].reply!.content, 'same every time');
+  for (let i = 1; i < entries.length; i++) assert.ok(entries[i].time >= entries[i - 1].time);
+});
+
 test('journal snapshots are copies: changing one changes nothing', async () => {
   const session = await mock.session('journal-copies');
   session.scenario('a').replies('hello');

@@ -126,10 +126,68 @@ export function newRecord(requestId: string, session: string, route: string, ope
     bytes: 0,
   };
 }
+/** The fields a run of similar records shares: everything but the per-request scalars and strings
+ * the ring keeps in its own columns, and the reply and usage, compared by value below. */
+const SHARED_FIELDS = [
+  'session',
+  'route',
+  'operation',
+  'request',
+  'decodeContext',
+  'decodeRequest',
+  'error',
+  'script',
+  'step',
+  'source',
+  'truncated',
+  'requestPreview',
+  'nearMisses',
+  'worker',
+] as const satisfies readonly (keyof JournalRecord)[];
 
+function sameShared(a: JournalRecord, b: JournalRecord): boolean {
+  for (const field of SHARED_FIELDS) if (a[field] !== b[field]) return false;
+  return sameReply(a.reply, b.reply) && sameUsage(a.usage, b.usage);
+}
+
+/** Each request resolves its own reply object; two resolutions of one scripted reply (same
+ * `shape`) with the same usage are the same reply. */
+function sameReply(a: ResolvedReply | undefined, b: ResolvedReply | undefined): boolean {
+  if (a === b) return true;
+  return a !== undefined && b !== undefined && a.shape !== undefined && a.shape === b.shape && sameUsage(a.usage, b.usage);
+}
+
+function sameUsage(a: Usage | undefined, b: Usage | undefined): boolean {
+  if (a === b) return true;
+  return (
+    a !== undefined &&
+    b !== undefined &&
+    a.inputTokens === b.inputTokens &&
+    a.outputTokens === b.outputTokens &&
+    a.cachedInputTokens === b.cachedInputTokens &&
+    a.reasoningTokens === b.reasoningTokens &&
+    a.cacheWriteTokens === b.cacheWriteTokens
+  );
+}
+
+/**
+ * A ring of the newest records, `head` the slot of the oldest. What differs per request (sequence,
+ * id, arrival time, status, body text, size) sits in columns; everything else is read from a
+ * record kept in `shared`, and consecutive records that agree on all of it (a load test's
+ * thousandth identical request) share one. So a kept entry holds little more than its two strings,
+ * which matters because entries outlive the young generation's collections and every object they
+ * hold is copied by each one.
+ */
 export class Journal {
-  /** Ring buffer of the newest records; `head` is the index of the oldest. */
-  private ring: (JournalRecord | undefined)[] = [];
+  private shared: (JournalRecord | undefined)[] = [];
+  private seqs: number[] = [];
+  private times: number[] = [];
+  private sizes: number[] = [];
+  /** Status, plus STREAM_FLAG when the answer was a stream. */
+  private codes: number[] = [];
+  private ids: string[] = [];
+  private texts: (string | undefined)[] = [];
+  private lastShared: JournalRecord | undefined;
   private head = 0;
   private size = 0;
   private seq = 0;
@@ -157,20 +215,60 @@ export class Journal {
     }
     record.bytes = estimateBytes(record);
     if (this.size === capacity) this.evictOldest();
-    this.ring[(this.head + this.size) % capacity] = record;
+    const slot = (this.head + this.size) % capacity;
+    const last = this.lastShared;
+    const shared = last !== undefined && sameShared(last, record) ? last : (this.lastShared = record);
+    this.put(slot, shared, record);
     this.size++;
     this.bytes += record.bytes;
     while (this.bytes > this.limits.bytes && this.size > 1) this.evictOldest();
   }
 
+  private put(slot: number, shared: JournalRecord | undefined, record: JournalRecord): void {
+    const code = record.status + (record.stream ? STREAM_FLAG : 0);
+    if (slot === this.ids.length) {
+      this.shared.push(shared);
+      this.seqs.push(record.seq);
+      this.times.push(record.at);
+      this.sizes.push(record.bytes);
+      this.codes.push(code);
+      this.ids.push(record.requestId);
+      this.texts.push(record.requestText);
+      return;
+    }
+    this.shared[slot] = shared;
+    this.seqs[slot] = record.seq;
+    this.times[slot] = record.at;
+    this.sizes[slot] = record.bytes;
+    this.codes[slot] = code;
+    this.ids[slot] = record.requestId;
+    this.texts[slot] = record.requestText;
+  }
+
   private evictOldest(): void {
-    const capacity = this.limits.entries;
-    const oldest = this.ring[this.head];
-    this.ring[this.head] = undefined;
-    this.head = (this.head + 1) % capacity;
+    const slot = this.head;
+    this.bytes -= this.sizes[slot] ?? 0;
+    this.shared[slot] = undefined;
+    this.ids[slot] = '';
+    this.texts[slot] = undefined;
+    this.head = (slot + 1) % this.limits.entries;
     this.size--;
-    this.bytes -= oldest?.bytes ?? 0;
     this.counters.evicted++;
+  }
+
+  /** The record kept in a slot, whole again. */
+  private recordAt(slot: number): JournalRecord {
+    const code = this.codes[slot] as number;
+    return {
+      ...(this.shared[slot] as JournalRecord),
+      seq: this.seqs[slot] as number,
+      requestId: this.ids[slot] as string,
+      at: this.times[slot] as number,
+      status: code & ~STREAM_FLAG,
+      stream: (code & STREAM_FLAG) !== 0,
+      requestText: this.texts[slot],
+      bytes: this.sizes[slot] as number,
+    };
   }
 
   /** Entries kept and their estimated bytes. */
@@ -182,7 +280,7 @@ export class Journal {
   snapshot(): { entries: JournalEntry[]; counters: JournalCounters } {
     const entries: JournalEntry[] = [];
     for (let i = 0; i < this.size; i++) {
-      const record = this.ring[(this.head + i) % this.limits.entries] as JournalRecord;
+      const record = this.recordAt((this.head + i) % this.limits.entries);
       const { at, decodeRequest, decodeContext, requestText, request, bytes: _bytes, ...rest } = record;
       const entry: Record<string, unknown> = { seq: record.seq, time: new Date(at).toISOString() };
       for (const [key, value] of Object.entries(rest)) if (value !== undefined) entry[key] = value;
@@ -199,10 +297,19 @@ export class Journal {
   }
 
   clear(): void {
-    this.ring = [];
+    this.shared = [];
+    this.seqs = [];
+    this.times = [];
+    this.sizes = [];
+    this.codes = [];
+    this.ids = [];
+    this.texts = [];
+    this.lastShared = undefined;
     this.head = 0;
     this.size = 0;
     this.bytes = 0;
     this.counters = emptyCounters();
   }
 }
+
+const STREAM_FLAG = 0x10000;

@@ -1,7 +1,7 @@
 // The HTTP front door: routes a request, finds its session, decodes it with its dialect, asks the
 // engine for an answer, writes it, and commits the reserved step once the bytes were delivered.
 
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import { createServer, type IncomingHttpHeaders, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { invalidRequest, isNeutralError, understudyConflict, type NeutralError } from '../core/errors.js';
 import type { ChatRequest, Pacing, StreamFault, Usage } from '../core/model.js';
@@ -68,6 +68,10 @@ export class UnderstudyServer {
   private address: AddressInfo | undefined;
   /** Counts requests that belong to no session, for their request ids. */
   private orphanRequests = 0;
+  /** The last route label and journal context made, reused while requests repeat them so that
+   * journal entries share them (see Journal). */
+  private lastRoute = { method: '', path: '', label: '' };
+  private lastJournalWire: WireContext | undefined;
   /** Under --workers: the owner of every session's state, or an edge that forwards to it. */
   readonly cluster: OwnerLink | EdgeLink | undefined;
   /** The owner's loopback-only server for requests and records from edges. */
@@ -266,7 +270,7 @@ export class UnderstudyServer {
       return;
     }
     session.journal.counters.requests++;
-    const base = newRecord(requestId, session.id, `${req.method} ${path}`, route.operation.id);
+    const base = newRecord(requestId, session.id, this.routeLabel(req.method ?? 'GET', path), route.operation.id);
     readBodyThen(req, this.bodyLimit, (body) => {
       try {
         this.handleBody(req, res, body, queryText, route, session, base)?.catch((error: unknown) =>
@@ -358,7 +362,7 @@ export class UnderstudyServer {
       base.request = decoded;
     } else {
       base.requestText = body.text;
-      base.decodeContext = journalWire(wire);
+      base.decodeContext = this.journalWire(wire);
       base.decodeRequest = decodeForJournal;
     }
     const x: Exchange = { session, dialect, request: decoded, res, entry: base, wire };
@@ -563,6 +567,28 @@ export class UnderstudyServer {
     }
   }
 
+  private routeLabel(method: string, path: string): string {
+    const last = this.lastRoute;
+    if (last.method !== method || last.path !== path) this.lastRoute = { method, path, label: `${method} ${path}` };
+    return this.lastRoute.label;
+  }
+
+  /** What a lazy journal decode needs besides the body (only the headers a decode reads, so that
+   * journalled requests do not hold every header string alive). */
+  private journalWire(wire: WireContext): WireContext {
+    const last = this.lastJournalWire;
+    if (last && sameJournalWire(last, wire)) return last;
+    const made = {
+      operation: wire.operation,
+      params: wire.params,
+      query: wire.query,
+      headers: journalHeadersOf(wire.headers),
+      state: wire.state,
+    };
+    this.lastJournalWire = made;
+    return made;
+  }
+
   /** Whether this edge worker answers the request itself (see cluster/replica.ts). */
   private edgeAnswers(edge: EdgeLink, req: IncomingMessage, route: RouteResult, session: Session | undefined, queryText: string): boolean {
     if ('notFound' in route) return true;
@@ -664,17 +690,32 @@ function decodeForJournal(text: string, context: unknown): ChatRequest | undefin
   return decoded;
 }
 
-// Headers a lazy journal decode may read. Keeping only these (not the whole header map) keeps
-// journalled requests from holding every header string alive.
+// Headers a lazy journal decode may read.
 const JOURNAL_HEADERS = ['anthropic-version', 'anthropic-beta', 'x-stainless-retry-count', 'amz-sdk-request'];
 
-function journalWire(wire: WireContext): WireContext {
-  const headers: Record<string, string | string[] | undefined> = {};
+function journalHeadersOf(headers: IncomingHttpHeaders): Record<string, string | string[] | undefined> {
+  const kept: Record<string, string | string[] | undefined> = {};
   for (const name of JOURNAL_HEADERS) {
-    const value = wire.headers[name];
-    if (value !== undefined) headers[name] = value;
+    const value = headers[name];
+    if (value !== undefined) kept[name] = value;
   }
-  return { operation: wire.operation, params: wire.params, query: wire.query, headers, state: wire.state };
+  return kept;
+}
+
+/** Whether a journal context made earlier holds exactly what this request's would. */
+function sameJournalWire(kept: WireContext, wire: WireContext): boolean {
+  if (kept.operation !== wire.operation || kept.state !== wire.state || kept.query !== EMPTY_QUERY || wire.query !== EMPTY_QUERY)
+    return false;
+  if (kept.params !== wire.params && !sameStrings(kept.params, wire.params)) return false;
+  for (const name of JOURNAL_HEADERS) if (kept.headers[name] !== wire.headers[name]) return false;
+  return true;
+}
+
+function sameStrings(a: Record<string, string>, b: Record<string, string>): boolean {
+  const keys = Object.keys(a);
+  if (keys.length !== Object.keys(b).length) return false;
+  for (const key of keys) if (a[key] !== b[key]) return false;
+  return true;
 }
 
 function sourced(stream: StreamEncoding): { contentType: string; events: EventSource } {
