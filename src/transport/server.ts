@@ -13,6 +13,7 @@ import {
   arraySource,
   type ChatDialect,
   type DialectEncodeContext,
+  type DialectState,
   type EventSource,
   type StreamBody,
   type StreamEncoding,
@@ -27,6 +28,7 @@ import { applyCors, controlTokenFrom, isLoopbackHost, tokenMatches } from './acc
 import { writePlanned } from './paced-writer.js';
 import { chaosFor, decideChaos, type ChaosDecision, type ChaosOptions } from './chaos.js';
 import { DEFAULT_BODY_LIMIT, jsonTooDeep, MAX_JSON_DEPTH, readBody, readBodyThen, type BodyResult } from './body.js';
+import { DecodeMemo } from './decode-memo.js';
 import { EdgeLink } from '../cluster/edge.js';
 import { OwnerLink } from '../cluster/owner.js';
 import { RECORDS_PATH } from '../cluster/protocol.js';
@@ -71,7 +73,8 @@ export class UnderstudyServer {
   /** The last route label and journal context made, reused while requests repeat them so that
    * journal entries share them (see Journal). */
   private lastRoute = { method: '', path: '', label: '' };
-  private lastJournalWire: WireContext | undefined;
+  private lastJournalWire: { context: WireContext; queryText: string; state: DialectState; zeroConfig: boolean } | undefined;
+  private readonly decodeMemo = new DecodeMemo();
   /** Under --workers: the owner of every session's state, or an edge that forwards to it. */
   readonly cluster: OwnerLink | EdgeLink | undefined;
   /** The owner's loopback-only server for requests and records from edges. */
@@ -317,27 +320,6 @@ export class UnderstudyServer {
       this.finishError(session, res, dialect, error, base);
       return;
     }
-    let parsed: unknown;
-    try {
-      parsed = JSON.parse(body.text);
-    } catch (e) {
-      const error = invalidRequest(
-        `We could not parse the JSON body of your request: ${(e as Error).message}. The API expects a JSON payload.`,
-        null,
-        'invalid_json',
-      );
-      this.finishError(session, res, dialect, error, base);
-      return;
-    }
-    if (jsonTooDeep(body.text)) {
-      const error = invalidRequest(
-        `The JSON body of your request nests arrays and objects deeper than ${MAX_JSON_DEPTH} levels.`,
-        null,
-        'json_too_deep',
-      );
-      this.finishError(session, res, dialect, error, base);
-      return;
-    }
     const wire: WireContext = {
       operation: route.operation.id,
       params: route.params,
@@ -345,25 +327,23 @@ export class UnderstudyServer {
       headers: req.headers,
       state: session.dialectState,
     };
-    const decoded = dialect.decode(parsed, wire);
-    if (isNeutralError(decoded)) {
-      session.journal.counters.invalid++;
-      this.finishError(session, res, dialect, decoded, base);
-      return;
-    }
+    // A stateless decode sees only the journal context, so that it is what a later journal read
+    // and the decode memo see too.
+    const context = dialect.statefulDecode ? undefined : this.journalWire(wire, queryText);
+    const decoded =
+      (context && this.decodeMemo.lookup(body.text, context)) ?? this.decode(session, res, dialect, body.text, context ?? wire, base);
+    if (!decoded) return;
     if (this.cluster?.kind === 'edge' && this.cluster.needsOwner(session, decoded)) {
       session.journal.counters.requests--;
       this.cluster.forward(req, res, body.text);
       return undefined;
     }
-    const attempt = retryAttempt(req.headers);
-    if (attempt !== undefined) decoded.attempt = attempt;
-    if (dialect.statefulDecode) {
-      base.request = decoded;
-    } else {
+    if (context) {
       base.requestText = body.text;
-      base.decodeContext = this.journalWire(wire);
+      base.decodeContext = context;
       base.decodeRequest = decodeForJournal;
+    } else {
+      base.request = decoded;
     }
     const x: Exchange = { session, dialect, request: decoded, res, entry: base, wire };
     const chaos = chaosFor(session.chaos, req.headers, wire.query);
@@ -374,6 +354,48 @@ export class UnderstudyServer {
       return waitConnected(decision.delayMs, res).then((connected) => (connected ? this.afterChaos(x, chaos, decision) : undefined));
     }
     return this.afterChaos(x, chaos, decision);
+  }
+
+  /** Parses, checks and decodes a body; answers the error and returns undefined when it fails. */
+  private decode(
+    session: Session,
+    res: ServerResponse,
+    dialect: ChatDialect,
+    text: string,
+    wire: WireContext,
+    base: JournalRecord,
+  ): ChatRequest | undefined {
+    let parsed: unknown;
+    try {
+      parsed = JSON.parse(text);
+    } catch (e) {
+      const error = invalidRequest(
+        `We could not parse the JSON body of your request: ${(e as Error).message}. The API expects a JSON payload.`,
+        null,
+        'invalid_json',
+      );
+      this.finishError(session, res, dialect, error, base);
+      return undefined;
+    }
+    if (jsonTooDeep(text)) {
+      const error = invalidRequest(
+        `The JSON body of your request nests arrays and objects deeper than ${MAX_JSON_DEPTH} levels.`,
+        null,
+        'json_too_deep',
+      );
+      this.finishError(session, res, dialect, error, base);
+      return undefined;
+    }
+    const decoded = dialect.decode(parsed, wire);
+    if (isNeutralError(decoded)) {
+      session.journal.counters.invalid++;
+      this.finishError(session, res, dialect, decoded, base);
+      return undefined;
+    }
+    const attempt = retryAttempt(wire.headers);
+    if (attempt !== undefined) decoded.attempt = attempt;
+    if (!dialect.statefulDecode) this.decodeMemo.remember(text, wire, decoded);
+    return decoded;
   }
 
   private afterChaos(x: Exchange, chaos: ChaosOptions, decision: ChaosDecision): Promise<void> | undefined {
@@ -573,20 +595,33 @@ export class UnderstudyServer {
     return this.lastRoute.label;
   }
 
-  /** What a lazy journal decode needs besides the body (only the headers a decode reads, so that
-   * journalled requests do not hold every header string alive). */
-  private journalWire(wire: WireContext): WireContext {
+  /** What a decode reads besides the body: the route, the query, the session's dialect state and
+   * only the headers a decode reads. Journal entries keep it (not the whole header map) for their
+   * lazy decode; while requests repeat all of it, the same object is returned, so that journal
+   * entries share it and the decode memo can key on it. */
+  private journalWire(wire: WireContext, queryText: string): WireContext {
     const last = this.lastJournalWire;
-    if (last && sameJournalWire(last, wire)) return last;
-    const made = {
+    const state = wire.state;
+    const zeroConfig = state.zeroConfig?.() ?? false;
+    if (
+      last &&
+      last.queryText === queryText &&
+      last.state === state &&
+      last.zeroConfig === zeroConfig &&
+      sameJournalWire(last.context, wire)
+    ) {
+      return last.context;
+    }
+    const context = {
       operation: wire.operation,
       params: wire.params,
       query: wire.query,
       headers: journalHeadersOf(wire.headers),
-      state: wire.state,
+      // The session's mode as it was when the request arrived, not when the journal is read.
+      state: { sessionId: state.sessionId, store: state.store, zeroConfig: () => zeroConfig },
     };
-    this.lastJournalWire = made;
-    return made;
+    this.lastJournalWire = { context, queryText, state, zeroConfig };
+    return context;
   }
 
   /** Whether this edge worker answers the request itself (see cluster/replica.ts). */
@@ -702,10 +737,10 @@ function journalHeadersOf(headers: IncomingHttpHeaders): Record<string, string |
   return kept;
 }
 
-/** Whether a journal context made earlier holds exactly what this request's would. */
+/** Whether a journal context made earlier holds the route and headers this request's would (the
+ * caller compares the query text and the session state). */
 function sameJournalWire(kept: WireContext, wire: WireContext): boolean {
-  if (kept.operation !== wire.operation || kept.state !== wire.state || kept.query !== EMPTY_QUERY || wire.query !== EMPTY_QUERY)
-    return false;
+  if (kept.operation !== wire.operation) return false;
   if (kept.params !== wire.params && !sameStrings(kept.params, wire.params)) return false;
   for (const name of JOURNAL_HEADERS) if (kept.headers[name] !== wire.headers[name]) return false;
   return true;
