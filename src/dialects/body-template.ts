@@ -38,11 +38,41 @@ export interface TemplatedBody {
 
 type Slot = Template | 'seen' | 'unusable';
 
-const templates = new WeakMap<object, Map<string, Slot>>();
+/** Everything a rendering depends on besides the reply's shape and the id, as plain values
+ * (compared one by one: building and hashing a string key cost more than the lookup saves). */
+export type TemplateKey = readonly (string | number | boolean)[];
 
-/** The part of a template key that usage contributes: every field a dialect may print. */
-export function usageKey(u: Usage): string {
-  return `${u.inputTokens}|${u.outputTokens}|${u.cachedInputTokens}|${u.cacheWriteTokens ?? 0}|${u.reasoningTokens}`;
+interface Keyed {
+  key: TemplateKey;
+  idLength: number;
+  slot: Slot;
+}
+
+/** Per reply shape, its keys, the one used last first. */
+const templates = new WeakMap<object, Keyed[]>();
+
+/** A template key of model, clock and every usage field a dialect may print. */
+export function usageKey(u: Usage, model: string, created = 0): TemplateKey {
+  return [model, created, u.inputTokens, u.outputTokens, u.cachedInputTokens, u.cacheWriteTokens ?? 0, u.reasoningTokens];
+}
+
+function sameKey(a: TemplateKey, b: TemplateKey): boolean {
+  if (a.length !== b.length) return false;
+  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
+  return true;
+}
+
+function find(keyed: Keyed[], key: TemplateKey, idLength: number): Keyed | undefined {
+  for (let i = 0; i < keyed.length; i++) {
+    const entry = keyed[i] as Keyed;
+    if (entry.idLength !== idLength || !sameKey(entry.key, key)) continue;
+    if (i > 0) {
+      keyed.copyWithin(1, 0, i);
+      keyed[0] = entry;
+    }
+    return entry;
+  }
+  return undefined;
 }
 
 /**
@@ -52,26 +82,22 @@ export function usageKey(u: Usage): string {
  */
 export function templatedBody(
   shape: object,
-  key: string,
+  key: TemplateKey,
   id: string,
   render: (id: string) => string,
   tail = '',
 ): TemplatedBody | undefined {
   if (!SAFE_ID.test(id)) return undefined;
-  let slots = templates.get(shape);
-  if (!slots) templates.set(shape, (slots = new Map()));
-  const slotKey = `${id.length}|${key}`;
-  let slot = slots.get(slotKey);
-  if (slot === undefined) {
-    if (slots.size < MAX_KEYS) slots.set(slotKey, 'seen');
+  let keyed = templates.get(shape);
+  if (!keyed) templates.set(shape, (keyed = []));
+  const entry = find(keyed, key, id.length);
+  if (entry === undefined) {
+    if (keyed.length < MAX_KEYS) keyed.push({ key, idLength: id.length, slot: 'seen' });
     return undefined;
   }
-  if (slot === 'seen') {
-    slot = buildTemplate(render, id.length);
-    slots.set(slotKey, slot);
-  }
-  if (slot === 'unusable') return undefined;
-  return fill(slot, id, tail);
+  if (entry.slot === 'seen') entry.slot = buildTemplate(render, id.length);
+  if (entry.slot === 'unusable') return undefined;
+  return fill(entry.slot, id, tail);
 }
 
 function buildTemplate(render: (id: string) => string, idLength: number): Template | 'unusable' {

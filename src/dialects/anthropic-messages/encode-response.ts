@@ -68,6 +68,6 @@ export function encodeMessageResponse(reply: ResolvedReply, _request: ChatReques
 /** encodeMessageResponse's bytes from a template of the reply (keyed by model and usage). */
 export function encodeMessageResponseBody(reply: ResolvedReply, request: ChatRequest, ctx: EncodeContext): TemplatedBody | undefined {
   if (!reply.shape) return undefined;
-  const key = `${ctx.model}|${usageKey(reply.usage)}`;
+  const key = usageKey(reply.usage, ctx.model);
   return templatedBody(reply.shape, key, ctx.responseId, (id) => encodeMessageResponse(reply, request, { ...ctx, responseId: id }));
 }

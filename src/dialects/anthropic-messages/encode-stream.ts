@@ -141,7 +141,7 @@ export function encodeMessageStreamEvents(
  * usage, the other parts that vary). */
 export function encodeMessageStreamBody(reply: ResolvedReply, request: ChatRequest, ctx: EncodeContext): StreamBody | undefined {
   if (!reply.shape) return undefined;
-  const key = `${ctx.model}|${usageKey(reply.usage)}`;
+  const key = usageKey(reply.usage, ctx.model);
   const render = (id: string) => encodeMessageStream(reply, request, { ...ctx, responseId: id }).events.join('');
   const templated = templatedBody(reply.shape, key, ctx.responseId, render);
   return templated && { contentType: CONTENT_TYPE, body: templated.body, sent: templated.release };

@@ -35,6 +35,6 @@ export function encodeChatResponse(reply: ResolvedReply, _request: ChatRequest, 
 /** encodeChatResponse's bytes from a template of the reply (keyed by clock, model and usage). */
 export function encodeChatResponseBody(reply: ResolvedReply, request: ChatRequest, ctx: EncodeContext): TemplatedBody | undefined {
   if (!reply.shape) return undefined;
-  const key = `${ctx.created}|${ctx.model}|${usageKey(reply.usage)}`;
+  const key = usageKey(reply.usage, ctx.model, ctx.created);
   return templatedBody(reply.shape, key, ctx.responseId, (id) => encodeChatResponse(reply, request, { ...ctx, responseId: id }));
 }

@@ -98,7 +98,7 @@ export function encodeChatStreamBody(reply: ResolvedReply, request: ChatRequest,
     const events = encodeChatStream(reply, request, { ...ctx, responseId: id }).events;
     return events.slice(0, fragmentsOf(reply).length).join('');
   };
-  const key = `${ctx.created}|${ctx.model}|${request.streamUsage}`;
+  const key = [ctx.model, ctx.created, request.streamUsage];
   const body = templatedBody(
     reply.shape,
     key,
