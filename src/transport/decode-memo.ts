@@ -15,6 +15,11 @@ export class DecodeMemo {
   private context: WireContext | undefined;
   private decoded: ChatRequest | undefined;
 
+  /** The text of the decoding kept (equal to the text of the last successful lookup). */
+  get keptText(): string {
+    return this.text;
+  }
+
   lookup(text: string, context: WireContext): ChatRequest | undefined {
     return context === this.context && text === this.text ? this.decoded : undefined;
   }

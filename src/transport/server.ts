@@ -330,8 +330,8 @@ export class UnderstudyServer {
     // A stateless decode sees only the journal context, so that it is what a later journal read
     // and the decode memo see too.
     const context = dialect.statefulDecode ? undefined : this.journalWire(wire, queryText);
-    const decoded =
-      (context && this.decodeMemo.lookup(body.text, context)) ?? this.decode(session, res, dialect, body.text, context ?? wire, base);
+    const remembered = context && this.decodeMemo.lookup(body.text, context);
+    const decoded = remembered ?? this.decode(session, res, dialect, body.text, context ?? wire, base);
     if (!decoded) return;
     if (this.cluster?.kind === 'edge' && this.cluster.needsOwner(session, decoded)) {
       session.journal.counters.requests--;
@@ -339,7 +339,8 @@ export class UnderstudyServer {
       return undefined;
     }
     if (context) {
-      base.requestText = body.text;
+      // A remembered body's text is kept once for every journal entry that repeats it.
+      base.requestText = remembered ? this.decodeMemo.keptText : body.text;
       base.decodeContext = context;
       base.decodeRequest = decodeForJournal;
     } else {
