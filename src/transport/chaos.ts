@@ -14,6 +14,7 @@ export type ChaosDecision =
   | { kind: 'rate_limited'; delayMs: number }
   | { kind: 'content_filter'; term: string; delayMs: number };
 
+// Every name starts with x-m or x-v (see mayCarryChaos).
 const HEADER_KEYS: [string, keyof ChaosOptions][] = [
   ['x-mock-status', 'status'],
   ['x-vidai-latency', 'latencyMs'],
@@ -33,10 +34,12 @@ function number(value: string | string[] | null | undefined): number | undefined
 /** The session's chaos with this request's headers and query laid over it. */
 export function chaosFor(
   session: ChaosOptions | undefined,
-  headers: IncomingHttpHeaders,
+  req: { headers: IncomingHttpHeaders; rawHeaders: string[] },
   query: URLSearchParams,
 ): ChaosOptions | undefined {
+  if (!mayCarryChaos(req.rawHeaders) && query.size === 0) return session;
   let merged: ChaosOptions | undefined = session;
+  const headers = req.headers;
   for (const [header, key] of HEADER_KEYS) {
     const value = number(headers[header]);
     if (value !== undefined) (merged = merged === session ? { ...session } : merged)![key] = value as never;
@@ -44,6 +47,18 @@ export function chaosFor(
   const status = number(query.get('chaos_status'));
   if (status !== undefined) (merged = merged === session ? { ...session } : merged)!.status = status;
   return merged;
+}
+
+/** Whether any header name starts like a chaos header (`x-m…`, `x-v…`): one pass over the raw
+ * names instead of a lookup per chaos header on every request. */
+function mayCarryChaos(rawHeaders: string[]): boolean {
+  for (let i = 0; i < rawHeaders.length; i += 2) {
+    const name = rawHeaders[i] as string;
+    if (name.length < 4 || (name.charCodeAt(0) | 32) !== 120 || name.charCodeAt(1) !== 45) continue;
+    const third = name.charCodeAt(2) | 32;
+    if (third === 109 || third === 118) return true;
+  }
+  return false;
 }
 
 export function decideChaos(

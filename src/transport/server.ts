@@ -73,6 +73,8 @@ export class UnderstudyServer {
   /** The last route label and journal context made, reused while requests repeat them so that
    * journal entries share them (see Journal). */
   private lastRoute = { method: '', path: '', label: '' };
+  /** The last content type found to be JSON (checked once, not per request). */
+  private lastJsonType = 'application/json';
   private lastJournalWire: { context: WireContext; queryText: string; state: DialectState; zeroConfig: boolean } | undefined;
   private readonly decodeMemo = new DecodeMemo();
   /** Under --workers: the owner of every session's state, or an edge that forwards to it. */
@@ -311,7 +313,7 @@ export class UnderstudyServer {
       return;
     }
     const contentType = req.headers['content-type'] ?? '';
-    if (!/^application\/(?:[\w.+-]+\+)?json\b/i.test(contentType)) {
+    if (contentType !== this.lastJsonType && !JSON_CONTENT_TYPE.test(contentType)) {
       const error = invalidRequest(
         `Unsupported content type "${contentType}": send the body as application/json.`,
         null,
@@ -320,6 +322,7 @@ export class UnderstudyServer {
       this.finishError(session, res, dialect, error, base);
       return;
     }
+    this.lastJsonType = contentType;
     const wire: WireContext = {
       operation: route.operation.id,
       params: route.params,
@@ -347,7 +350,7 @@ export class UnderstudyServer {
       base.request = decoded;
     }
     const x: Exchange = { session, dialect, request: decoded, res, entry: base, wire };
-    const chaos = chaosFor(session.chaos, req.headers, wire.query);
+    const chaos = chaosFor(session.chaos, req, wire.query);
     if (!chaos) return this.respond(x);
     base.stream = decoded.stream;
     const decision = decideChaos(chaos, seedOf(requestId), session.journal.counters.requests, latestUserText(decoded), decoded.stream);
@@ -629,7 +632,7 @@ export class UnderstudyServer {
   private edgeAnswers(edge: EdgeLink, req: IncomingMessage, route: RouteResult, session: Session | undefined, queryText: string): boolean {
     if ('notFound' in route) return true;
     if (!session || !edge.answers(session) || route.operation.dialect.statefulDecode) return false;
-    return !chaosFor(session.chaos, req.headers, queryText ? new URLSearchParams(queryText) : EMPTY_QUERY);
+    return !chaosFor(session.chaos, req, queryText ? new URLSearchParams(queryText) : EMPTY_QUERY);
   }
 
   /** An edge's delivery of what it answered (cluster/records.ts). */
@@ -697,6 +700,7 @@ function streamHeaders(contentType: string): Record<string, string> {
   return headers;
 }
 const EMPTY_QUERY = new URLSearchParams();
+const JSON_CONTENT_TYPE = /^application\/(?:[\w.+-]+\+)?json\b/i;
 
 /** How the owner decodes, when the journal is read, a request an edge answered. */
 function remoteJournalDecoder(text: string, wire: NonNullable<PortableRecord['wire']>, registry: Registry, session: string) {
