@@ -19,12 +19,11 @@ const MAX_KEYS = 8;
 const MAX_SPARES = 64;
 /** Room left after the template for tails (usage chunk, [DONE]) of varying length. */
 const TAIL_ROOM = 512;
-/** Whether an id is made only of ASCII letters, digits, `_` and `-`: written into JSON unescaped
- * and one byte per character. (A loop: the equivalent regular expression went through the
- * runtime on every request.) */
-function safeId(id: string): boolean {
+/** Whether id[from..] is made only of ASCII letters, digits, `_` and `-`: written into JSON
+ * unescaped and one byte per character. Only the characters about to be written are checked. */
+function safeId(id: string, from: number): boolean {
   if (id.length === 0) return false;
-  for (let i = 0; i < id.length; i++) {
+  for (let i = from; i < id.length; i++) {
     const c = id.charCodeAt(i);
     const ok = (c >= 48 && c <= 57) || (c >= 65 && c <= 90) || (c >= 97 && c <= 122) || c === 95 || c === 45;
     if (!ok) return false;
@@ -97,7 +96,6 @@ export function templatedBody(
   render: (id: string) => string,
   tail = '',
 ): TemplatedBody | undefined {
-  if (!safeId(id)) return undefined;
   let keyed = templates.get(shape);
   if (!keyed) templates.set(shape, (keyed = []));
   const entry = find(keyed, key, id.length);
@@ -127,7 +125,8 @@ function buildTemplate(render: (id: string) => string, idLength: number): Templa
   return { bytes: a, idOffsets, spares: [] };
 }
 
-function fill(template: Template, id: string, tail: string): TemplatedBody {
+/** The template's bytes with this id and tail, or undefined when the id cannot be written as is. */
+function fill(template: Template, id: string, tail: string): TemplatedBody | undefined {
   const size = template.bytes.length;
   const tailBytes = tail ? Buffer.byteLength(tail) : 0;
   let spare = template.spares.pop();
@@ -137,8 +136,13 @@ function fill(template: Template, id: string, tail: string): TemplatedBody {
     buffer = spare.buffer;
     let from = 0;
     while (from < id.length && id.charCodeAt(from) === spare.id.charCodeAt(from)) from++;
+    if (!safeId(id, from)) {
+      template.spares.push(spare);
+      return undefined;
+    }
     if (from < id.length) writeId(buffer, template.idOffsets, id, from);
   } else {
+    if (!safeId(id, 0)) return undefined;
     // Templates without a tail are always sent whole: no room, so no view is needed either.
     buffer = Buffer.allocUnsafe(tail ? size + Math.max(tailBytes, TAIL_ROOM) : size);
     buffer.set(template.bytes, 0);
