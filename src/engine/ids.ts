@@ -32,3 +32,26 @@ export function idPrefix(seed: string): string {
 export function deterministicId(prefix: string, counter: number): string {
   return prefix + counter.toString(36).padStart(COUNTER_LENGTH, '0');
 }
+
+/** Base-36 pairs "00" … "zz": the last two counter digits. */
+const PAIRS = Array.from({ length: 36 * 36 }, (_, i) => i.toString(36).padStart(2, '0'));
+
+/**
+ * deterministicId(prefix, n) for one prefix, made cheaply: the head (prefix and every counter digit
+ * but the last two) is built once per 1,296 ids and the last two digits come from a table.
+ */
+export class IdSequence {
+  private block = -1;
+  private head = '';
+
+  constructor(private readonly prefix: string) {}
+
+  id(counter: number): string {
+    const block = Math.floor(counter / PAIRS.length);
+    if (block !== this.block) {
+      this.block = block;
+      this.head = this.prefix + block.toString(36).padStart(COUNTER_LENGTH - 2, '0');
+    }
+    return this.head + (PAIRS[counter % PAIRS.length] as string);
+  }
+}

@@ -4,7 +4,7 @@ import { latestUserText } from '../core/conversation.js';
 import type { ChaosOptions, ChatRequest, Pacing } from '../core/model.js';
 import { nodeCrypto } from '../core/node-crypto.js';
 import { DEFAULT_PROMPT_CACHE, PromptCache, type PromptCacheOptions } from '../core/prompt-cache.js';
-import { deterministicId, idPrefix } from './ids.js';
+import { IdSequence, idPrefix } from './ids.js';
 import { Journal } from './journal.js';
 import { Script } from './script.js';
 import { ToolLedger } from './tool-ledger.js';
@@ -70,7 +70,7 @@ export class Session {
     },
     zeroConfig: (): boolean => this.fallback === 'auto',
   };
-  private readonly idPrefix: string;
+  private readonly ids: IdSequence;
 
   constructor(options: SessionOptions) {
     this.id = options.id;
@@ -81,7 +81,7 @@ export class Session {
     this.requireApiKey = options.requireApiKey ?? false;
     this.pacing = options.pacing;
     this.chaos = options.chaos;
-    this.idPrefix = idPrefix(this.seed);
+    this.ids = new IdSequence(idPrefix(this.seed));
     this.dialectState.sessionId = this.id;
     this.journal = new Journal({
       ...(options.journalLimit !== undefined && { entries: options.journalLimit }),
@@ -156,7 +156,7 @@ export class Session {
   }
 
   nextId(): string {
-    return deterministicId(this.idPrefix, ++this.counter);
+    return this.ids.id(++this.counter);
   }
 
   info(): SessionInfo {
