@@ -35,14 +35,22 @@ interface Template {
   bytes: Buffer;
   /** Byte offsets of every occurrence of the id. */
   idOffsets: number[];
-  /** Bodies given back after delivery, each with the id written in it last. */
-  spares: { buffer: Buffer; id: string }[];
+  /** Bodies given back after delivery. */
+  spares: Spare[];
 }
 
 export interface TemplatedBody {
   body: Buffer;
   /** Call once the body has been handed to the kernel (the response's 'finish'); never earlier. */
   release: () => void;
+}
+
+/** A body buffer of a template, out for one response at a time and given back by its own
+ * `release`, made once per buffer: a request allocates nothing here. */
+interface Spare extends TemplatedBody {
+  buffer: Buffer;
+  /** The id written in the buffer last ('' before the first). */
+  id: string;
 }
 
 type Slot = Template | 'seen' | 'unusable';
@@ -125,34 +133,41 @@ function buildTemplate(render: (id: string) => string, idLength: number): Templa
   return { bytes: a, idOffsets, spares: [] };
 }
 
+function newSpare(template: Template, size: number): Spare {
+  const buffer = Buffer.allocUnsafe(size);
+  buffer.set(template.bytes, 0);
+  const spare: Spare = {
+    body: buffer,
+    buffer,
+    id: '',
+    release: () => {
+      if (template.spares.length < MAX_SPARES) template.spares.push(spare);
+    },
+  };
+  return spare;
+}
+
 /** The template's bytes with this id and tail, or undefined when the id cannot be written as is. */
 function fill(template: Template, id: string, tail: string): TemplatedBody | undefined {
   const size = template.bytes.length;
   const tailBytes = tail ? Buffer.byteLength(tail) : 0;
+  const length = size + tailBytes;
   let spare = template.spares.pop();
-  if (spare && spare.buffer.length < size + tailBytes) spare = undefined;
-  let buffer: Buffer;
-  if (spare) {
-    buffer = spare.buffer;
-    let from = 0;
-    while (from < id.length && id.charCodeAt(from) === spare.id.charCodeAt(from)) from++;
-    if (!safeId(id, from)) {
-      template.spares.push(spare);
-      return undefined;
-    }
-    if (from < id.length) writeId(buffer, template.idOffsets, id, from);
-  } else {
-    if (!safeId(id, 0)) return undefined;
-    // Templates without a tail are always sent whole: no room, so no view is needed either.
-    buffer = Buffer.allocUnsafe(tail ? size + Math.max(tailBytes, TAIL_ROOM) : size);
-    buffer.set(template.bytes, 0);
-    writeId(buffer, template.idOffsets, id, 0);
+  if (spare && spare.buffer.length < length) spare = undefined;
+  // Templates without a tail are always sent whole: no room, so no view is needed either.
+  spare ??= newSpare(template, tail ? size + Math.max(tailBytes, TAIL_ROOM) : size);
+  const previous = spare.id;
+  let from = 0;
+  while (from < id.length && id.charCodeAt(from) === previous.charCodeAt(from)) from++;
+  if (!safeId(id, from)) {
+    spare.release();
+    return undefined;
   }
-  if (tailBytes > 0) buffer.write(tail, size, 'utf8');
-  const release = () => {
-    if (template.spares.length < MAX_SPARES) template.spares.push({ buffer, id });
-  };
-  return { body: buffer.length === size + tailBytes ? buffer : buffer.subarray(0, size + tailBytes), release };
+  if (from < id.length) writeId(spare.buffer, template.idOffsets, id, from);
+  spare.id = id;
+  if (tailBytes > 0) spare.buffer.write(tail, size, 'utf8');
+  if (spare.body.length !== length) spare.body = spare.buffer.length === length ? spare.buffer : spare.buffer.subarray(0, length);
+  return spare;
 }
 
 /** Writes id[from..] at every offset (the characters before `from` are already there). */
