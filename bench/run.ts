@@ -283,13 +283,17 @@ function goalsOf(results: Result[]): Goal[] {
       const first = result.samples[0];
       const last = result.samples[result.samples.length - 1];
       const n = (x: number) => x.toLocaleString('en-US');
+      const bare = result.bare;
+      const bareNote = bare
+        ? `; bare node:http, same requests: ${fmt(bare.rssMB[0], 1)} → ${fmt(bare.rssMB[bare.rssMB.length - 1], 1)} MB (×${fmt(bare.rssGrowth, 3)})`
+        : '';
       const range = result.rssRangeMB
         ? `; RSS ranged ${fmt(result.rssRangeMB[0], 1)}–${fmt(result.rssRangeMB[1], 1)} MB after the first sample`
         : '';
       goals.push({
         scenario: result.id,
         goal: `RSS after ${n(last.requests)} requests within 10% of after ${n(first.requests)}`,
-        measured: `${fmt(first.rssMB, 1)} → ${fmt(last.rssMB, 1)} MB (×${fmt(result.rssGrowth, 3)})${range}`,
+        measured: `${fmt(first.rssMB, 1)} → ${fmt(last.rssMB, 1)} MB (×${fmt(result.rssGrowth, 3)})${range}${bareNote}`,
         met: result.rssGrowth <= 1.1,
       });
       goals.push({
@@ -365,11 +369,11 @@ function soakTable(result: SoakResult): string {
   return [
     `${result.totalRequests.toLocaleString('en-US')} requests in ${result.samples.length} segments, ${result.connections} connections, ${fmt(result.durationS)} s.`,
     '',
-    '| requests | RSS MB | peak RSS MB | heap used MB | heap used after full GC MB | heap total after GC MB | journal entries | journal KB | health | segment req/s | segment p99 ms |',
-    '| ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | --- | ---: | ---: |',
+    '| requests | RSS MB | bare node:http RSS MB | peak RSS MB | heap used MB | heap used after full GC MB | heap total after GC MB | journal entries | journal KB | health | segment req/s | segment p99 ms |',
+    '| ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | --- | ---: | ---: |',
     ...result.samples.map(
-      (s) =>
-        `| ${s.requests.toLocaleString('en-US')} | ${fmt(s.rssMB, 1)} | ${fmt(s.peakRssMB, 1)} | ${fmt(s.heapUsedMB, 1)} | ${fmt(s.heapUsedAfterGcMB, 1)} | ${fmt(s.heapTotalAfterGcMB, 1)} | ${s.journalEntries} | ${fmt(s.journalBytes / 1024)} | ${s.healthOk ? 'ok' : 'NOT OK'} | ${fmt(s.segmentReqPerSec)} | ${fmt(s.segmentP99Ms, 2)} |`,
+      (s, i) =>
+        `| ${s.requests.toLocaleString('en-US')} | ${fmt(s.rssMB, 1)} | ${fmt(result.bare?.rssMB[i] ?? null, 1)} | ${fmt(s.peakRssMB, 1)} | ${fmt(s.heapUsedMB, 1)} | ${fmt(s.heapUsedAfterGcMB, 1)} | ${fmt(s.heapTotalAfterGcMB, 1)} | ${s.journalEntries} | ${fmt(s.journalBytes / 1024)} | ${s.healthOk ? 'ok' : 'NOT OK'} | ${fmt(s.segmentReqPerSec)} | ${fmt(s.segmentP99Ms, 2)} |`,
     ),
   ].join('\n');
 }
@@ -486,7 +490,7 @@ async function main(): Promise<number> {
       } else if (scenario.type === 'startup') {
         results.push(await runStartup(scenario, quick, scratch, failures));
       } else {
-        results.push(await runSoak(scenario, quick, profileDir, failures));
+        results.push(await runSoak(scenario, quick, profileDir, scratch, failures));
       }
       log(`${id} took ${fmt((performance.now() - t0) / 1000, 1)} s`);
       if (failures.length) break;

@@ -7,6 +7,9 @@
 // after a full GC tells whether anything is retained per request.
 
 import type { ChildProcess } from 'node:child_process';
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { CapturedResponse } from './bare-server.js';
 import {
   checkAnswer,
   fmt,
@@ -65,6 +68,9 @@ export interface SoakResult {
   rssRangeMB: [number, number] | null;
   /** Heap used right after a full GC, last / first: whether anything is retained per request. */
   heapGrowth: number | null;
+  /** The reference: a bare node:http server replaying Understudy's answer, the same segments,
+   * its RSS after each. */
+  bare: { rssMB: number[]; rssGrowth: number | null } | null;
   durationS: number;
 }
 
@@ -91,6 +97,7 @@ export async function runSoak(
   scenario: SoakScenario,
   quick: boolean,
   profileDir: string | undefined,
+  scratch: string,
   failures: string[],
 ): Promise<SoakResult> {
   const total = scenario.requests[quick ? 'quick' : 'full'];
@@ -106,6 +113,7 @@ export async function runSoak(
     rssGrowth: null,
     rssRangeMB: null,
     heapGrowth: null,
+    bare: null,
     durationS: 0,
   };
   const started = performance.now();
@@ -120,6 +128,7 @@ export async function runSoak(
     const answer = await post(child.port, scenario.body);
     const problem = checkAnswer({ text: REPLY_TEXT, stream: false }, answer.status, answer.body.toString('utf8'), false);
     if (problem) throw new Error(`B6: the answer is not the scripted reply: ${problem}`);
+    const captured: CapturedResponse = { status: answer.status, rawHeaders: answer.rawHeaders, bodyBase64: answer.body.toString('base64') };
     let sent = 1;
     for (let segment = 1; segment <= scenario.segments; segment++) {
       const m = await measure(child, {
@@ -169,6 +178,9 @@ export async function runSoak(
     const later = result.samples.slice(1).map((s) => s.rssMB);
     if (later.length) result.rssRangeMB = [Math.min(...later), Math.max(...later)];
     result.heapGrowth = last.heapUsedAfterGcMB / first.heapUsedAfterGcMB;
+    await stopChild(child);
+    child = undefined;
+    result.bare = await bareReference(scenario, perSegment, captured, scratch);
   } catch (error) {
     const message = (error as Error).message;
     failures.push(message);
@@ -178,4 +190,37 @@ export async function runSoak(
     result.durationS = (performance.now() - started) / 1000;
   }
   return result;
+}
+
+/** The same segments against a bare node:http server replaying the captured answer: how much the
+ * RSS of a process that keeps nothing moves over the same traffic. */
+async function bareReference(
+  scenario: SoakScenario,
+  perSegment: number,
+  captured: CapturedResponse,
+  scratch: string,
+): Promise<SoakResult['bare']> {
+  const captureFile = join(scratch, 'B6.capture.json');
+  writeFileSync(captureFile, JSON.stringify(captured));
+  const bare = await startChild('bare', [captureFile], { label: 'bare-soak' });
+  try {
+    const rssMB: number[] = [];
+    for (let segment = 1; segment <= scenario.segments; segment++) {
+      const m = await measure(bare, {
+        body: scenario.body,
+        connections: scenario.connections,
+        amount: perSegment,
+        limitS: Math.max(60, perSegment / 1000),
+      });
+      const problems = problemsOf(m);
+      if (problems) throw new Error(`B6 bare segment ${segment}: ${problems}`);
+      const rss = procStatusKb(bare.pid, 'VmRSS');
+      if (rss === null) throw new Error('B6: no VmRSS for the bare server');
+      rssMB.push(rss / 1024);
+    }
+    log(`B6 bare node:http RSS after each segment: ${rssMB.map((x) => fmt(x, 1)).join(', ')} MB`);
+    return { rssMB, rssGrowth: rssMB[rssMB.length - 1] / rssMB[0] };
+  } finally {
+    await stopChild(bare);
+  }
 }

@@ -155,5 +155,6 @@ function toRecord(
     nearMisses: p.nearMisses,
     bytes: 0,
     worker: p.worker,
+    idNumber: undefined,
   };
 }

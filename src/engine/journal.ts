@@ -82,6 +82,9 @@ export interface JournalRecord extends Omit<JournalEntry, 'seq' | 'time' | 'requ
   decodeRequest?: (text: string, context: unknown) => ChatRequest | undefined;
   /** Estimated size, set by the journal. */
   bytes: number;
+  /** When the session made requestId from a number (Session.requestIdOf): that number, which the
+   * journal keeps instead of the string. */
+  idNumber: number | undefined;
 }
 
 const ENTRY_OVERHEAD = 512;
@@ -124,11 +127,12 @@ export function newRecord(requestId: string, session: string, route: string, ope
     nearMisses: undefined,
     worker: undefined,
     bytes: 0,
+    idNumber: undefined,
   };
 }
 // Every record field is either one of the ring's columns or compared by sameShared; a field added
 // to JournalRecord and to neither fails to compile here.
-type ColumnField = 'seq' | 'requestId' | 'at' | 'status' | 'stream' | 'requestText' | 'bytes';
+type ColumnField = 'seq' | 'requestId' | 'idNumber' | 'at' | 'status' | 'stream' | 'requestText' | 'bytes';
 type SharedField =
   | 'session'
   | 'route'
@@ -208,7 +212,9 @@ export class Journal {
   private sizes: number[] = [];
   /** Status, plus STREAM_FLAG when the answer was a stream. */
   private codes: number[] = [];
-  private ids: string[] = [];
+  /** The request id, or the number the session makes it from: a number costs the young
+   * generation nothing to keep. */
+  private ids: (string | number)[] = [];
   private texts: (string | undefined)[] = [];
   private lastShared: JournalRecord | undefined;
   private head = 0;
@@ -218,7 +224,10 @@ export class Journal {
   counters: JournalCounters = emptyCounters();
   readonly limits: JournalLimits;
 
-  constructor(limits: Partial<JournalLimits> = {}) {
+  constructor(
+    limits: Partial<JournalLimits> = {},
+    private readonly requestIdOf?: (n: number) => string,
+  ) {
     this.limits = { ...DEFAULT_JOURNAL_LIMITS, ...limits };
   }
 
@@ -249,13 +258,14 @@ export class Journal {
 
   private put(slot: number, shared: JournalRecord | undefined, record: JournalRecord): void {
     const code = record.status + (record.stream ? STREAM_FLAG : 0);
+    const id = record.idNumber !== undefined && record.idNumber >= 0 && this.requestIdOf ? record.idNumber : record.requestId;
     if (slot === this.ids.length) {
       this.shared.push(shared);
       this.seqs.push(record.seq);
       this.times.push(record.at);
       this.sizes.push(record.bytes);
       this.codes.push(code);
-      this.ids.push(record.requestId);
+      this.ids.push(id);
       this.texts.push(record.requestText);
       return;
     }
@@ -264,7 +274,7 @@ export class Journal {
     this.times[slot] = record.at;
     this.sizes[slot] = record.bytes;
     this.codes[slot] = code;
-    this.ids[slot] = record.requestId;
+    this.ids[slot] = id;
     this.texts[slot] = record.requestText;
   }
 
@@ -282,10 +292,12 @@ export class Journal {
   /** The record kept in a slot, whole again. */
   private recordAt(slot: number): JournalRecord {
     const code = this.codes[slot] as number;
+    const id = this.ids[slot] as string | number;
     return {
       ...(this.shared[slot] as JournalRecord),
       seq: this.seqs[slot] as number,
-      requestId: this.ids[slot] as string,
+      requestId: typeof id === 'number' ? this.requestIdOf!(id) : id,
+      idNumber: undefined,
       at: this.times[slot] as number,
       status: code & ~STREAM_FLAG,
       stream: (code & STREAM_FLAG) !== 0,

@@ -5,6 +5,8 @@ import type { ChaosOptions, ChatRequest, Pacing } from '../core/model.js';
 import { nodeCrypto } from '../core/node-crypto.js';
 import { DEFAULT_PROMPT_CACHE, PromptCache, type PromptCacheOptions } from '../core/prompt-cache.js';
 import { IdSequence, idPrefix } from './ids.js';
+
+const REQUEST_ID_PREFIX = 'req_';
 import { Journal } from './journal.js';
 import { Script } from './script.js';
 import { ToolLedger } from './tool-ledger.js';
@@ -83,11 +85,14 @@ export class Session {
     this.chaos = options.chaos;
     this.ids = new IdSequence(idPrefix(this.seed));
     this.dialectState.sessionId = this.id;
-    this.journal = new Journal({
-      ...(options.journalLimit !== undefined && { entries: options.journalLimit }),
-      ...(options.journalBytes !== undefined && { bytes: options.journalBytes }),
-      ...(options.journalEntryBytes !== undefined && { entryBytes: options.journalEntryBytes }),
-    });
+    this.journal = new Journal(
+      {
+        ...(options.journalLimit !== undefined && { entries: options.journalLimit }),
+        ...(options.journalBytes !== undefined && { bytes: options.journalBytes }),
+        ...(options.journalEntryBytes !== undefined && { entryBytes: options.journalEntryBytes }),
+      },
+      (n) => this.requestIdOf(n),
+    );
     this.promptCache = new PromptCache({ ...DEFAULT_PROMPT_CACHE, ...options.promptCache });
   }
 
@@ -157,6 +162,22 @@ export class Session {
 
   nextId(): string {
     return this.ids.id(++this.counter);
+  }
+
+  /** `req_` and the next id; `lastIdNumber` is then its number. */
+  nextRequestId(): string {
+    return REQUEST_ID_PREFIX + this.nextId();
+  }
+
+  /** The number of the id made last. */
+  get lastIdNumber(): number {
+    return this.counter;
+  }
+
+  /** The request id nextRequestId made from this number: the journal keeps the number instead
+   * of the string (see Journal). */
+  requestIdOf(n: number): string {
+    return REQUEST_ID_PREFIX + this.ids.id(n);
   }
 
   info(): SessionInfo {

@@ -210,9 +210,9 @@ export class UnderstudyServer {
       this.cluster.forward(req, res);
       return undefined;
     }
-    const requestId = `req_${session ? session.nextId() : `server-${++this.orphanRequests}`}`;
+    const requestId = session ? session.nextRequestId() : `req_server-${++this.orphanRequests}`;
     try {
-      this.handleProvider(req, res, path, q < 0 ? '' : url.slice(q + 1), route, session, requestId);
+      this.handleProvider(req, res, path, q < 0 ? '' : url.slice(q + 1), route, session, requestId, session?.lastIdNumber ?? -1);
     } catch (error) {
       this.internalError(res, error, requestId);
     }
@@ -227,6 +227,8 @@ export class UnderstudyServer {
     route: RouteResult,
     session: Session | undefined,
     requestId: string,
+    /** The number the session made requestId from (session.requestIdOf gives it back). */
+    idNumber: number,
   ): void {
     if ('notFound' in route) {
       const error: NeutralError = route.allow
@@ -276,6 +278,7 @@ export class UnderstudyServer {
     }
     session.journal.counters.requests++;
     const base = newRecord(requestId, session.id, this.routeLabel(req.method ?? 'GET', path), route.operation.id);
+    base.idNumber = idNumber;
     readBodyThen(req, this.bodyLimit, (body) => {
       try {
         this.handleBody(req, res, body, queryText, route, session, base)?.catch((error: unknown) =>
