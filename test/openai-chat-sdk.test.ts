@@ -251,6 +251,29 @@ test('streamed text: .stream() + finalChatCompletion() and raw create({stream:tr
   await session.verify();
 });
 
+test(
+  'a client that stops reading keeps its stream intact while the same reply is answered again and again',
+  { timeout: 60_000 },
+  async () => {
+    // A recycled body is written again only once the response that sent it has flushed it: a stream
+    // far larger than the kernel's socket buffers, to a client that does not read, is still being
+    // written while later answers of the same template are made.
+    const { session, client } = await open('stream-slow-reader');
+    const chunks = Array.from({ length: 4000 }, (_, i) => `${String(i).padStart(4, '0')}${'z'.repeat(4000)} `);
+    await session.load({ name: 'big', exhausted: 'repeat_last', steps: [{ id: 'say', reply: { text: chunks.join(''), chunks } }] });
+    const ask = () => client.chat.completions.create({ ...chat([user('Hi')]), stream: true });
+    for (let i = 0; i < 2; i++) assert.equal(contentDeltas(await collect(await ask())).length, chunks.length);
+    const slow = await ask();
+    const others = [];
+    for (let i = 0; i < 4; i++) others.push(await collect(await ask()));
+    const late = await collect(slow);
+    const ids = new Set(late.map((c) => c.id));
+    assert.equal(ids.size, 1, `the slow stream carries one id, not ${[...ids].join(', ')}`);
+    assert.deepEqual(contentDeltas(late), chunks);
+    for (const raw of others) assert.ok(!ids.has(raw[0].id) && raw.every((c) => c.id === raw[0].id));
+  },
+);
+
 test('one streamed reply answered many times, in parallel and in turn: each stream keeps its own id and usage', async () => {
   // Repeated unpaced streams are written from a byte template of the reply, with recycled bodies:
   // this checks that no id, usage chunk or [DONE] leaks from one answer into another.

@@ -7,12 +7,15 @@
 // A template is built on the second sighting of its key, so one-off keys (a prompt seen once) never
 // pay for two renders; a reply keeps at most MAX_KEYS templates.
 //
-// Bodies are recycled: once the server has handed one to the kernel it gives it back (`release`),
-// and the next request of the same template only rewrites the characters of the id that changed
-// (consecutive ids share all but their last characters) and the tail. A fresh 28 KB buffer per
-// stream would otherwise cost more in allocation and garbage collection than the copy itself.
+// Bodies are recycled: the server says which response sends a body (`sentBy`), and once that
+// response has handed every byte to the kernel the body is free again; the next request of the
+// same template only rewrites the characters of the id that changed (consecutive ids share all but
+// their last characters) and the tail. A fresh 28 KB buffer per stream would otherwise cost more in
+// allocation and garbage collection than the copy itself. Lent bodies are checked oldest first when
+// the template is next used, which costs less than a 'finish' listener on every response.
 
 import type { Usage } from '../core/model.js';
+import type { Flushable } from './dialect.js';
 
 const MAX_KEYS = 8;
 /** Spare bodies kept per template: enough for every connection a load test keeps busy at once. */
@@ -35,22 +38,28 @@ interface Template {
   bytes: Buffer;
   /** Byte offsets of every occurrence of the id. */
   idOffsets: number[];
-  /** Bodies given back after delivery. */
+  /** Bodies free to write. */
   spares: Spare[];
+  /** Bodies out with a response, oldest first from `lentHead`. */
+  lent: Spare[];
+  lentHead: number;
 }
 
 export interface TemplatedBody {
   body: Buffer;
-  /** Call once the body has been handed to the kernel (the response's 'finish'); never earlier. */
-  release: () => void;
+  /** Call with the response that sends the body, once it has been given it; the body is reused
+   * only after that response has flushed it. Not calling it just leaves the body to the collector. */
+  sentBy: (by: Flushable) => void;
 }
 
-/** A body buffer of a template, out for one response at a time and given back by its own
- * `release`, made once per buffer: a request allocates nothing here. */
+/** A body buffer of a template, out for one response at a time, with its own `sentBy` made once
+ * per buffer: a request allocates nothing here. */
 interface Spare extends TemplatedBody {
   buffer: Buffer;
   /** The id written in the buffer last ('' before the first). */
   id: string;
+  /** The response sending it now. */
+  by: Flushable | undefined;
 }
 
 type Slot = Template | 'seen' | 'unusable';
@@ -130,7 +139,7 @@ function buildTemplate(render: (id: string) => string, idLength: number): Templa
     for (let at = i; at < end; at += idLength) idOffsets.push(at);
     i = end - 1;
   }
-  return { bytes: a, idOffsets, spares: [] };
+  return { bytes: a, idOffsets, spares: [], lent: [], lentHead: 0 };
 }
 
 function newSpare(template: Template, size: number): Spare {
@@ -140,11 +149,38 @@ function newSpare(template: Template, size: number): Spare {
     body: buffer,
     buffer,
     id: '',
-    release: () => {
-      if (template.spares.length < MAX_SPARES) template.spares.push(spare);
+    by: undefined,
+    sentBy: (by) => {
+      if (template.lent.length - template.lentHead >= MAX_SPARES) return;
+      spare.by = by;
+      template.lent.push(spare);
     },
   };
   return spare;
+}
+
+/** Takes back lent bodies whose responses have flushed them, oldest first; a body whose response
+ * was torn down first is dropped (its write may still be pending). */
+function reclaim(template: Template): void {
+  const lent = template.lent;
+  let head = template.lentHead;
+  while (head < lent.length) {
+    const spare = lent[head] as Spare;
+    const by = spare.by as Flushable;
+    if (by.writableFinished) {
+      if (template.spares.length < MAX_SPARES) template.spares.push(spare);
+    } else if (!by.destroyed) break;
+    spare.by = undefined;
+    head++;
+  }
+  if (head === lent.length) {
+    lent.length = 0;
+    head = 0;
+  } else if (head >= MAX_SPARES) {
+    lent.splice(0, head);
+    head = 0;
+  }
+  template.lentHead = head;
 }
 
 /** The template's bytes with this id and tail, or undefined when the id cannot be written as is. */
@@ -152,6 +188,7 @@ function fill(template: Template, id: string, tail: string): TemplatedBody | und
   const size = template.bytes.length;
   const tailBytes = tail ? Buffer.byteLength(tail) : 0;
   const length = size + tailBytes;
+  if (template.lentHead < template.lent.length) reclaim(template);
   let spare = template.spares.pop();
   if (spare && spare.buffer.length < length) spare = undefined;
   // Templates without a tail are always sent whole: no room, so no view is needed either.
@@ -160,7 +197,7 @@ function fill(template: Template, id: string, tail: string): TemplatedBody | und
   let from = 0;
   while (from < id.length && id.charCodeAt(from) === previous.charCodeAt(from)) from++;
   if (!safeId(id, from)) {
-    spare.release();
+    if (template.spares.length < MAX_SPARES) template.spares.push(spare);
     return undefined;
   }
   if (from < id.length) writeId(spare.buffer, template.idOffsets, id, from);

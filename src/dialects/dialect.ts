@@ -41,8 +41,17 @@ export function arraySource(events: string[]): EventSource {
 export interface StreamBody {
   contentType: string;
   body: string | Buffer;
-  /** Called once the body has been handed to the kernel: the dialect may reuse its bytes then. */
-  sent?: () => void;
+  /** Called with the response that sends the body, right after it was given the body: the
+   * dialect may reuse the bytes once that response has flushed them (see Flushable). */
+  sentBy?: (by: Flushable) => void;
+}
+
+/** What a recycled body needs to know of the response sending it (a ServerResponse is one). */
+export interface Flushable {
+  /** Every byte handed to the kernel. */
+  readonly writableFinished: boolean;
+  /** Torn down: what it had not sent is dropped. */
+  readonly destroyed: boolean;
 }
 
 /** Per-session state a dialect may keep (e.g. stored responses); cleared when the session resets. */
@@ -83,7 +92,7 @@ export interface ChatDialect {
     reply: ResolvedReply,
     request: ChatRequest,
     ctx: DialectEncodeContext,
-  ): { body: Buffer; release: () => void } | undefined;
+  ): { body: Buffer; sentBy: (by: Flushable) => void } | undefined;
   encodeStream(reply: ResolvedReply, request: ChatRequest, ctx: DialectEncodeContext): StreamEncoding;
   /** The same stream as `encodeStream`, byte for byte, for unpaced delivery, when the dialect can
    * build it cheaper (e.g. from a template of the scripted reply); undefined: join the events. */

@@ -14,6 +14,7 @@ import {
   type ChatDialect,
   type DialectEncodeContext,
   type DialectState,
+  type Flushable,
   type EventSource,
   type StreamBody,
   type StreamEncoding,
@@ -483,10 +484,10 @@ export class UnderstudyServer {
     const own = dialect.responseHeaders?.(ctx);
     if (request.stream) {
       const stream = dialect.encodeStreamBody?.(reply, request, ctx) ?? joined(dialect.encodeStream(reply, request, ctx));
-      this.deliver(res, answer, entry.requestId, 200, streamHeaders(stream.contentType), stream.body, stream.sent, own);
+      this.deliver(res, answer, entry.requestId, 200, streamHeaders(stream.contentType), stream.body, stream.sentBy, own);
     } else {
       const whole = dialect.encodeResponseBody?.(reply, request, ctx);
-      if (whole) this.deliver(res, answer, entry.requestId, 200, JSON_HEADERS, whole.body, whole.release, own);
+      if (whole) this.deliver(res, answer, entry.requestId, 200, JSON_HEADERS, whole.body, whole.sentBy, own);
       else this.deliver(res, answer, entry.requestId, 200, JSON_HEADERS, dialect.encodeResponse(reply, request, ctx), undefined, own);
     }
     this.recordReply(x, answer, ctx);
@@ -551,7 +552,7 @@ export class UnderstudyServer {
     status: number,
     headers: Record<string, string>,
     body: string | Buffer,
-    sent?: () => void,
+    sentBy?: (by: Flushable) => void,
     /** The dialect's own headers for this answer (e.g. Anthropic's `request-id`). */
     own?: Record<string, string>,
   ): void {
@@ -564,8 +565,8 @@ export class UnderstudyServer {
     for (const key in headers) flat.push(key, headers[key]);
     if (own) for (const key in own) flat.push(key, own[key]);
     res.writeHead(status, flat);
-    if (sent) res.end(body, sent);
-    else res.end(body);
+    res.end(body);
+    if (sentBy) sentBy(res);
     const delivered = !res.destroyed;
     if (delivered && answer.kind === 'reply') answer.afterDelivery?.();
     const reservation = answer.reservation;

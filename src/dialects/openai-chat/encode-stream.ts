@@ -106,7 +106,7 @@ export function encodeChatStreamBody(reply: ResolvedReply, request: ChatRequest,
     render,
     closingEvents(reply, request, chunkHead(ctx.responseId, ctx)).join(''),
   );
-  return body && { contentType: STREAM_CONTENT_TYPE, body: body.body, sent: body.release };
+  return body && { contentType: STREAM_CONTENT_TYPE, body: body.body, sentBy: body.sentBy };
 }
 
 /** A stream that fails: the role chunk, then the error chunk the SDK throws on. */
