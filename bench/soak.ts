@@ -23,6 +23,7 @@ import {
   startChild,
   stopChild,
   type Child,
+  type Measurement,
 } from './harness.js';
 import { REPLY_TEXT, type SoakScenario } from './scenarios.js';
 
@@ -131,13 +132,7 @@ export async function runSoak(
     const captured: CapturedResponse = { status: answer.status, rawHeaders: answer.rawHeaders, bodyBase64: answer.body.toString('base64') };
     let sent = 1;
     for (let segment = 1; segment <= scenario.segments; segment++) {
-      const m = await measure(child, {
-        body: scenario.body,
-        connections: scenario.connections,
-        amount: perSegment,
-        // Bounded in time as well as in count: at least 1,000 req/s or the run fails.
-        limitS: Math.max(60, perSegment / 1000),
-      });
+      const m = await runSegment(child, scenario, perSegment);
       const problems = problemsOf(m);
       if (problems) throw new Error(`B6 segment ${segment}: ${problems}${await sampleAnswer(child, scenario.body)}`);
       sent += m.requests;
@@ -192,6 +187,17 @@ export async function runSoak(
   return result;
 }
 
+/** One segment: `perSegment` requests, bounded in time as well as in count (at least 1,000 req/s
+ * or the run fails). */
+function runSegment(child: Child, scenario: SoakScenario, perSegment: number): Promise<Measurement> {
+  return measure(child, {
+    body: scenario.body,
+    connections: scenario.connections,
+    amount: perSegment,
+    limitS: Math.max(60, perSegment / 1000),
+  });
+}
+
 /** The same segments against a bare node:http server replaying the captured answer: how much the
  * RSS of a process that keeps nothing moves over the same traffic. */
 async function bareReference(
@@ -206,12 +212,7 @@ async function bareReference(
   try {
     const rssMB: number[] = [];
     for (let segment = 1; segment <= scenario.segments; segment++) {
-      const m = await measure(bare, {
-        body: scenario.body,
-        connections: scenario.connections,
-        amount: perSegment,
-        limitS: Math.max(60, perSegment / 1000),
-      });
+      const m = await runSegment(bare, scenario, perSegment);
       const problems = problemsOf(m);
       if (problems) throw new Error(`B6 bare segment ${segment}: ${problems}`);
       const rss = procStatusKb(bare.pid, 'VmRSS');
