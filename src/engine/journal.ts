@@ -201,9 +201,10 @@ function sameUsage(a: Usage | undefined, b: Usage | undefined): boolean {
  * A ring of the newest records, `head` the slot of the oldest. What differs per request (sequence,
  * id, arrival time, status, body text, size) sits in columns; everything else is read from a
  * record kept in `shared`, and consecutive records that agree on all of it (a load test's
- * thousandth identical request) share one. So a kept entry holds little more than its two strings,
- * which matters because entries outlive the young generation's collections and every object they
- * hold is copied by each one.
+ * thousandth identical request) share one. So a kept entry holds no object of its own but its body
+ * text (and not even that when the server's decode memo hands it the text it already kept), which
+ * matters because entries outlive the young generation's collections and every object they hold
+ * is copied by each one.
  */
 export class Journal {
   private shared: (JournalRecord | undefined)[] = [];

@@ -1,6 +1,6 @@
 // Load tests send the same body again and again. Decoding a body is a pure function of its text
-// and of the journal context (the only headers, query, path parameters and session a decode
-// reads; see journalWire in server.ts), so once the same text arrives twice in a row under the
+// and of the decode context (the only headers, query, path parameters and session a decode
+// reads; see decodeContextOf in server.ts), so once the same text arrives twice in a row under the
 // same context, its decoding is kept and shared, frozen, by the requests that repeat it.
 
 import type { ChatRequest } from '../core/model.js';

@@ -71,12 +71,12 @@ export class UnderstudyServer {
   private address: AddressInfo | undefined;
   /** Counts requests that belong to no session, for their request ids. */
   private orphanRequests = 0;
-  /** The last route label and journal context made, reused while requests repeat them so that
+  /** The last route label and decode context made, reused while requests repeat them so that
    * journal entries share them (see Journal). */
   private lastRoute = { method: '', path: '', label: '' };
   /** The last content type found to be JSON (checked once, not per request). */
   private lastJsonType = 'application/json';
-  private lastJournalWire: { context: WireContext; queryText: string; state: DialectState; zeroConfig: boolean } | undefined;
+  private lastDecodeContext: { context: WireContext; queryText: string; state: DialectState; zeroConfig: boolean } | undefined;
   private readonly decodeMemo = new DecodeMemo();
   /** Under --workers: the owner of every session's state, or an edge that forwards to it. */
   readonly cluster: OwnerLink | EdgeLink | undefined;
@@ -334,9 +334,9 @@ export class UnderstudyServer {
       headers: req.headers,
       state: session.dialectState,
     };
-    // A stateless decode sees only the journal context, so that it is what a later journal read
-    // and the decode memo see too.
-    const context = dialect.statefulDecode ? undefined : this.journalWire(wire, queryText);
+    // A stateless decode sees only its decode context, which the journal keeps for its later decode
+    // and the decode memo keys on.
+    const context = dialect.statefulDecode ? undefined : this.decodeContextOf(wire, queryText);
     const remembered = context && this.decodeMemo.lookup(body.text, context);
     const decoded = remembered ?? this.decode(session, res, dialect, body.text, context ?? wire, base);
     if (!decoded) return;
@@ -607,8 +607,8 @@ export class UnderstudyServer {
    * only the headers a decode reads. Journal entries keep it (not the whole header map) for their
    * lazy decode; while requests repeat all of it, the same object is returned, so that journal
    * entries share it and the decode memo can key on it. */
-  private journalWire(wire: WireContext, queryText: string): WireContext {
-    const last = this.lastJournalWire;
+  private decodeContextOf(wire: WireContext, queryText: string): WireContext {
+    const last = this.lastDecodeContext;
     const state = wire.state;
     const zeroConfig = state.zeroConfig?.() ?? false;
     if (
@@ -616,7 +616,7 @@ export class UnderstudyServer {
       last.queryText === queryText &&
       last.state === state &&
       last.zeroConfig === zeroConfig &&
-      sameJournalWire(last.context, wire)
+      sameDecodeContext(last.context, wire)
     ) {
       return last.context;
     }
@@ -624,11 +624,11 @@ export class UnderstudyServer {
       operation: wire.operation,
       params: wire.params,
       query: wire.query,
-      headers: journalHeadersOf(wire.headers),
+      headers: decodeHeadersOf(wire.headers),
       // The session's mode as it was when the request arrived, not when the journal is read.
       state: { sessionId: state.sessionId, store: state.store, zeroConfig: () => zeroConfig },
     };
-    this.lastJournalWire = { context, queryText, state, zeroConfig };
+    this.lastDecodeContext = { context, queryText, state, zeroConfig };
     return context;
   }
 
@@ -734,24 +734,25 @@ function decodeForJournal(text: string, context: unknown): ChatRequest | undefin
   return decoded;
 }
 
-// Headers a lazy journal decode may read.
-const JOURNAL_HEADERS = ['anthropic-version', 'anthropic-beta', 'x-stainless-retry-count', 'amz-sdk-request'];
+// The only headers a stateless decode sees (its decode context; decision 0005). A decode that needs
+// another must be given it here.
+const DECODE_HEADERS = ['anthropic-version', 'anthropic-beta', 'x-stainless-retry-count', 'amz-sdk-request'];
 
-function journalHeadersOf(headers: IncomingHttpHeaders): Record<string, string | string[] | undefined> {
+function decodeHeadersOf(headers: IncomingHttpHeaders): Record<string, string | string[] | undefined> {
   const kept: Record<string, string | string[] | undefined> = {};
-  for (const name of JOURNAL_HEADERS) {
+  for (const name of DECODE_HEADERS) {
     const value = headers[name];
     if (value !== undefined) kept[name] = value;
   }
   return kept;
 }
 
-/** Whether a journal context made earlier holds the route and headers this request's would (the
+/** Whether a decode context made earlier holds the route and headers this request's would (the
  * caller compares the query text and the session state). */
-function sameJournalWire(kept: WireContext, wire: WireContext): boolean {
+function sameDecodeContext(kept: WireContext, wire: WireContext): boolean {
   if (kept.operation !== wire.operation) return false;
   if (kept.params !== wire.params && !sameStrings(kept.params, wire.params)) return false;
-  for (const name of JOURNAL_HEADERS) if (kept.headers[name] !== wire.headers[name]) return false;
+  for (const name of DECODE_HEADERS) if (kept.headers[name] !== wire.headers[name]) return false;
   return true;
 }
 
