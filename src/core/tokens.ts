@@ -8,6 +8,7 @@ import { fileURLToPath } from 'node:url';
 import { countO200k } from './bpe/o200k.js';
 import { RankTable } from './bpe/rank-table.js';
 import type { ChatRequest, ResolvedReply } from './model.js';
+import { CountsByText } from './counts-by-text.js';
 
 const PACKAGE_NAME = 'llm-understudy';
 
@@ -55,8 +56,7 @@ const counter = (text: string): number => countO200k(rankTable(), text);
 // Bounded by total characters so memory never grows with traffic.
 const CACHE_CHARS = 4_000_000;
 const CACHEABLE_LENGTH = 8_192;
-const cache = new Map<string, number>();
-let cachedChars = 0;
+const cache = new CountsByText(CACHE_CHARS);
 
 export function countTokens(text: string): number {
   if (text.length === 0) return 0;
@@ -64,13 +64,7 @@ export function countTokens(text: string): number {
   const hit = cache.get(text);
   if (hit !== undefined) return hit;
   const count = counter(text);
-  while (cachedChars + text.length > CACHE_CHARS) {
-    const oldest = cache.keys().next().value as string;
-    cache.delete(oldest);
-    cachedChars -= oldest.length;
-  }
   cache.set(text, count);
-  cachedChars += text.length;
   return count;
 }
 

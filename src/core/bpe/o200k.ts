@@ -11,6 +11,7 @@
 
 import type { RankTable } from './rank-table.js';
 import { nextPieceStart, pieceEnd } from './split.js';
+import { CountsByText } from '../counts-by-text.js';
 
 const NONE = 0x7fffffff;
 /** Pieces longer than this (in bytes) merge with a heap instead of rescanning for the minimum. */
@@ -20,8 +21,7 @@ const LINEAR_LIMIT = 96;
  * by characters held (oldest first out), as gpt-tokenizer bounds its own merge cache. There is one
  * o200k_base table, so the cache is not keyed by table. */
 const PIECE_CACHE_CHARS = 1_000_000;
-const pieceCache = new Map<string, number>();
-let pieceCacheChars = 0;
+const pieceCache = new CountsByText(PIECE_CACHE_CHARS);
 
 let bytes = new Uint8Array(256);
 let starts = new Int32Array(256);
@@ -89,15 +89,7 @@ function countPiece(table: RankTable, text: string, from: number, to: number): n
   const cached = pieceCache.get(piece);
   if (cached !== undefined) return cached;
   const count = n <= LINEAR_LIMIT ? mergeLinear(table, buf, n) : mergeHeap(table, buf, n);
-  if (piece.length <= PIECE_CACHE_CHARS / 100) {
-    while (pieceCacheChars + piece.length > PIECE_CACHE_CHARS) {
-      const oldest = pieceCache.keys().next().value as string;
-      pieceCache.delete(oldest);
-      pieceCacheChars -= oldest.length;
-    }
-    pieceCache.set(piece, count);
-    pieceCacheChars += piece.length;
-  }
+  if (piece.length <= PIECE_CACHE_CHARS / 100) pieceCache.set(piece, count);
   return count;
 }
 
