@@ -45,6 +45,21 @@ export interface SessionBatch {
   records: PortableRecord[];
 }
 
+type DecodeContext = { operation: string; params: Record<string, string>; query: URLSearchParams; headers: never };
+
+// The server reuses one decode context while requests repeat it; so can its portable form, which
+// spares an edge an object and a query string per record it keeps until delivery.
+const portableWires = new WeakMap<DecodeContext, NonNullable<PortableRecord['wire']>>();
+
+function portableWire(wire: DecodeContext): NonNullable<PortableRecord['wire']> {
+  let portable = portableWires.get(wire);
+  if (!portable) {
+    portable = { operation: wire.operation, params: wire.params, query: wire.query.toString(), headers: wire.headers };
+    portableWires.set(wire, portable);
+  }
+  return portable;
+}
+
 export function portableRecord(record: JournalRecord, worker: number, request?: ChatRequest): PortableRecord {
   const out: PortableRecord = {
     requestId: record.requestId,
@@ -56,9 +71,8 @@ export function portableRecord(record: JournalRecord, worker: number, request?: 
     worker,
   };
   if (record.requestText !== undefined) out.requestText = record.requestText;
-  const wire = record.decodeContext as
-    { operation: string; params: Record<string, string>; query: URLSearchParams; headers: never } | undefined;
-  if (wire) out.wire = { operation: wire.operation, params: wire.params, query: wire.query.toString(), headers: wire.headers };
+  const wire = record.decodeContext as DecodeContext | undefined;
+  if (wire) out.wire = portableWire(wire);
   const reply = record.reply;
   if (reply && reply.shape && record.script !== undefined) {
     out.usage = reply.usage;
