@@ -8,18 +8,16 @@
 
 import { createServer } from 'node:http';
 import { readFileSync } from 'node:fs';
+import { LatenessHistogram } from '../src/transport/lateness.js';
 import { CHAT_PATH, serveAsChild, SERVER_OPTIONS } from './scenarios.js';
 
 const config = JSON.parse(readFileSync(process.argv[2] ?? '', 'utf8')) as { events: string[]; chunksPerSecond: number };
 const gap = 1000 / config.chunksPerSecond;
 const events = config.events;
-let lateness: number[] = [];
-
-function stats() {
-  const sorted = Float64Array.from(lateness).sort();
-  const at = (q: number) => (sorted.length ? sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))] : 0);
-  return { writes: sorted.length, p50: at(0.5), p99: at(0.99), max: sorted.length ? sorted[sorted.length - 1] : 0 };
-}
+// The same histogram Understudy's scheduler keeps (a fixed 50 KB, not an array growing per write,
+// which would count against this server's memory per stream).
+const lateness = new LatenessHistogram();
+const stats = () => lateness.stats();
 
 const server = createServer(SERVER_OPTIONS, (req, res) => {
   if (req.url === '/_understudy/health') {
@@ -30,7 +28,7 @@ const server = createServer(SERVER_OPTIONS, (req, res) => {
   }
   if (req.url === '/_understudy/pacing/reset') {
     req.resume();
-    lateness = [];
+    lateness.reset();
     res.writeHead(200, { 'content-type': 'application/json' });
     res.end(JSON.stringify({ pacing: stats() }));
     return;
@@ -47,7 +45,7 @@ const server = createServer(SERVER_OPTIONS, (req, res) => {
     let index = 0;
     const next = () => {
       if (res.destroyed) return;
-      if (index > 0) lateness.push(performance.now() - (start + index * gap));
+      if (index > 0) lateness.record(performance.now() - (start + index * gap));
       res.write(events[index++]);
       if (index < events.length) setTimeout(next, Math.max(0, start + index * gap - performance.now()));
       else res.end();

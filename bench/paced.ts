@@ -1,6 +1,8 @@
-// B3: many concurrent paced streams from one Understudy child. The parent opens every stream with
-// plain node:http clients (one Agent with a socket per stream; autocannon cannot hold thousands of
-// long responses open at once) and measures:
+// B3: many concurrent paced streams from one Understudy child. The parent opens every stream on a
+// plain TCP socket (a fixed request, `connection: close`; autocannon cannot hold thousands of long
+// responses open at once, and node:http's client costs more per event than the server being
+// measured), checks the status line, the chunked framing, the event count and the closing [DONE],
+// and measures:
 //   - memory per open stream: (the child's RSS while the most streams were open − its RSS before
 //     the round) / the streams open at that moment, sampled from /proc every 25 ms;
 //   - pacing error as the server sees it: GET /_understudy/health `pacing` (lateness of every paced
@@ -10,7 +12,7 @@
 //     the stream's best-aligned event, so a stream's earliest-aligned event has error 0.
 
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { Agent, request as httpRequest } from 'node:http';
+import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import {
@@ -40,6 +42,9 @@ const BATCH = 100;
 const BATCH_GAP_MS = 25;
 const STREAM_TIMEOUT_MS = 60_000;
 const WARMUP_STREAMS = 200;
+const BLANK_LINE = Buffer.from('\n\n');
+/** The chunked encoding's terminating chunk. */
+const LAST_CHUNK = '0\r\n\r\n';
 
 interface PacingStats {
   writes: number;
@@ -127,7 +132,6 @@ async function driveStreams(
   hooks: Hooks = {},
 ): Promise<PacedRound> {
   const gap = 1000 / scenario.chunksPerSecond;
-  const agent = new Agent({ keepAlive: true, maxSockets: count, maxTotalSockets: count });
   const arrival = new Samples();
   const problems = new Map<string, number>();
   const problem = (what: string) => problems.set(what, (problems.get(what) ?? 0) + 1);
@@ -147,11 +151,23 @@ async function driveStreams(
       sample = { open, rssMB: rss / 1024, atMs: performance.now() - t0 };
   }, 25);
 
+  // The request as bytes, written once per stream on a plain socket: node:http's client costs the
+  // parent more CPU per event than the server spends writing it, and on 2 cores that CPU is taken
+  // from the server being measured.
+  const request = Buffer.from(
+    `POST ${CHAT_PATH} HTTP/1.1\r\nhost: 127.0.0.1:${child.port}\r\n` +
+      Object.entries(OPENAI_CHAT.headers)
+        .map(([name, value]) => `${name}: ${value}\r\n`)
+        .join('') +
+      `content-length: ${Buffer.byteLength(scenario.body)}\r\nconnection: close\r\n\r\n${scenario.body}`,
+  );
   const one = () =>
     new Promise<void>((done) => {
       const times = new Float64Array(eventsPerStream + 1);
       let events = 0;
-      let tail = '';
+      let head: Buffer | null = Buffer.alloc(0);
+      let previous: Buffer = Buffer.alloc(0);
+      let last: Buffer = Buffer.alloc(0);
       let isOpen = false;
       let finished = false;
       const finish = (what?: string) => {
@@ -160,23 +176,39 @@ async function driveStreams(
         if (isOpen) open--;
         if (what) problem(what);
         else completed++;
+        socket.destroy();
         done();
       };
-      const req = httpRequest(
-        {
-          host: '127.0.0.1',
-          port: child.port,
-          path: CHAT_PATH,
-          method: 'POST',
-          agent,
-          headers: { ...OPENAI_CHAT.headers, 'content-length': Buffer.byteLength(scenario.body) },
-        },
-        (res) => {
-          if (res.statusCode !== 200) {
-            res.resume();
-            finish(`status ${res.statusCode}`);
-            return;
-          }
+      // SSE events end at a blank line ("\n\n"); the chunked framing around them adds "\r\n",
+      // never "\n\n", so counting blank lines in the raw bytes counts events.
+      const countEvents = (bytes: Buffer, now: number) => {
+        if (last.length && last[last.length - 1] === 0x0a && bytes[0] === 0x0a) {
+          if (events < times.length) times[events] = now;
+          events++;
+        }
+        for (let at = bytes.indexOf(BLANK_LINE); at >= 0; at = bytes.indexOf(BLANK_LINE, at + 2)) {
+          if (events < times.length) times[events] = now;
+          events++;
+        }
+        previous = last;
+        last = bytes;
+      };
+      const socket = connect(child.port, '127.0.0.1');
+      socket.setTimeout(STREAM_TIMEOUT_MS, () => finish(`timed out after ${STREAM_TIMEOUT_MS} ms`));
+      socket.on('error', (e: NodeJS.ErrnoException) => finish(`socket error ${e.code ?? e.message}`));
+      socket.on('connect', () => socket.write(request));
+      socket.on('data', (bytes: Buffer) => {
+        const now = performance.now();
+        if (head) {
+          head = Buffer.concat([head, bytes]);
+          const end = head.indexOf('\r\n\r\n');
+          if (end < 0) return;
+          const statusLine = head.subarray(0, head.indexOf('\r\n')).toString('latin1');
+          if (!statusLine.startsWith('HTTP/1.1 200 ')) return finish(`status line ${statusLine}`);
+          if (!/\r\ntransfer-encoding: chunked\r\n/i.test(head.subarray(0, end + 2).toString('latin1')))
+            return finish('response is not chunked');
+          const body = head.subarray(end + 4);
+          head = null;
           isOpen = true;
           open++;
           opened++;
@@ -185,33 +217,23 @@ async function driveStreams(
             allOpenAt = performance.now() - t0;
             hooks.allOpen?.();
           }
-          res.setEncoding('latin1');
-          res.on('data', (chunk: string) => {
-            const now = performance.now();
-            // An event ends at a blank line; one "\n" may end the previous chunk.
-            const text = tail.endsWith('\n') ? `\n${chunk}` : chunk;
-            for (let at = text.indexOf('\n\n'); at >= 0; at = text.indexOf('\n\n', at + 2)) {
-              if (events < times.length) times[events] = now;
-              events++;
-            }
-            tail = (tail + chunk).slice(-32);
-          });
-          res.on('end', () => {
-            if (events !== eventsPerStream) return finish(`${events} events, expected ${eventsPerStream}`);
-            if (!tail.endsWith('data: [DONE]\n\n')) return finish('stream does not end with [DONE]');
-            // The stream's origin: its best-aligned event; every event's error is measured from there.
-            let origin = Infinity;
-            for (let j = 0; j < events; j++) origin = Math.min(origin, times[j] - j * gap);
-            for (let j = 0; j < events; j++) arrival.push(times[j] - j * gap - origin);
-            if (completed === 0 && allOpenAt !== null) hooks.firstEnd?.();
-            finish();
-          });
-          res.on('error', (e) => finish(`response error ${(e as NodeJS.ErrnoException).code ?? e.message}`));
-        },
-      );
-      req.setTimeout(STREAM_TIMEOUT_MS, () => req.destroy(new Error(`timed out after ${STREAM_TIMEOUT_MS} ms`)));
-      req.on('error', (e: NodeJS.ErrnoException) => finish(`request error ${e.code ?? e.message}`));
-      req.end(scenario.body);
+          if (body.length) countEvents(body, now);
+          return;
+        }
+        countEvents(bytes, now);
+      });
+      socket.on('end', () => {
+        if (head) return finish('connection closed before the response headers');
+        const tail = Buffer.concat([previous, last]).toString('latin1');
+        if (!tail.endsWith(`data: [DONE]\n\n\r\n${LAST_CHUNK}`)) return finish(`stream does not end with [DONE] and the last chunk`);
+        if (events !== eventsPerStream) return finish(`${events} events, expected ${eventsPerStream}`);
+        // The stream's origin: its best-aligned event; every event's error is measured from there.
+        let origin = Infinity;
+        for (let j = 0; j < events; j++) origin = Math.min(origin, times[j] - j * gap);
+        for (let j = 0; j < events; j++) arrival.push(times[j] - j * gap - origin);
+        if (completed === 0 && allOpenAt !== null) hooks.firstEnd?.();
+        finish();
+      });
     });
 
   const all: Promise<void>[] = [];
@@ -222,7 +244,6 @@ async function driveStreams(
   await Promise.all(all);
   const durationMs = performance.now() - t0;
   clearInterval(poll);
-  agent.destroy();
   const loadgen = process.cpuUsage(loadgenBefore);
   const cpuAfter = procCpuMs(child.pid);
   if (problems.size)

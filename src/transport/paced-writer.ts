@@ -3,6 +3,7 @@
 // goes away first makes it resolve false, so nothing is consumed.
 
 import type { ServerResponse } from 'node:http';
+import type { Socket } from 'node:net';
 import type { Pacing, StreamFault } from '../core/model.js';
 import { arraySource, type EventSource } from '../dialects/dialect.js';
 import { scheduleAt, seededRandom } from './scheduler.js';
@@ -32,6 +33,38 @@ function cutAtBytes(pieces: string[], bytes: number): string[] {
     }
   }
   return out;
+}
+
+/** What node:http keeps on a socket to know which response it carries (not in its types). */
+type HttpSocket = Socket & { _httpMessage?: unknown };
+
+/**
+ * Writes one piece of a chunked response as a single framed buffer straight to its socket, when
+ * that is exactly what node:http would put on the wire: the response owns the socket, its headers
+ * went out and nothing of it waits in node:http's own queue. Through `res.write` every piece costs
+ * four queued writes, a cork and a tick to uncork; with ten thousand paced streams that is most of
+ * the server's time per write. Anything else (a pipelined response still waiting for its socket,
+ * HTTP/1.0 without chunking) goes through `res.write`. Returns whether the socket still flows.
+ */
+function writePiece(res: ServerResponse, piece: string): { flowing: boolean; drains: NodeJS.EventEmitter } {
+  const socket = res.socket as HttpSocket | null;
+  if (
+    !socket ||
+    socket._httpMessage !== res ||
+    !res.headersSent ||
+    !res.chunkedEncoding ||
+    res.writableLength !== socket.writableLength ||
+    piece.length === 0
+  )
+    return { flowing: res.write(piece), drains: res };
+  const size = Buffer.byteLength(piece);
+  const hex = size.toString(16);
+  const frame = Buffer.allocUnsafe(hex.length + size + 4);
+  let at = frame.write(hex, 0, 'latin1');
+  at += frame.write('\r\n', at, 'latin1');
+  at += frame.write(piece, at, 'utf8');
+  frame.write('\r\n', at, 'latin1');
+  return { flowing: socket.write(frame), drains: socket };
 }
 
 export function writePlanned(res: ServerResponse, plan: WritePlan): Promise<boolean> {
@@ -86,13 +119,13 @@ export function writePlanned(res: ServerResponse, plan: WritePlan): Promise<bool
     const step = () => {
       if (settled || res.destroyed) return finish(faultPlayed);
       if (index < pieces.length) {
-        const flowing = res.write(pieces.at(index++));
+        const { flowing, drains } = writePiece(res, pieces.at(index++));
         if (index < pieces.length || fault) {
           at += gap + (jitter ? (random() * 2 - 1) * jitter : 0);
           // A slow reader: wait until its buffer drains instead of queueing without bound.
           if (flowing) scheduleAt(at, step);
           else
-            res.once('drain', () => {
+            drains.once('drain', () => {
               at = Math.max(at, performance.now());
               scheduleAt(at, step);
             });

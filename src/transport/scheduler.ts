@@ -2,6 +2,8 @@
 // bucket; a single setTimeout waits for the earliest bucket. Ten thousand paced streams cost one
 // timer, not one per chunk per stream.
 
+import { LatenessHistogram, type LatenessStats } from './lateness.js';
+
 type Task = () => void;
 
 /** Tasks whose lateness is not recorded carry this mark (first writes, which wait on request handling). */
@@ -37,10 +39,8 @@ function arm(): void {
   timer = setTimeout(run, Math.max(0, next - performance.now()));
 }
 
-// How late paced writes ran against their schedule: a bounded ring of recent samples (ms).
-const LATENESS_SAMPLES = 100_000;
-const lateness = new Float64Array(LATENESS_SAMPLES);
-let latenessCount = 0;
+// How late paced writes ran against their schedule, every write since the start or the last reset.
+const lateness = new LatenessHistogram();
 
 function run(): void {
   timer = undefined;
@@ -51,24 +51,20 @@ function run(): void {
     buckets.delete(due);
     if (!tasks) continue;
     for (const task of tasks) {
-      if (!UNMEASURED.has(task)) lateness[latenessCount++ % LATENESS_SAMPLES] = Math.max(0, performance.now() - due);
+      if (!UNMEASURED.has(task)) lateness.record(performance.now() - due);
       task();
     }
   }
   arm();
 }
 
-/** Lateness of recent paced writes against their schedule, in milliseconds. */
-export function pacingStats(): { writes: number; p50: number; p99: number; max: number } {
-  const n = Math.min(latenessCount, LATENESS_SAMPLES);
-  if (n === 0) return { writes: 0, p50: 0, p99: 0, max: 0 };
-  const sorted = Array.from(lateness.subarray(0, n)).sort((a, b) => a - b);
-  const at = (q: number) => Math.round(sorted[Math.min(n - 1, Math.floor(n * q))] * 100) / 100;
-  return { writes: latenessCount, p50: at(0.5), p99: at(0.99), max: at(1) };
+/** Lateness of the paced writes since the start or the last reset, in milliseconds. */
+export function pacingStats(): LatenessStats {
+  return lateness.stats();
 }
 
 export function resetPacingStats(): void {
-  latenessCount = 0;
+  lateness.reset();
 }
 
 /** Runs `task` at `at` (performance.now() milliseconds, rounded to the millisecond). Lateness
