@@ -132,3 +132,25 @@ test('a paced stream pipelined behind another answer waits for it, then arrives 
   assert.equal(two.rest, '');
   await session.verify();
 });
+
+test(
+  'a paced stream carries the same chunks as the unpaced one, multi-byte text and usage included [openai-chat.text.stream +]',
+  { timeout: 20_000 },
+  async () => {
+    const session = await mock.session('paced-same-bytes');
+    const chunks = ['héllo ', 'wörld ', '🎉 ', '日本語', ' done'];
+    session.scenario('twice').replies(chunks.join(''), { chunks }).paced({ chunksPerSecond: 200 }).replies(chunks.join(''), { chunks });
+    const openai = new OpenAI({ baseURL: mock.url('openai'), apiKey: session.apiKey, maxRetries: 0, timeout: 10_000 });
+    const collect = async () => {
+      const stream = await openai.chat.completions.create({ ...ask, stream: true, stream_options: { include_usage: true } });
+      const seen: unknown[] = [];
+      for await (const chunk of stream) seen.push({ ...chunk, id: 'same', created: 0 });
+      return seen;
+    };
+    const paced = await collect();
+    const unpaced = await collect();
+    assert.equal(paced.length, chunks.length + 3); // role, contents, finish, usage
+    assert.deepEqual(paced, unpaced);
+    await session.verify();
+  },
+);

@@ -23,6 +23,16 @@ export interface StreamEncoding {
 export interface EventSource {
   readonly length: number;
   at(index: number): string;
+  /** The same events as UTF-8 bytes, for a writer that frames each into a buffer of its own:
+   * copied from parts encoded once, without building the event's string. */
+  readonly bytes?: EventBytes;
+}
+
+export interface EventBytes {
+  /** Byte length of event `index` (of `at(index)` encoded as UTF-8). */
+  sizeAt(index: number): number;
+  /** Writes event `index`'s bytes into `target` from `offset`. */
+  copyAt(index: number, target: Buffer, offset: number): void;
 }
 
 /** An array of events as a source that lets go of each event once it was taken. */

@@ -3,7 +3,7 @@
 
 import type { ChatRequest, EncodeContext, ResolvedReply } from '../../core/model.js';
 import type { NeutralError } from '../../core/errors.js';
-import type { EventSource, StreamBody, StreamEncoding } from '../dialect.js';
+import type { EventBytes, EventSource, StreamBody, StreamEncoding } from '../dialect.js';
 import { templatedBody } from '../body-template.js';
 import { encodeOpenAIError } from './errors.js';
 import { openaiChatUsage } from './openai-chat-usage.js';
@@ -85,10 +85,40 @@ export function encodeChatStreamEvents(
   const tail = request.streamUsage ? ',"usage":null}\n\n' : '}\n\n';
   const closing = closingEvents(reply, request, head);
   const n = fragments.length;
+  // The bytes of an event: this stream's head, the reply's fragment and the tail, each encoded once.
+  const parts = fragmentBytesOf(reply, fragments);
+  const headBytes = Buffer.from(head);
+  const tailBytes = request.streamUsage ? TAIL_BEFORE_USAGE : TAIL;
+  const bytes: EventBytes = {
+    sizeAt: (i) => (i < n ? headBytes.length + parts[i].length + tailBytes.length : Buffer.byteLength(closing[i - n])),
+    copyAt(i, target, offset) {
+      if (i >= n) {
+        target.write(closing[i - n], offset);
+        return;
+      }
+      target.set(headBytes, offset);
+      target.set(parts[i], offset + headBytes.length);
+      target.set(tailBytes, offset + headBytes.length + parts[i].length);
+    },
+  };
   return {
     contentType: STREAM_CONTENT_TYPE,
-    events: { length: n + closing.length, at: (i) => (i < n ? head + fragments[i] + tail : closing[i - n]) },
+    events: { length: n + closing.length, at: (i) => (i < n ? head + fragments[i] + tail : closing[i - n]), bytes },
   };
+}
+
+const TAIL = Buffer.from('}\n\n');
+const TAIL_BEFORE_USAGE = Buffer.from(',"usage":null}\n\n');
+const fragmentBytesCache = new WeakMap<object, Buffer[]>();
+
+/** A reply's fragments as UTF-8, encoded once per scripted reply shape. */
+function fragmentBytesOf(reply: ResolvedReply, fragments: string[]): Buffer[] {
+  let parts = reply.shape ? fragmentBytesCache.get(reply.shape) : undefined;
+  if (!parts) {
+    parts = fragments.map((fragment) => Buffer.from(fragment));
+    if (reply.shape) fragmentBytesCache.set(reply.shape, parts);
+  }
+  return parts;
 }
 
 /** encodeChatStream's events as one body, from a byte template of the reply's chunks. */
