@@ -35,6 +35,10 @@ function cutAtBytes(pieces: string[], bytes: number): string[] {
   return out;
 }
 
+const HEX_DIGITS = Buffer.from('0123456789abcdef');
+const CR = 13;
+const LF = 10;
+
 /** What node:http keeps on a socket to know which response it carries (not in its types). */
 type HttpSocket = Socket & { _httpMessage?: unknown };
 
@@ -57,13 +61,18 @@ function writePiece(res: ServerResponse, pieces: EventSource, index: number): { 
   const size = bytes ? bytes.sizeAt(index) : Buffer.byteLength(piece);
   // An empty chunk would end the response: node:http writes nothing for it either.
   if (size === 0) return { flowing: true, drains: socket };
-  const hex = size.toString(16);
-  const frame = Buffer.allocUnsafe(hex.length + size + 4);
-  let at = frame.write(hex, 0, 'latin1');
-  at += frame.write('\r\n', at, 'latin1');
+  // The chunk-size line as node:http writes it (lowercase hex), byte by byte.
+  let digits = 1;
+  while (size >= 16 ** digits) digits++;
+  const frame = Buffer.allocUnsafe(digits + size + 4);
+  for (let i = 0; i < digits; i++) frame[i] = HEX_DIGITS[(size / 16 ** (digits - 1 - i)) & 15];
+  const at = digits + 2;
+  frame[digits] = CR;
+  frame[digits + 1] = LF;
   if (bytes) bytes.copyAt(index, frame, at);
   else frame.write(piece, at, 'utf8');
-  frame.write('\r\n', at + size, 'latin1');
+  frame[at + size] = CR;
+  frame[at + size + 1] = LF;
   return { flowing: socket.write(frame), drains: socket };
 }
 
