@@ -1,5 +1,5 @@
 // How a paced answer reaches the wire. Paced pieces normally go to the socket as one framed chunk
-// each (src/transport/paced-writer.ts); these tests hold the cases where that shortcut must not
+// each (src/transport/chunk-writer.ts); these tests hold the cases where that shortcut must not
 // be taken, or must wait: a reader slower than the stream (the socket's own back-pressure), an
 // HTTP/1.0 client (no chunked encoding at all) and a pipelined request whose response waits for
 // the one before it. No SDK speaks HTTP/1.0 or pipelines, so those two are raw sockets.
@@ -74,27 +74,44 @@ function contentOf(sse: string): { text: string; done: boolean } {
   return { text, done };
 }
 
-test('a reader slower than a paced stream still gets every byte, in order [openai-chat.text.stream +]', { timeout: 20_000 }, async () => {
-  const session = await mock.session('paced-slow-reader');
-  // 1,024 pieces of 16 KB at 2,000 a second: 16 MB, more than the loopback socket buffers hold
-  // while the reader sleeps, so the server has to wait for the socket to drain.
-  const chunks = Array.from({ length: 1024 }, (_, i) => `${String(i).padStart(4, '0')}${' word'.repeat(3_276)}`);
-  session.scenario('big').replies(chunks.join(''), { chunks }).paced({ chunksPerSecond: 2000 });
-  const openai = new OpenAI({ baseURL: mock.url('openai'), apiKey: session.apiKey, maxRetries: 0, timeout: 15_000 });
-  const stream = await openai.chat.completions.create({ ...ask, stream: true });
-  const received: string[] = [];
-  for await (const chunk of stream) {
-    const content = chunk.choices[0]?.delta?.content;
-    if (content) received.push(content);
-    if (received.length === 1) await new Promise((r) => setTimeout(r, 400));
-  }
-  assert.deepEqual(
-    received.map((piece) => piece.slice(0, 4)),
-    chunks.map((piece) => piece.slice(0, 4)),
-  );
-  assert.equal(received.join(''), chunks.join(''));
-  await session.verify();
-});
+test(
+  'a reader slower than a paced stream still gets every byte, in order, while other streams go on [openai-chat.text.stream +]',
+  { timeout: 20_000 },
+  async () => {
+    const session = await mock.session('paced-slow-reader');
+    // 1,024 pieces of 16 KB at 2,000 a second: 16 MB, more than the loopback socket buffers hold
+    // while the reader sleeps, so the server has to wait for the socket to drain.
+    const chunks = Array.from({ length: 1024 }, (_, i) => `${String(i).padStart(4, '0')}${' word'.repeat(3_276)}`);
+    session.scenario('big').replies(chunks.join(''), { chunks }).paced({ chunksPerSecond: 2000 });
+    // Meanwhile another paced stream is written and read at full speed: its pieces must not land in
+    // bytes the slow one still has waiting.
+    const other = await mock.session('paced-fast-reader');
+    const otherChunks = Array.from({ length: 200 }, (_, i) => `${String(i).padStart(4, '0')}${' other'.repeat(300)}`);
+    other.scenario('fast').replies(otherChunks.join(''), { chunks: otherChunks }).paced({ chunksPerSecond: 1000 });
+    const client = (apiKey: string) => new OpenAI({ baseURL: mock.url('openai'), apiKey, maxRetries: 0, timeout: 15_000 });
+    const stream = await client(session.apiKey).chat.completions.create({ ...ask, stream: true });
+    const received: string[] = [];
+    let otherText = '';
+    for await (const chunk of stream) {
+      const content = chunk.choices[0]?.delta?.content;
+      if (content) received.push(content);
+      if (received.length === 1) {
+        // By now the slow stream's socket is full and its next piece waits in the server.
+        await new Promise((r) => setTimeout(r, 400));
+        const fast = await client(other.apiKey).chat.completions.create({ ...ask, stream: true });
+        for await (const piece of fast) otherText += piece.choices[0]?.delta?.content ?? '';
+      }
+    }
+    assert.equal(otherText, otherChunks.join(''));
+    assert.deepEqual(
+      received.map((piece) => piece.slice(0, 4)),
+      chunks.map((piece) => piece.slice(0, 4)),
+    );
+    assert.equal(received.join(''), chunks.join(''));
+    await session.verify();
+    await other.verify();
+  },
+);
 
 test('an HTTP/1.0 client gets a paced stream unchunked, ended by the connection closing', { timeout: 20_000 }, async () => {
   const session = await mock.session('paced-http10');

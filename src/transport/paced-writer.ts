@@ -3,9 +3,9 @@
 // goes away first makes it resolve false, so nothing is consumed.
 
 import type { ServerResponse } from 'node:http';
-import type { Socket } from 'node:net';
 import type { Pacing, StreamFault } from '../core/model.js';
 import { arraySource, type EventSource } from '../dialects/dialect.js';
+import { writePiece } from './chunk-writer.js';
 import { scheduleAt, seededRandom } from './scheduler.js';
 
 export interface WritePlan {
@@ -33,47 +33,6 @@ function cutAtBytes(pieces: string[], bytes: number): string[] {
     }
   }
   return out;
-}
-
-const HEX_DIGITS = Buffer.from('0123456789abcdef');
-const CR = 13;
-const LF = 10;
-
-/** What node:http keeps on a socket to know which response it carries (not in its types). */
-type HttpSocket = Socket & { _httpMessage?: unknown };
-
-/**
- * Writes piece `index` of a chunked response as a single framed buffer straight to its socket, when
- * that is exactly what node:http would put on the wire: the response owns the socket, its headers
- * went out and nothing of it waits in node:http's own queue. Through `res.write` every piece costs
- * four queued writes, a cork and a tick to uncork; with ten thousand paced streams that is most of
- * the server's time per write. The piece's bytes come from `pieces.bytes` when the dialect has
- * them (no string is built). Anything else (a pipelined response still waiting for its socket,
- * HTTP/1.0 without chunking) goes through `res.write`. Says whether the socket still flows, and
- * which emitter to wait on for 'drain' when it does not.
- */
-function writePiece(res: ServerResponse, pieces: EventSource, index: number): { flowing: boolean; drains: NodeJS.EventEmitter } {
-  const socket = res.socket as HttpSocket | null;
-  if (!socket || socket._httpMessage !== res || !res.headersSent || !res.chunkedEncoding || res.writableLength !== socket.writableLength)
-    return { flowing: res.write(pieces.at(index)), drains: res };
-  const bytes = pieces.bytes;
-  const piece = bytes ? '' : pieces.at(index);
-  const size = bytes ? bytes.sizeAt(index) : Buffer.byteLength(piece);
-  // An empty chunk would end the response: node:http writes nothing for it either.
-  if (size === 0) return { flowing: true, drains: socket };
-  // The chunk-size line as node:http writes it (lowercase hex), byte by byte.
-  let digits = 1;
-  while (size >= 16 ** digits) digits++;
-  const frame = Buffer.allocUnsafe(digits + size + 4);
-  for (let i = 0; i < digits; i++) frame[i] = HEX_DIGITS[(size / 16 ** (digits - 1 - i)) & 15];
-  const at = digits + 2;
-  frame[digits] = CR;
-  frame[digits + 1] = LF;
-  if (bytes) bytes.copyAt(index, frame, at);
-  else frame.write(piece, at, 'utf8');
-  frame[at + size] = CR;
-  frame[at + size + 1] = LF;
-  return { flowing: socket.write(frame), drains: socket };
 }
 
 export function writePlanned(res: ServerResponse, plan: WritePlan): Promise<boolean> {

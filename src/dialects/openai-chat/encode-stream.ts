@@ -87,7 +87,10 @@ export function encodeChatStreamEvents(
   const n = fragments.length;
   // The bytes of an event: this stream's head, the reply's fragment and the tail, each encoded once.
   const parts = fragmentBytesOf(reply, fragments);
-  const headBytes = Buffer.from(head);
+  // Its own small allocation, not a slice of node's shared 8 KB pool: a slice held for the whole
+  // stream would keep its pool (and every short-lived frame cut from it) alive.
+  const headBytes = Buffer.allocUnsafeSlow(Buffer.byteLength(head));
+  headBytes.write(head);
   const tailBytes = request.streamUsage ? TAIL_BEFORE_USAGE : TAIL;
   const bytes: EventBytes = {
     sizeAt: (i) => (i < n ? headBytes.length + parts[i].length + tailBytes.length : Buffer.byteLength(closing[i - n])),
