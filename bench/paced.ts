@@ -46,7 +46,7 @@ const BLANK_LINE = Buffer.from('\n\n');
 /** The chunked encoding's terminating chunk. */
 const LAST_CHUNK = '0\r\n\r\n';
 
-interface PacingStats {
+export interface PacingStats {
   writes: number;
   p50: number;
   p99: number;
@@ -98,7 +98,38 @@ export interface PacedResult {
   serverPacing: PacingStats | null;
   /** The same round against a bare node:http server streaming the same bytes at the same pace. */
   reference: { round: PacedRound; kbPerOpenStream: number | null; serverPacing: PacingStats | null; peakRssMB: number | null } | null;
+  /** Full mode: a round per stream count, Understudy and the bare reference, whole-round pacing. */
+  capacity: { understudy: CapacityRung[]; bare: CapacityRung[] } | null;
   goals: { pacingP99Ms: number; kbPerStream: number };
+}
+
+export interface CapacityRung {
+  streams: number;
+  maxOpen: number;
+  pacing: PacingStats;
+  serverCpuPct: number | null;
+}
+
+/** One round of `count` streams per rung, each measured over the whole round. */
+async function capacityRounds(
+  child: Child,
+  scenario: PacedScenario,
+  counts: number[],
+  eventsPerStream: number,
+  label: string,
+): Promise<CapacityRung[]> {
+  const rungs: CapacityRung[] = [];
+  for (const count of counts) {
+    await sleep(500);
+    await resetPacing(child);
+    const round = await driveStreams(child, scenario, count, eventsPerStream);
+    const pacing = await health(child);
+    rungs.push({ streams: count, maxOpen: round.maxOpen, pacing, serverCpuPct: round.serverCpuPct });
+    log(
+      `B3 capacity (${label}): ${count} streams, at most ${round.maxOpen} open: pacing p50 ${fmt(pacing.p50, 2)} p99 ${fmt(pacing.p99, 2)} max ${fmt(pacing.max, 1)} ms; server CPU ${fmt(round.serverCpuPct)}%`,
+    );
+  }
+  return rungs;
 }
 
 async function health(child: Child): Promise<PacingStats> {
@@ -293,6 +324,7 @@ export async function runPaced(scenario: PacedScenario, quick: boolean, failures
     steady: null,
     serverPacing: null,
     reference: null,
+    capacity: null,
     goals: scenario.goals,
   };
   if (streams < requested) {
@@ -367,9 +399,13 @@ export async function runPaced(scenario: PacedScenario, quick: boolean, failures
     log(
       `B3 steady phase: ${steadyPacing ? `p50 ${fmt(steadyPacing.p50, 2)} p99 ${fmt(steadyPacing.p99, 2)} max ${fmt(steadyPacing.max, 1)} ms over ${steadyPacing.writes} writes in ${fmt(windowMs)} ms` : 'not reached (the first stream ended before the last one opened)'}`,
     );
+    const counts = quick ? [] : scenario.capacity.filter((n) => n <= fits);
+    const understudyRungs = await capacityRounds(current, scenario, counts, shape.events, 'understudy');
     await stopChild(current);
     child = undefined;
-    result.reference = await referenceRound(scenario, streams, text, shape.events);
+    const reference = await referenceRound(scenario, streams, text, shape.events, counts);
+    result.reference = reference.result;
+    if (counts.length) result.capacity = { understudy: understudyRungs, bare: reference.capacity };
   } catch (error) {
     const message = (error as Error).message;
     failures.push(message);
@@ -386,7 +422,8 @@ async function referenceRound(
   streams: number,
   text: string,
   eventsPerStream: number,
-): Promise<PacedResult['reference']> {
+  capacity: number[],
+): Promise<{ result: PacedResult['reference']; capacity: CapacityRung[] }> {
   const dir = mkdtempSync(join(tmpdir(), 'bench-b3-'));
   const config = join(dir, 'events.json');
   const events = text
@@ -408,7 +445,8 @@ async function referenceRound(
     log(
       `B3 reference (bare node:http): max ${round.maxOpen} open at once; ${fmt(kb, 1)} KB/stream; pacing p50 ${fmt(serverPacing.p50, 2)} p99 ${fmt(serverPacing.p99, 2)} max ${fmt(serverPacing.max, 1)} ms; server CPU ${fmt(round.serverCpuPct)}%, client CPU ${fmt(round.loadgenCpuPct)}%`,
     );
-    return { round, kbPerOpenStream: kb, serverPacing, peakRssMB: hwm === null ? null : hwm / 1024 };
+    const rungs = await capacityRounds(bare, scenario, capacity, eventsPerStream, 'bare node:http');
+    return { result: { round, kbPerOpenStream: kb, serverPacing, peakRssMB: hwm === null ? null : hwm / 1024 }, capacity: rungs };
   } finally {
     await stopChild(bare);
     rmSync(dir, { recursive: true, force: true });

@@ -4,8 +4,8 @@
 //   B1-32, B1-256  non-streamed chat completion from a repeating script, 32 / 256 connections,
 //                  against a bare node:http server writing the same bytes, and aimock
 //   B2             streamed chat completion scripted as 100 chunks, no pacing (bare, aimock)
-//   B3             many concurrent paced streams (quick: 2,000, full: 10,000; 40 chunks at 20/s),
-//                  node:http clients: memory per open stream, the server's pacing error
+//   B3             many concurrent paced streams (quick: 2,000, full: 10,000 then 2,000–5,000; 20
+//                  chunks/s), plain-socket clients: memory per open stream, the server's pacing error
 //   B4             start-up: in-process startUnderstudy() and `understudy serve`, fresh processes
 //   B5-scripts     10 vs 10,000 scripts loaded, the answering one last
 //   B5-history     2 vs 100 vs 200 messages of history in the request
@@ -43,7 +43,7 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg, platform, arch, release, tmpdir, totalmem } from 'node:os';
 import { join, relative, resolve } from 'node:path';
 import { BENCH_DIR, fmt, log, median, openFilesLimit, ROOT } from './harness.js';
-import { runPaced, type PacedResult } from './paced.js';
+import { runPaced, type CapacityRung, type PacedResult, type PacingStats } from './paced.js';
 import { SCENARIOS, type ScenarioId, type ServerKind } from './scenarios.js';
 import { runSoak, type SoakResult } from './soak.js';
 import { runStartup, type StartupResult } from './startup.js';
@@ -255,6 +255,17 @@ function goalsOf(results: Result[]): Goal[] {
         measured: `${streams}, at most ${result.round.maxOpen.toLocaleString('en-US')} open at once: p50 ${fmt(p.p50, 2)} ms, p99 ${fmt(p.p99, 2)} ms, max ${fmt(p.max, 1)} ms over ${p.writes.toLocaleString('en-US')} paced writes (whole round); steady phase alone p99 ${fmt(result.steady?.serverPacing?.p99, 2)} ms; client-side arrival p50 ${fmt(a.p50Ms, 2)} ms, p99 ${fmt(a.p99Ms, 2)} ms (information)${reference ? `; bare node:http, same round: p99 ${fmt(reference.serverPacing?.p99, 2)} ms, at most ${reference.round.maxOpen.toLocaleString('en-US')} open` : ''}`,
         met: p.p99 < result.goals.pacingP99Ms,
       });
+      if (result.capacity) {
+        const held = (rungs: CapacityRung[]) =>
+          rungs.filter((rung) => rung.pacing.p99 < result.goals.pacingP99Ms).reduce((most, rung) => Math.max(most, rung.streams), 0);
+        const tried = result.capacity.understudy.map((rung) => rung.streams.toLocaleString('en-US')).join(', ');
+        goals.push({
+          scenario: result.id,
+          goal: `(information) most streams held within the p99 goal on this machine`,
+          measured: `of ${tried} streams: Understudy ${held(result.capacity.understudy).toLocaleString('en-US') || 'none'}, bare node:http ${held(result.capacity.bare).toLocaleString('en-US') || 'none'} (whole-round p99 per count in the B3 section)`,
+          met: null,
+        });
+      }
       if (result.kbPerOpenStream !== null && result.round.sample)
         goals.push({
           scenario: result.id,
@@ -412,6 +423,21 @@ function pacedTable(result: PacedResult): string {
       `| server pacing error, steady phase (second round: reset once all were open, read when the first ended${result.steady?.windowMs != null ? `, ${fmt(result.steady.windowMs)} ms` : ''}) | ${pacing(result.steady?.serverPacing ?? null)} |`,
       `| client arrival error p50 / p99 / max | ${fmt(r.arrival.p50Ms, 2)} / ${fmt(r.arrival.p99Ms, 2)} / ${fmt(r.arrival.maxMs, 1)} ms over ${r.arrival.events} events |`,
       `| server CPU / client CPU | ${fmt(r.serverCpuPct)}% / ${fmt(r.loadgenCpuPct)}% |`,
+    );
+  }
+  if (result.capacity) {
+    const bare = new Map(result.capacity.bare.map((rung) => [rung.streams, rung]));
+    lines.push(
+      '',
+      `Capacity: one round per count (same stream, whole-round pacing error from health), Understudy then the bare reference.`,
+      '',
+      '| streams | Understudy: most open | p50 / p99 / max ms | server CPU | bare: most open | p50 / p99 / max ms | server CPU |',
+      '| ---: | ---: | ---: | ---: | ---: | ---: | ---: |',
+      ...result.capacity.understudy.map((rung) => {
+        const b = bare.get(rung.streams);
+        const three = (x: PacingStats) => `${fmt(x.p50, 2)} / ${fmt(x.p99, 2)} / ${fmt(x.max, 1)}`;
+        return `| ${rung.streams} | ${rung.maxOpen} | ${three(rung.pacing)} | ${fmt(rung.serverCpuPct)}% | ${b ? b.maxOpen : 'n/a'} | ${b ? three(b.pacing) : 'n/a'} | ${b ? `${fmt(b.serverCpuPct)}%` : 'n/a'} |`;
+      }),
     );
   }
   return lines.join('\n');

@@ -196,6 +196,9 @@ export interface PacedScenario {
   chunksPerSecond: number;
   body: string;
   goals: { pacingP99Ms: number; kbPerStream: number };
+  /** Full mode only: rounds of these many streams, for Understudy and the bare reference alike,
+   * to find how many this machine holds within the pacing goal. */
+  capacity: number[];
 }
 
 export type Scenario = ThroughputScenario | StartupScenario | SoakScenario | PacedScenario;
@@ -253,12 +256,13 @@ export const SCENARIOS: Scenario[] = [
     id: 'B3',
     title: 'B3 many concurrent paced streams',
     description:
-      'one Understudy child streams a reply paced at 20 chunks per second to every one of N concurrent node:http clients in the parent (quick: 2,000 streams of 100 chunks, ~5 s; full: 10,000 of 300 chunks, ~15 s), all open at once',
+      'one Understudy child streams a reply paced at 20 chunks per second to every one of N concurrent plain-socket clients in the parent (quick: 2,000 streams of 100 chunks, ~5 s; full: 10,000 of 300 chunks, ~15 s, then rounds of 2,000 to 5,000 streams), all open at once',
     streams: { quick: 2_000, full: 10_000 },
     chunks: { quick: pacedChunks(100), full: pacedChunks(300) },
     chunksPerSecond: PACED_CHUNKS_PER_SECOND,
     body: BODY_HELLO_STREAM,
     goals: { pacingP99Ms: 5, kbPerStream: 20 },
+    capacity: [2_000, 3_000, 4_000, 5_000],
   },
   {
     type: 'startup',
