@@ -247,6 +247,48 @@ describe('serve --workers 2', { timeout: 60_000 }, () => {
     );
   });
 
+  test('a request journalled in zero-config mode stays decoded so after the session turns strict, whichever worker answered it', async () => {
+    const canned = { scenarios: [{ name: 'canned', exhausted: 'repeat_last', steps: [{ id: 'say', reply: { text: CANNED } }] }] };
+    const created = await fetch(`${baseUrl}/_understudy/sessions`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ id: 'zero-then-strict', apiKey: 'key-zts', fallback: 'auto', fixture: canned }),
+    });
+    assert.equal(created.status, 201);
+    // No anthropic-version header: a zero-config session accepts that, a strict one answers 400.
+    // (The Anthropic SDK always sends the header, so this is a plain request.) A fresh connection
+    // each time, so both workers answer some.
+    const send = () =>
+      fetch(`${baseUrl}/v1/messages`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', 'x-api-key': 'key-zts', connection: 'close' },
+        body: JSON.stringify({ model: 'claude-sonnet-4-6', max_tokens: 50, messages: [{ role: 'user', content: 'hi' }] }),
+      });
+    for (let round = 0; round < 10; round++) {
+      const answers = await Promise.all([0, 1, 2, 3].map(send));
+      assert.deepEqual(
+        answers.map((a) => a.status),
+        [200, 200, 200, 200],
+      );
+      const seen = await journal('zero-then-strict');
+      if (new Set(seen.entries.map((e) => e.worker)).size === 2) break;
+    }
+    const turned = await fetch(`${baseUrl}/_understudy/sessions/zero-then-strict/scripts`, {
+      method: 'PUT',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ session: { fallback: 'strict' }, ...canned }),
+    });
+    assert.equal(turned.status, 200);
+    assert.equal((await send()).status, 400);
+    const { entries } = (await journal('zero-then-strict')) as unknown as {
+      entries: { worker?: number; status: number; request?: { messages: unknown[] } }[];
+    };
+    const answered = entries.filter((e) => e.status === 200);
+    assert.ok(answered.length >= 4);
+    assert.deepEqual(new Set(answered.map((e) => e.worker)), new Set([0, 1]), 'both workers answered');
+    for (const entry of answered) assert.equal(entry.request?.messages.length, 1, `worker ${entry.worker}: the request as decoded then`);
+  });
+
   test('a bad fixture file under --workers: the problem names the file and path, and every process exits 1', async () => {
     const bad = join(dir, 'bad.json');
     await writeFile(bad, JSON.stringify({ scenarios: [{ name: 'x' }] }));

@@ -18,8 +18,15 @@ export interface PortableRecord {
   stream: boolean;
   status: number;
   requestText?: string;
-  /** The journal's decode context, with the query as text. */
-  wire?: { operation: string; params: Record<string, string>; query: string; headers: Record<string, string | string[] | undefined> };
+  /** The journal's decode context, with the query as text and the session's zero-config mode as it
+   * was when the request arrived (the owner decodes the record later, maybe after it changed). */
+  wire?: {
+    operation: string;
+    params: Record<string, string>;
+    query: string;
+    headers: Record<string, string | string[] | undefined>;
+    zeroConfig: boolean;
+  };
   /** A reply the owner cannot rebuild from its own copy of the step. */
   reply?: Omit<ResolvedReply, 'shape'>;
   /** With `script`/`step`: the step's scripted reply with this usage. */
@@ -45,7 +52,13 @@ export interface SessionBatch {
   records: PortableRecord[];
 }
 
-type DecodeContext = { operation: string; params: Record<string, string>; query: URLSearchParams; headers: never };
+type DecodeContext = {
+  operation: string;
+  params: Record<string, string>;
+  query: URLSearchParams;
+  headers: never;
+  state: { zeroConfig?: () => boolean };
+};
 
 // The server reuses one decode context while requests repeat it; so can its portable form, which
 // spares an edge an object and a query string per record it keeps until delivery.
@@ -54,7 +67,13 @@ const portableWires = new WeakMap<DecodeContext, NonNullable<PortableRecord['wir
 function portableWire(wire: DecodeContext): NonNullable<PortableRecord['wire']> {
   let portable = portableWires.get(wire);
   if (!portable) {
-    portable = { operation: wire.operation, params: wire.params, query: wire.query.toString(), headers: wire.headers };
+    portable = {
+      operation: wire.operation,
+      params: wire.params,
+      query: wire.query.toString(),
+      headers: wire.headers,
+      zeroConfig: wire.state.zeroConfig?.() ?? false,
+    };
     portableWires.set(wire, portable);
   }
   return portable;

@@ -708,8 +708,11 @@ const JSON_CONTENT_TYPE = /^application\/(?:[\w.+-]+\+)?json\b/i;
 
 /** How the owner decodes, when the journal is read, a request an edge answered. */
 function remoteJournalDecoder(text: string, wire: NonNullable<PortableRecord['wire']>, registry: Registry, session: string) {
-  const state = (registry.get(session) ?? registry.defaultSession).dialectState;
-  return { context: { ...wire, query: new URLSearchParams(wire.query), state } satisfies WireContext, decode: decodeForJournal };
+  const live = (registry.get(session) ?? registry.defaultSession).dialectState;
+  const { zeroConfig, ...rest } = wire;
+  // As decodeContextOf does on the edge: the mode the request arrived in, not the session's now.
+  const state = { sessionId: live.sessionId, store: live.store, zeroConfig: () => zeroConfig };
+  return { context: { ...rest, query: new URLSearchParams(wire.query), state } satisfies WireContext, decode: decodeForJournal };
 }
 
 /** Capped by the kernel (net.core.somaxconn). */
