@@ -43,6 +43,10 @@ const BATCH_GAP_MS = 25;
 const STREAM_TIMEOUT_MS = 60_000;
 const WARMUP_STREAMS = 200;
 const BLANK_LINE = Buffer.from('\n\n');
+/** Every stream's reads land here in turn (net's `onread`), so a read allocates nothing. */
+const READ_BUFFER = Buffer.allocUnsafe(64 * 1024);
+/** Bytes kept of each stream's end: enough for the closing [DONE] event and the last chunk. */
+const TAIL_BYTES = 32;
 /** The chunked encoding's terminating chunk. */
 const LAST_CHUNK = '0\r\n\r\n';
 
@@ -197,13 +201,16 @@ async function driveStreams(
       const times = new Float64Array(eventsPerStream + 1);
       let events = 0;
       let head: Buffer | null = Buffer.alloc(0);
-      let previous: Buffer = Buffer.alloc(0);
-      let last: Buffer = Buffer.alloc(0);
+      // The stream's last bytes (for the closing check) and whether the last read ended in "\n".
+      const tail = Buffer.alloc(TAIL_BYTES);
+      let tailLength = 0;
+      let endedInNewline = false;
       let isOpen = false;
       let finished = false;
       const finish = (what?: string) => {
         if (finished) return;
         finished = true;
+        clearTimeout(timer);
         if (isOpen) open--;
         if (what) problem(what);
         else completed++;
@@ -212,8 +219,9 @@ async function driveStreams(
       };
       // SSE events end at a blank line ("\n\n"); the chunked framing around them adds "\r\n",
       // never "\n\n", so counting blank lines in the raw bytes counts events.
-      const countEvents = (bytes: Buffer, now: number) => {
-        if (last.length && last[last.length - 1] === 0x0a && bytes[0] === 0x0a) {
+      const take = (bytes: Buffer, now: number) => {
+        if (bytes.length === 0) return;
+        if (endedInNewline && bytes[0] === 0x0a) {
           if (events < times.length) times[events] = now;
           events++;
         }
@@ -221,42 +229,54 @@ async function driveStreams(
           if (events < times.length) times[events] = now;
           events++;
         }
-        previous = last;
-        last = bytes;
+        endedInNewline = bytes[bytes.length - 1] === 0x0a;
+        const k = Math.min(bytes.length, TAIL_BYTES);
+        tail.copyWithin(0, k);
+        bytes.copy(tail, TAIL_BYTES - k, bytes.length - k);
+        tailLength = Math.min(TAIL_BYTES, tailLength + k);
       };
-      const socket = connect(child.port, '127.0.0.1');
-      socket.setTimeout(STREAM_TIMEOUT_MS, () => finish(`timed out after ${STREAM_TIMEOUT_MS} ms`));
+      const onBytes = (bytes: Buffer) => {
+        const now = performance.now();
+        if (!head) return take(bytes, now);
+        head = Buffer.concat([head, bytes]);
+        const end = head.indexOf('\r\n\r\n');
+        if (end < 0) return;
+        const statusLine = head.subarray(0, head.indexOf('\r\n')).toString('latin1');
+        if (!statusLine.startsWith('HTTP/1.1 200 ')) return finish(`status line ${statusLine}`);
+        if (!/\r\ntransfer-encoding: chunked\r\n/i.test(head.subarray(0, end + 2).toString('latin1')))
+          return finish('response is not chunked');
+        const body = head.subarray(end + 4);
+        head = null;
+        isOpen = true;
+        open++;
+        opened++;
+        if (open > maxOpen) maxOpen = open;
+        if (opened === count) {
+          allOpenAt = performance.now() - t0;
+          hooks.allOpen?.();
+        }
+        take(body, now);
+      };
+      // Reads land in one buffer shared by every stream (handled before the next read), and the
+      // deadline is one timer per stream, not an idle timeout re-armed on every read.
+      const socket = connect({
+        port: child.port,
+        host: '127.0.0.1',
+        onread: {
+          buffer: READ_BUFFER,
+          callback: (length: number) => {
+            onBytes(READ_BUFFER.subarray(0, length));
+            return true;
+          },
+        },
+      });
+      const timer = setTimeout(() => finish(`not done after ${STREAM_TIMEOUT_MS} ms`), STREAM_TIMEOUT_MS);
       socket.on('error', (e: NodeJS.ErrnoException) => finish(`socket error ${e.code ?? e.message}`));
       socket.on('connect', () => socket.write(request));
-      socket.on('data', (bytes: Buffer) => {
-        const now = performance.now();
-        if (head) {
-          head = Buffer.concat([head, bytes]);
-          const end = head.indexOf('\r\n\r\n');
-          if (end < 0) return;
-          const statusLine = head.subarray(0, head.indexOf('\r\n')).toString('latin1');
-          if (!statusLine.startsWith('HTTP/1.1 200 ')) return finish(`status line ${statusLine}`);
-          if (!/\r\ntransfer-encoding: chunked\r\n/i.test(head.subarray(0, end + 2).toString('latin1')))
-            return finish('response is not chunked');
-          const body = head.subarray(end + 4);
-          head = null;
-          isOpen = true;
-          open++;
-          opened++;
-          if (open > maxOpen) maxOpen = open;
-          if (opened === count) {
-            allOpenAt = performance.now() - t0;
-            hooks.allOpen?.();
-          }
-          if (body.length) countEvents(body, now);
-          return;
-        }
-        countEvents(bytes, now);
-      });
       socket.on('end', () => {
         if (head) return finish('connection closed before the response headers');
-        const tail = Buffer.concat([previous, last]).toString('latin1');
-        if (!tail.endsWith(`data: [DONE]\n\n\r\n${LAST_CHUNK}`)) return finish(`stream does not end with [DONE] and the last chunk`);
+        const ending = tail.subarray(TAIL_BYTES - tailLength).toString('latin1');
+        if (!ending.endsWith(`data: [DONE]\n\n\r\n${LAST_CHUNK}`)) return finish(`stream does not end with [DONE] and the last chunk`);
         if (events !== eventsPerStream) return finish(`${events} events, expected ${eventsPerStream}`);
         // The stream's origin: its best-aligned event; every event's error is measured from there.
         let origin = Infinity;
