@@ -39,14 +39,14 @@ export function writePiece(res: ServerResponse, pieces: EventSource, index: numb
   if (size === 0) return { flowing: true, drains: socket };
   // The chunk-size line as node:http writes it (lowercase hex), byte by byte.
   let digits = 1;
-  while (size >= 16 ** digits) digits++;
+  for (let rest = size >>> 4; rest > 0; rest >>>= 4) digits++;
   const length = digits + size + 4;
   if (scratch.length - scratchUsed < length) {
     scratch = Buffer.allocUnsafeSlow(Math.max(SCRATCH, length));
     scratchUsed = 0;
   }
   const frame = scratch.subarray(scratchUsed, scratchUsed + length);
-  for (let i = 0; i < digits; i++) frame[i] = HEX_DIGITS[(size / 16 ** (digits - 1 - i)) & 15];
+  for (let i = 0, shift = 4 * (digits - 1); i < digits; i++, shift -= 4) frame[i] = HEX_DIGITS[(size >>> shift) & 15];
   const at = digits + 2;
   frame[digits] = CR;
   frame[digits + 1] = LF;
