@@ -123,3 +123,26 @@ test('a repeated body with tools and a JSON schema answers the same each time an
   assert.equal(again.choices[0].message.content, '{"city":"Paris"}');
   assert.equal((await session.journal()).entries[4].request?.tools?.[0]?.name, 'lookup');
 });
+
+test('a repeated scripted answer with non-ASCII text arrives byte for byte, from its template too', { timeout: 20_000 }, async () => {
+  const session = await mock.session('repeat-non-ascii');
+  const text = 'héllo wörld 🎉 日本語 — “quoted” ½';
+  session.scenario('same').replies(text).onExhausted('repeat_last');
+  const client = new OpenAI({ baseURL: mock.url('openai'), apiKey: session.apiKey, maxRetries: 0, timeout: 10_000 });
+  const anthropic = new Anthropic({ baseURL: mock.url('anthropic'), apiKey: session.apiKey, maxRetries: 0, timeout: 10_000 });
+  // A template is built on the second sighting: the third and fourth answers come from it.
+  for (let i = 0; i < 4; i++) {
+    const answer = await client.chat.completions.create(question);
+    assert.equal(answer.choices[0].message.content, text, `OpenAI answer ${i + 1}`);
+    const message = await anthropic.messages.create({
+      model: 'claude-sonnet-4-6',
+      max_tokens: 100,
+      messages: [{ role: 'user', content: 'same' }],
+    });
+    assert.deepEqual(
+      message.content.map((block) => (block.type === 'text' ? block.text : block.type)),
+      [text],
+      `Anthropic answer ${i + 1}`,
+    );
+  }
+});

@@ -64,6 +64,12 @@ interface Exchange {
   wire: WireContext;
 }
 
+/** Templated bodies up to this size are written as strings (see deliver); node:http writes a string
+ * of up to 16 KB, header included, from the stack straight to the socket. */
+const SMALL_BODY = 8 * 1024;
+/** What a body handed over as a copy tells its template: sent, the buffer free again. */
+const COPIED: Flushable = { writableFinished: true, destroyed: false };
+
 export class UnderstudyServer {
   readonly registry: Registry;
   readonly http: Server;
@@ -565,8 +571,17 @@ export class UnderstudyServer {
     for (const key in headers) flat.push(key, headers[key]);
     if (own) for (const key in own) flat.push(key, own[key]);
     res.writeHead(status, flat);
-    res.end(body);
-    if (sentBy) sentBy(res);
+    if (typeof body !== 'string' && body.length <= SMALL_BODY) {
+      // A small body goes out as a latin1 string (one char per byte: the bytes on the wire are the
+      // buffer's): node:http then sends header and body with one string write, where a Buffer
+      // body costs a gathered write and a copy of the header on the C++ heap. Its buffer is free
+      // again at once. B1 at 32 connections: ~3-4% more requests per second; at 256 the same.
+      res.end(body.toString('latin1'), 'latin1');
+      if (sentBy) sentBy(COPIED);
+    } else {
+      res.end(body);
+      if (sentBy) sentBy(res);
+    }
     const delivered = !res.destroyed;
     if (delivered && answer.kind === 'reply') answer.afterDelivery?.();
     const reservation = answer.reservation;
