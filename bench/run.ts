@@ -256,13 +256,15 @@ function goalsOf(results: Result[]): Goal[] {
         met: p.p99 < result.goals.pacingP99Ms,
       });
       if (result.capacity) {
-        const held = (rungs: CapacityRung[]) =>
-          rungs.filter((rung) => rung.pacing.p99 < result.goals.pacingP99Ms).reduce((most, rung) => Math.max(most, rung.streams), 0);
+        const held = (rungs: CapacityRung[]) => {
+          const most = rungs.filter((rung) => rung.pacing.p99 < result.goals.pacingP99Ms).reduce((n, rung) => Math.max(n, rung.streams), 0);
+          return most ? most.toLocaleString('en-US') : 'none';
+        };
         const tried = result.capacity.understudy.map((rung) => rung.streams.toLocaleString('en-US')).join(', ');
         goals.push({
           scenario: result.id,
           goal: `(information) most streams held within the p99 goal on this machine`,
-          measured: `of ${tried} streams: Understudy ${held(result.capacity.understudy).toLocaleString('en-US') || 'none'}, bare node:http ${held(result.capacity.bare).toLocaleString('en-US') || 'none'} (whole-round p99 per count in the B3 section)`,
+          measured: `of ${tried} streams: Understudy ${held(result.capacity.understudy)}, bare node:http ${held(result.capacity.bare)} (whole-round p99 per count in the B3 section)`,
           met: null,
         });
       }
