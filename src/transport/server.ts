@@ -640,8 +640,7 @@ export class UnderstudyServer {
       params: wire.params,
       query: wire.query,
       headers: decodeHeadersOf(wire.headers),
-      // The session's mode as it was when the request arrived, not when the journal is read.
-      state: { sessionId: state.sessionId, store: state.store, zeroConfig: () => zeroConfig },
+      state: stateAsOfArrival(state, zeroConfig),
     };
     this.lastDecodeContext = { context, queryText, state, zeroConfig };
     return context;
@@ -722,11 +721,16 @@ const EMPTY_QUERY = new URLSearchParams();
 const JSON_CONTENT_TYPE = /^application\/(?:[\w.+-]+\+)?json\b/i;
 
 /** How the owner decodes, when the journal is read, a request an edge answered. */
+/** A session's dialect state with its mode fixed as it was when a request arrived, not when the
+ * journal decodes the request later (on this process, or on the owner for an edge's record). */
+function stateAsOfArrival(live: WireContext['state'], zeroConfig: boolean): WireContext['state'] {
+  return { sessionId: live.sessionId, store: live.store, zeroConfig: () => zeroConfig };
+}
+
 function remoteJournalDecoder(text: string, wire: NonNullable<PortableRecord['wire']>, registry: Registry, session: string) {
   const live = (registry.get(session) ?? registry.defaultSession).dialectState;
   const { zeroConfig, ...rest } = wire;
-  // As decodeContextOf does on the edge: the mode the request arrived in, not the session's now.
-  const state = { sessionId: live.sessionId, store: live.store, zeroConfig: () => zeroConfig };
+  const state = stateAsOfArrival(live, zeroConfig);
   return { context: { ...rest, query: new URLSearchParams(wire.query), state } satisfies WireContext, decode: decodeForJournal };
 }
 
