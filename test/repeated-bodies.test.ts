@@ -130,10 +130,12 @@ test('a repeated scripted answer with non-ASCII text arrives byte for byte, from
   session.scenario('same').replies(text).onExhausted('repeat_last');
   const client = new OpenAI({ baseURL: mock.url('openai'), apiKey: session.apiKey, maxRetries: 0, timeout: 10_000 });
   const anthropic = new Anthropic({ baseURL: mock.url('anthropic'), apiKey: session.apiKey, maxRetries: 0, timeout: 10_000 });
+  const ids = new Set<string>();
   // A template is built on the second sighting: the third and fourth answers come from it.
   for (let i = 0; i < 4; i++) {
     const answer = await client.chat.completions.create(question);
     assert.equal(answer.choices[0].message.content, text, `OpenAI answer ${i + 1}`);
+    ids.add(answer.id);
     const message = await anthropic.messages.create({
       model: 'claude-sonnet-4-6',
       max_tokens: 100,
@@ -144,5 +146,23 @@ test('a repeated scripted answer with non-ASCII text arrives byte for byte, from
       [text],
       `Anthropic answer ${i + 1}`,
     );
+    ids.add(message.id);
+    // A short unpaced Anthropic stream has no tail: its template answers as text too (the same
+    // prompt streamed: its template is not the JSON answer's).
+    const stream = anthropic.messages.stream({
+      model: 'claude-sonnet-4-6',
+      max_tokens: 100,
+      messages: [{ role: 'user', content: 'same' }],
+    });
+    const streamed = await stream.finalMessage();
+    assert.deepEqual(
+      streamed.content.map((block) => (block.type === 'text' ? block.text : block.type)),
+      [text],
+      `Anthropic stream ${i + 1}`,
+    );
+    ids.add(streamed.id);
   }
+  // Every answer carries its own response id, written into the template's bytes.
+  assert.equal(ids.size, 12);
+  for (const id of ids) assert.match(id, /^(chatcmpl-|msg_)[A-Za-z0-9]{24}$/);
 });

@@ -7,6 +7,10 @@
 // A template is built on the second sighting of its key, so one-off keys (a prompt seen once) never
 // pay for two renders; a reply keeps at most MAX_KEYS templates.
 //
+// A small answer sent whole (no tail, at most SMALL_TEXT bytes) is instead handed out as a latin1
+// string (one character per byte) joined from the template's pieces around the id: node:http
+// then writes header and body as one string, and nothing is copied or recycled here.
+//
 // Bodies are recycled: the server says which response sends a body (`sentBy`), and once that
 // response has handed every byte to the kernel the body is free again; the next request of the
 // same template only rewrites the characters of the id that changed (consecutive ids share all but
@@ -18,6 +22,8 @@ import type { Usage } from '../core/model.js';
 import type { Flushable } from './dialect.js';
 
 const MAX_KEYS = 8;
+/** Tail-less templates up to this many bytes answer as latin1 text (see above). */
+export const SMALL_TEXT = 8 * 1024;
 /** Spare bodies kept per template: enough for every connection a load test keeps busy at once. */
 const MAX_SPARES = 64;
 /** Room left after the template for tails (usage chunk, [DONE]) of varying length. */
@@ -36,6 +42,8 @@ function safeId(id: string, from: number): boolean {
 
 interface Template {
   bytes: Buffer;
+  /** For a small template: its bytes as latin1 strings between the ids (one more than the ids). */
+  pieces: string[] | undefined;
   /** Byte offsets of every occurrence of the id. */
   idOffsets: number[];
   /** Bodies free to write. */
@@ -45,16 +53,26 @@ interface Template {
   lentHead: number;
 }
 
-export interface TemplatedBody {
+export type TemplatedBody = TemplatedBytes | TemplatedText;
+
+export interface TemplatedBytes {
   body: Buffer;
+  encoding?: undefined;
   /** Call with the response that sends the body, once it has been given it; the body is reused
    * only after that response has flushed it. Not calling it just leaves the body to the collector. */
   sentBy: (by: Flushable) => void;
 }
 
+/** A small answer's bytes as a latin1 string: write it with that encoding; its length is its byte length. */
+export interface TemplatedText {
+  body: string;
+  encoding: 'latin1';
+  sentBy?: undefined;
+}
+
 /** A body buffer of a template, out for one response at a time, with its own `sentBy` made once
  * per buffer: a request allocates nothing here. */
-interface Spare extends TemplatedBody {
+interface Spare extends TemplatedBytes {
   buffer: Buffer;
   /** The id written in the buffer last ('' before the first). */
   id: string;
@@ -120,12 +138,13 @@ export function templatedBody(
     if (keyed.length < MAX_KEYS) keyed.push({ key, idLength: id.length, slot: 'seen' });
     return undefined;
   }
-  if (entry.slot === 'seen') entry.slot = buildTemplate(render, id.length);
+  if (entry.slot === 'seen') entry.slot = buildTemplate(render, id.length, tail === '');
   if (entry.slot === 'unusable') return undefined;
+  if (entry.slot.pieces && tail === '') return text(entry.slot.pieces, id);
   return fill(entry.slot, id, tail);
 }
 
-function buildTemplate(render: (id: string) => string, idLength: number): Template | 'unusable' {
+function buildTemplate(render: (id: string) => string, idLength: number, whole: boolean): Template | 'unusable' {
   const a = Buffer.from(render('A'.repeat(idLength)), 'utf8');
   const b = Buffer.from(render('B'.repeat(idLength)), 'utf8');
   if (a.length !== b.length) return 'unusable';
@@ -139,7 +158,25 @@ function buildTemplate(render: (id: string) => string, idLength: number): Templa
     for (let at = i; at < end; at += idLength) idOffsets.push(at);
     i = end - 1;
   }
-  return { bytes: a, idOffsets, spares: [], lent: [], lentHead: 0 };
+  let pieces: string[] | undefined;
+  if (whole && a.length <= SMALL_TEXT) {
+    pieces = [];
+    let from = 0;
+    for (const at of idOffsets) {
+      pieces.push(a.toString('latin1', from, at));
+      from = at + idLength;
+    }
+    pieces.push(a.toString('latin1', from));
+  }
+  return { bytes: a, pieces, idOffsets, spares: [], lent: [], lentHead: 0 };
+}
+
+/** The small template's text with this id, or undefined when the id cannot be written as is. */
+function text(pieces: string[], id: string): TemplatedText | undefined {
+  if (!safeId(id, 0)) return undefined;
+  let body = pieces[0] as string;
+  for (let i = 1; i < pieces.length; i++) body += id + (pieces[i] as string);
+  return { body, encoding: 'latin1' };
 }
 
 function newSpare(template: Template, size: number): Spare {

@@ -48,9 +48,16 @@ export function arraySource(events: string[]): EventSource {
 }
 
 /** A whole unpaced stream as one body: the events joined, or the same bytes built cheaper. */
-export interface StreamBody {
+export interface StreamBody extends AnswerBytes {
   contentType: string;
+}
+
+/** A whole answer's bytes: a Buffer, or a string written as UTF-8 — or, with `encoding: 'latin1'`,
+ * as latin1 (one byte per character: small templated answers, which node:http then sends with the
+ * header in one string write). */
+export interface AnswerBytes {
   body: string | Buffer;
+  encoding?: 'latin1';
   /** Called with the response that sends the body, right after it was given the body: the
    * dialect may reuse the bytes once that response has flushed them (see Flushable). */
   sentBy?: (by: Flushable) => void;
@@ -98,11 +105,7 @@ export interface ChatDialect {
   decode(body: unknown, wire: WireContext): ChatRequest | NeutralError;
   encodeResponse(reply: ResolvedReply, request: ChatRequest, ctx: DialectEncodeContext): string;
   /** The same bytes as `encodeResponse`, when the dialect can build them cheaper; undefined: use it. */
-  encodeResponseBody?(
-    reply: ResolvedReply,
-    request: ChatRequest,
-    ctx: DialectEncodeContext,
-  ): { body: Buffer; sentBy: (by: Flushable) => void } | undefined;
+  encodeResponseBody?(reply: ResolvedReply, request: ChatRequest, ctx: DialectEncodeContext): AnswerBytes | undefined;
   encodeStream(reply: ResolvedReply, request: ChatRequest, ctx: DialectEncodeContext): StreamEncoding;
   /** The same stream as `encodeStream`, byte for byte, for unpaced delivery, when the dialect can
    * build it cheaper (e.g. from a template of the scripted reply); undefined: join the events. */

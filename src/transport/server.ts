@@ -16,6 +16,7 @@ import {
   type DialectState,
   type Flushable,
   type EventSource,
+  type AnswerBytes,
   type StreamBody,
   type StreamEncoding,
   type WireContext,
@@ -469,7 +470,7 @@ export class UnderstudyServer {
         entry.requestId,
         200,
         { 'content-type': stream.contentType, 'cache-control': 'no-cache', ...dialect.responseHeaders?.(ctx) },
-        stream.events.join(''),
+        { body: stream.events.join('') },
       );
       entry.usage = inputOnly(answer.inputTokens);
       this.recordError(session, { ...answer.error, status: 200 }, entry);
@@ -477,7 +478,7 @@ export class UnderstudyServer {
     }
     if (answer.kind === 'error') {
       const encoded = dialect.encodeError(answer.error, { requestId: entry.requestId, wire: x.wire });
-      this.deliver(res, answer, entry.requestId, encoded.status, encoded.headers, encoded.body);
+      this.deliver(res, answer, entry.requestId, encoded.status, encoded.headers, encoded);
       entry.usage = inputOnly(answer.inputTokens);
       entry.nearMisses = answer.nearMisses;
       this.recordError(session, answer.error, entry);
@@ -490,11 +491,10 @@ export class UnderstudyServer {
     const own = dialect.responseHeaders?.(ctx);
     if (request.stream) {
       const stream = dialect.encodeStreamBody?.(reply, request, ctx) ?? joined(dialect.encodeStream(reply, request, ctx));
-      this.deliver(res, answer, entry.requestId, 200, streamHeaders(stream.contentType), stream.body, stream.sentBy, own);
+      this.deliver(res, answer, entry.requestId, 200, streamHeaders(stream.contentType), stream, own);
     } else {
-      const whole = dialect.encodeResponseBody?.(reply, request, ctx);
-      if (whole) this.deliver(res, answer, entry.requestId, 200, JSON_HEADERS, whole.body, whole.sentBy, own);
-      else this.deliver(res, answer, entry.requestId, 200, JSON_HEADERS, dialect.encodeResponse(reply, request, ctx), undefined, own);
+      const whole = dialect.encodeResponseBody?.(reply, request, ctx) ?? { body: dialect.encodeResponse(reply, request, ctx) };
+      this.deliver(res, answer, entry.requestId, 200, JSON_HEADERS, whole, own);
     }
     this.recordReply(x, answer, ctx);
     return undefined;
@@ -557,21 +557,20 @@ export class UnderstudyServer {
     requestId: string,
     status: number,
     headers: Record<string, string>,
-    body: string | Buffer,
-    sentBy?: (by: Flushable) => void,
+    bytes: AnswerBytes,
     /** The dialect's own headers for this answer (e.g. Anthropic's `request-id`). */
     own?: Record<string, string>,
   ): void {
-    const flat: string[] = [
-      'x-request-id',
-      requestId,
-      'content-length',
-      String(typeof body === 'string' ? Buffer.byteLength(body) : body.length),
-    ];
+    const { body, sentBy } = bytes;
+    const latin1 = bytes.encoding === 'latin1';
+    const length = typeof body !== 'string' || latin1 ? body.length : Buffer.byteLength(body);
+    const flat: string[] = ['x-request-id', requestId, 'content-length', String(length)];
     for (const key in headers) flat.push(key, headers[key]);
     if (own) for (const key in own) flat.push(key, own[key]);
     res.writeHead(status, flat);
-    if (typeof body !== 'string' && body.length <= SMALL_BODY) {
+    if (typeof body === 'string') {
+      res.end(body, latin1 ? 'latin1' : 'utf8');
+    } else if (body.length <= SMALL_BODY) {
       // A small body goes out as a latin1 string (one char per byte: the bytes on the wire are the
       // buffer's): node:http then sends header and body with one string write, where a Buffer
       // body costs a gathered write and a copy of the header on the C++ heap. Its buffer is free

@@ -144,7 +144,7 @@ export function encodeMessageStreamBody(reply: ResolvedReply, request: ChatReque
   const key = usageKey(reply.usage, ctx.model);
   const render = (id: string) => encodeMessageStream(reply, request, { ...ctx, responseId: id }).events.join('');
   const templated = templatedBody(reply.shape, key, ctx.responseId, render);
-  return templated && { contentType: CONTENT_TYPE, body: templated.body, sentBy: templated.sentBy };
+  return templated && { contentType: CONTENT_TYPE, body: templated.body, encoding: templated.encoding, sentBy: templated.sentBy };
 }
 
 /** The `error` event alone, framed: what a stream interrupted by a fault ends with. */

@@ -139,7 +139,7 @@ export function encodeChatStreamBody(reply: ResolvedReply, request: ChatRequest,
     render,
     closingEvents(reply, request, chunkHead(ctx.responseId, ctx)).join(''),
   );
-  return body && { contentType: STREAM_CONTENT_TYPE, body: body.body, sentBy: body.sentBy };
+  return body && { contentType: STREAM_CONTENT_TYPE, body: body.body, encoding: body.encoding, sentBy: body.sentBy };
 }
 
 /** A stream that fails: the role chunk, then the error chunk the SDK throws on. */
