@@ -166,3 +166,20 @@ test('a repeated scripted answer with non-ASCII text arrives byte for byte, from
   assert.equal(ids.size, 12);
   for (const id of ids) assert.match(id, /^(chatcmpl-|msg_)[A-Za-z0-9]{24}$/);
 });
+
+test('repeated bodies in turn each keep their own prompt token count', { timeout: 20_000 }, async () => {
+  const session = await mock.session('repeat-usage');
+  session.scenario('s').onExhausted('repeat_last').replies('ok');
+  const client = new OpenAI({ baseURL: mock.url('openai'), apiKey: session.apiKey, maxRetries: 0, timeout: 10_000 });
+  const short = { model: 'gpt-4o', messages: [{ role: 'user' as const, content: 'hi' }] };
+  const long = { model: 'gpt-4o', messages: [{ role: 'user' as const, content: 'a much longer question with many more words in it' }] };
+  const counts: number[] = [];
+  // Each body twice in a row, so each is decoded once and then shared.
+  for (const body of [short, short, long, long, short, short, long]) {
+    const answer = await client.chat.completions.create(body);
+    counts.push(answer.usage!.prompt_tokens);
+  }
+  const [s, , l] = counts;
+  assert.ok(l > s, `the longer prompt counts more tokens (${l} vs ${s})`);
+  assert.deepEqual(counts, [s, s, l, l, s, s, l]);
+});

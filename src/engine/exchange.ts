@@ -58,7 +58,7 @@ export function answerRequest(session: Session, request: ChatRequest, requestId 
 
   if (selection.kind === 'none') {
     if (session.fallback === 'auto') {
-      const reply = resolveReply(zeroConfigReply(request), request, () => session.nextId(), true);
+      const reply = resolveReply(zeroConfigReply(request), request, session, true);
       return afterDelivery(session, request, requestId, {
         kind: 'reply',
         reply,
@@ -91,7 +91,7 @@ export function answerRequest(session: Session, request: ChatRequest, requestId 
     };
   }
 
-  const reservation = reserve(script, step, mode, () => session.journal.counters.matched++);
+  const reservation = reserve(script, step, mode, session.journal.counters);
   const delayMs = step.reply.delayMs ?? 0;
   if (step.reply.error) {
     const e = step.reply.error;
@@ -112,10 +112,18 @@ export function answerRequest(session: Session, request: ChatRequest, requestId 
       ...where,
     };
   }
-  const reply = resolveReply(step.reply, request, () => session.nextId());
-  const pacing = step.reply.pacing ?? session.pacing;
-  const fault = step.reply.fault;
-  return afterDelivery(session, request, requestId, { kind: 'reply', reply, delayMs, reservation, pacing, fault, ...where });
+  const reply = resolveReply(step.reply, request, session);
+  return afterDelivery(session, request, requestId, {
+    kind: 'reply',
+    reply,
+    delayMs,
+    reservation,
+    pacing: step.reply.pacing ?? session.pacing,
+    fault: step.reply.fault,
+    script: where.script,
+    step: where.step,
+    source: where.source,
+  });
 }
 
 /** Reports the cached part of the prompt now; once the reply is delivered, warms the cache and

@@ -19,16 +19,21 @@ const NONE: never[] = [];
 
 type StaticParts = Omit<ResolvedReply, 'usage'>;
 
+/** Where generated tool-call ids come from (a Session is one). */
+export interface IdSource {
+  nextId(): string;
+}
+
 // Scripted replies whose tool calls all carry ids resolve to the same parts every time: build
 // them once per reply (and per streaming or not), share them read-only, and let dialects cache
 // their encoding under the same identity (`ResolvedReply.shape`).
 const staticParts = new WeakMap<Reply, { json?: StaticParts; stream?: StaticParts }>();
 
-function buildParts(reply: Reply, stream: boolean, nextId: () => string, wholeToolCalls: boolean): StaticParts {
+function buildParts(reply: Reply, stream: boolean, ids: IdSource, wholeToolCalls: boolean): StaticParts {
   const content = replyContent(reply);
   const toolCalls = reply.toolCalls?.length
     ? reply.toolCalls.map((call) => ({
-        id: call.id ?? `call_${nextId()}`,
+        id: call.id ?? `call_${ids.nextId()}`,
         name: call.name,
         argumentsText: typeof call.arguments === 'string' ? call.arguments : JSON.stringify(call.arguments ?? {}),
         ...(call.id === undefined && { generatedId: true }),
@@ -45,23 +50,23 @@ function buildParts(reply: Reply, stream: boolean, nextId: () => string, wholeTo
   };
 }
 
-function partsFor(reply: Reply, stream: boolean, nextId: () => string, wholeToolCalls: boolean): StaticParts {
+function partsFor(reply: Reply, stream: boolean, ids: IdSource, wholeToolCalls: boolean): StaticParts {
   const fixedIds = !reply.toolCalls || reply.toolCalls.every((call) => call.id !== undefined);
-  if (!fixedIds || wholeToolCalls) return buildParts(reply, stream, nextId, wholeToolCalls);
+  if (!fixedIds || wholeToolCalls) return buildParts(reply, stream, ids, wholeToolCalls);
   let cached = staticParts.get(reply);
   if (!cached) staticParts.set(reply, (cached = {}));
   const key = stream ? 'stream' : 'json';
   let parts = cached[key];
   if (!parts) {
-    parts = buildParts(reply, stream, nextId, false);
+    parts = buildParts(reply, stream, ids, false);
     parts.shape = parts;
     cached[key] = parts;
   }
   return parts;
 }
 
-export function resolveReply(reply: Reply, request: ChatRequest, nextId: () => string, wholeToolCalls = false): ResolvedReply {
-  const parts = partsFor(reply, request.stream, nextId, wholeToolCalls);
+export function resolveReply(reply: Reply, request: ChatRequest, ids: IdSource, wholeToolCalls = false): ResolvedReply {
+  const parts = partsFor(reply, request.stream, ids, wholeToolCalls);
   const usage = {
     inputTokens: countInputTokens(request),
     outputTokens: 0,
@@ -89,6 +94,8 @@ export function resolveStatic(reply: Reply, stream: boolean, usage: ResolvedRepl
   return { ...partsFor(reply, stream, noIds, false), usage };
 }
 
-function noIds(): string {
-  throw new Error('a reply with fixed tool-call ids needs no generated id');
-}
+const noIds: IdSource = {
+  nextId() {
+    throw new Error('a reply with fixed tool-call ids needs no generated id');
+  },
+};

@@ -139,50 +139,64 @@ export interface Reservation {
 
 export type ReserveMode = 'script' | 'repeat_last' | 'restart' | 'replay';
 
-/** Moves the cursor past `step` now; the caller commits once the reply was delivered. */
-export function reserve(script: Script, step: CompiledStep, mode: ReserveMode, onCommit?: () => void): Reservation {
-  const advance = mode === 'script' || mode === 'restart';
-  const before = {
-    candidates: script.candidates,
-    lastStep: script.lastStep,
-    version: script.version,
-  };
-  const epoch = script.epoch;
-  if (mode === 'restart') script.restart();
-  if (mode === 'replay') script.released = script.released.filter((i) => i !== step.index);
-  if (advance) script.candidates = step.next;
-  script.lastStep = step.index;
-  script.replies++;
-  script.used[step.index]++;
-  script.version++;
-  const versionAfter = script.version;
-  let settled = false;
-  return {
-    script,
-    step,
-    commit() {
-      if (settled) return;
-      settled = true;
-      onCommit?.();
-    },
-    release() {
-      if (settled) return;
-      settled = true;
-      // A rewind (session reset) since the reservation already cleared counts and cursor.
-      if (script.epoch !== epoch) return;
-      script.replies--;
-      script.used[step.index]--;
-      if (script.version === versionAfter) {
-        script.candidates = before.candidates;
-        script.lastStep = before.lastStep;
-        if (mode === 'replay') script.released = [step.index, ...script.released];
-        script.version++;
-      } else if (advance || mode === 'replay') {
-        // Others moved on meanwhile: offer the released step again, without rewinding the cursor,
-        // so its reply is still given exactly once and nothing after it is given twice.
-        script.released = [...script.released, step.index];
-        script.version++;
-      }
-    },
-  };
+/** Moves the cursor past `step` now; the caller commits once the reply was delivered (and
+ * `counters.matched` counts it then). */
+export function reserve(script: Script, step: CompiledStep, mode: ReserveMode, counters?: { matched: number }): Reservation {
+  return new StepReservation(script, step, mode, counters);
+}
+
+// A class rather than closures: one object per request instead of a context, two functions and
+// a saved-state object.
+class StepReservation implements Reservation {
+  private readonly candidatesBefore: number[];
+  private readonly lastStepBefore: number;
+  private readonly epoch: number;
+  private readonly versionAfter: number;
+  private settled = false;
+
+  constructor(
+    readonly script: Script,
+    readonly step: CompiledStep,
+    private readonly mode: ReserveMode,
+    private readonly counters: { matched: number } | undefined,
+  ) {
+    this.candidatesBefore = script.candidates;
+    this.lastStepBefore = script.lastStep;
+    this.epoch = script.epoch;
+    if (mode === 'restart') script.restart();
+    if (mode === 'replay') script.released = script.released.filter((i) => i !== step.index);
+    if (mode === 'script' || mode === 'restart') script.candidates = step.next;
+    script.lastStep = step.index;
+    script.replies++;
+    script.used[step.index]++;
+    script.version++;
+    this.versionAfter = script.version;
+  }
+
+  commit(): void {
+    if (this.settled) return;
+    this.settled = true;
+    if (this.counters) this.counters.matched++;
+  }
+
+  release(): void {
+    if (this.settled) return;
+    this.settled = true;
+    const { script, step, mode } = this;
+    // A rewind (session reset) since the reservation already cleared counts and cursor.
+    if (script.epoch !== this.epoch) return;
+    script.replies--;
+    script.used[step.index]--;
+    if (script.version === this.versionAfter) {
+      script.candidates = this.candidatesBefore;
+      script.lastStep = this.lastStepBefore;
+      if (mode === 'replay') script.released = [step.index, ...script.released];
+      script.version++;
+    } else if (mode === 'script' || mode === 'restart' || mode === 'replay') {
+      // Others moved on meanwhile: offer the released step again, without rewinding the cursor,
+      // so its reply is still given exactly once and nothing after it is given twice.
+      script.released = [...script.released, step.index];
+      script.version++;
+    }
+  }
 }
