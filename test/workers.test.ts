@@ -289,6 +289,46 @@ describe('serve --workers 2', { timeout: 60_000 }, () => {
     for (const entry of answered) assert.equal(entry.request?.messages.length, 1, `worker ${entry.worker}: the request as decoded then`);
   });
 
+  test('[openai-chat.text.stream +] health pacing counts the paced writes of every worker, and a reset clears every worker', async () => {
+    const session = await remote.session('paced');
+    const chunks = Array.from({ length: 8 }, (_, i) => `p${i} `);
+    await session.load({
+      name: 'paced',
+      exhausted: 'repeat_last',
+      steps: [{ id: 'say', reply: { text: chunks.join(''), chunks, pacing: { chunksPerSecond: 200 } } }],
+    });
+    const stream = async () => {
+      const events = await client(session.apiKey).chat.completions.create({
+        model: 'gpt-4o-mini',
+        messages: [{ role: 'user', content: 'paced' }],
+        stream: true,
+      });
+      let text = '';
+      for await (const event of events) text += event.choices[0]?.delta?.content ?? '';
+      assert.equal(text, chunks.join(''));
+    };
+    const pacing = async (method = 'GET') => {
+      const res = await fetch(`${baseUrl}/_understudy/${method === 'GET' ? 'health' : 'pacing/reset'}`, { method });
+      assert.equal(res.status, 200);
+      return ((await res.json()) as { pacing: { writes: number; p99: number } }).pacing;
+    };
+
+    assert.equal((await pacing('POST')).writes, 0);
+    await stream();
+    const perStream = (await pacing()).writes;
+    assert.ok(perStream >= chunks.length, `a stream's paced writes are measured (${perStream})`);
+    assert.equal((await pacing('POST')).writes, 0);
+
+    // Six streams on six fresh connections: both workers answer some (asserted below).
+    await Promise.all(Array.from({ length: 6 }, stream));
+    const { entries } = await journal('paced');
+    assert.deepEqual(new Set(entries.slice(1).map((e) => e.worker)), new Set([0, 1]), 'both workers streamed');
+    assert.equal((await pacing()).writes, 6 * perStream, "every worker's writes are counted");
+    // A reset reaches the edge too: nothing of its writes comes back with the next sync.
+    assert.equal((await pacing('POST')).writes, 0);
+    assert.equal((await pacing()).writes, 0);
+  });
+
   test('a bad fixture file under --workers: the problem names the file and path, and every process exits 1', async () => {
     const bad = join(dir, 'bad.json');
     await writeFile(bad, JSON.stringify({ scenarios: [{ name: 'x' }] }));

@@ -11,6 +11,7 @@ import type { JournalCounters, JournalRecord } from '../engine/journal.js';
 import type { Registry } from '../engine/registry.js';
 import type { Session } from '../engine/session.js';
 import { countInputTokens } from '../core/tokens.js';
+import { pacingSnapshot, resetPacingStats } from '../transport/scheduler.js';
 import { RECORDS_PATH, type SessionDescriptor, type ToPrimary, type ToWorker } from './protocol.js';
 import { portableRecord, type PortableRecord, type SessionBatch } from './records.js';
 
@@ -53,7 +54,11 @@ export class EdgeLink {
           begin();
           break;
         case 'flush':
-          void this.flush().then(() => reply({ type: 'flushed', id: message.id }));
+          void this.flush().then(() => reply({ type: 'flushed', id: message.id, pacing: pacingSnapshot() }));
+          break;
+        case 'reset-pacing':
+          resetPacingStats();
+          reply({ type: 'pacing-reset', id: message.id });
           break;
         case 'descriptors':
           this.apply(message.descriptors);

@@ -6,6 +6,8 @@
 import type { ControlHooks } from '../control/api.js';
 import type { JournalRecord } from '../engine/journal.js';
 import type { Registry } from '../engine/registry.js';
+import type { LatenessSnapshot, LatenessStats } from '../transport/lateness.js';
+import { pacingStats, resetPacingStats } from '../transport/scheduler.js';
 import type { ToPrimary, ToWorker } from './protocol.js';
 import { applyBatch, type PortableRecord, type SessionBatch } from './records.js';
 import { PublishedSessions } from './replica.js';
@@ -25,6 +27,8 @@ export class OwnerLink {
   private readonly published = new PublishedSessions();
   private nextRequest = 1;
   private readonly waiting = new Map<number, () => void>();
+  /** Every edge's paced-write lateness as of the last sync (one runs before every control request). */
+  private edgePacing: LatenessSnapshot[] = [];
   readonly hooks: ControlHooks = {
     before: () => this.sync(),
     after: (method) => (method === 'GET' ? Promise.resolve() : this.publish()),
@@ -37,7 +41,8 @@ export class OwnerLink {
     private readonly decoder: JournalDecoder,
   ) {
     process.on('message', (message: ToWorker) => {
-      if (message.type === 'synced' || message.type === 'published') {
+      if (message.type === 'synced') this.edgePacing = message.pacing;
+      if (message.type === 'synced' || message.type === 'published' || message.type === 'pacing-reset') {
         this.waiting.get(message.id)?.();
         this.waiting.delete(message.id);
       }
@@ -69,6 +74,18 @@ export class OwnerLink {
     const descriptors = this.published.changes(this.registry);
     if (descriptors.length === 0 || this.workers === 1) return Promise.resolve();
     return this.ask((id) => ({ type: 'publish', id, descriptors }));
+  }
+
+  /** Paced-write lateness over every worker: the owner's own and the edges' as of the last sync. */
+  pacingStats(): LatenessStats {
+    return pacingStats(this.edgePacing);
+  }
+
+  /** Resets the pacing statistics of every worker; resolves once each has. */
+  async resetPacing(): Promise<void> {
+    if (this.workers > 1) await this.ask((id) => ({ type: 'reset-pacing', id }));
+    resetPacingStats();
+    this.edgePacing = [];
   }
 
   /** Folds an edge's delivery into the sessions. */

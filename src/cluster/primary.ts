@@ -3,11 +3,14 @@
 // answers no request itself: it relays the owner's sync and publish rounds to every edge.
 
 import cluster, { type Worker } from 'node:cluster';
+import type { LatenessSnapshot } from '../transport/lateness.js';
 import { WORKER_COUNT_ENV, WORKER_INDEX_ENV, type SessionDescriptor, type ToPrimary, type ToWorker } from './protocol.js';
 
 interface Round {
   waiting: Set<Worker>;
-  done: ToWorker;
+  /** What the edges reported with their answers (their pacing histograms, on a sync). */
+  reported: LatenessSnapshot[];
+  done: (reported: LatenessSnapshot[]) => ToWorker;
 }
 
 export function runPrimary(count: number, out: (line: string) => void): Promise<number> {
@@ -56,21 +59,21 @@ export function runPrimary(count: number, out: (line: string) => void): Promise<
     });
 
     // A round is finished when every edge answered it; then the owner hears `done`.
-    const finish = (key: string, edge: Worker) => {
+    const finish = (key: string, edge: Worker, report?: LatenessSnapshot) => {
       const round = rounds.get(key);
-      if (!round) return;
-      round.waiting.delete(edge);
+      if (!round || !round.waiting.delete(edge)) return;
+      if (report) round.reported.push(report);
       if (round.waiting.size > 0) return;
       rounds.delete(key);
-      owner.send(round.done);
+      owner.send(round.done(round.reported));
     };
-    const startRound = (key: string, ask: ToWorker, done: ToWorker) => {
+    const startRound = (key: string, ask: ToWorker, done: (reported: LatenessSnapshot[]) => ToWorker) => {
       const live = edges.filter((e) => greeted.has(e) && !e.isDead());
       if (live.length === 0) {
-        owner.send(done);
+        owner.send(done([]));
         return;
       }
-      rounds.set(key, { waiting: new Set(live), done });
+      rounds.set(key, { waiting: new Set(live), reported: [], done });
       for (const edge of live) edge.send(ask);
     };
 
@@ -94,21 +97,27 @@ export function runPrimary(count: number, out: (line: string) => void): Promise<
                 greeted.add(edge);
                 edge.send({ type: 'start', ownerPort, descriptors: [...sessions.values()] });
               }
-              if (m.type === 'flushed') finish(`sync-${m.id}`, edge);
+              if (m.type === 'flushed') finish(`sync-${m.id}`, edge, m.pacing);
               if (m.type === 'applied') finish(`publish-${m.id}`, edge);
+              if (m.type === 'pacing-reset') finish(`reset-pacing-${m.id}`, edge);
             });
           }
           break;
         case 'sync':
-          startRound(`sync-${message.id}`, { type: 'flush', id: message.id }, { type: 'synced', id: message.id });
+          startRound(`sync-${message.id}`, { type: 'flush', id: message.id }, (pacing) => ({ type: 'synced', id: message.id, pacing }));
+          break;
+        case 'reset-pacing':
+          startRound(`reset-pacing-${message.id}`, { type: 'reset-pacing', id: message.id }, () => ({
+            type: 'pacing-reset',
+            id: message.id,
+          }));
           break;
         case 'publish':
           remember(message.descriptors);
-          startRound(
-            `publish-${message.id}`,
-            { type: 'descriptors', id: message.id, descriptors: message.descriptors },
-            { type: 'published', id: message.id },
-          );
+          startRound(`publish-${message.id}`, { type: 'descriptors', id: message.id, descriptors: message.descriptors }, () => ({
+            type: 'published',
+            id: message.id,
+          }));
           break;
       }
     });

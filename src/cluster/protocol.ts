@@ -3,6 +3,7 @@
 
 import type { Pacing } from '../core/model.js';
 import type { PromptCacheOptions } from '../core/prompt-cache.js';
+import type { LatenessSnapshot } from '../transport/lateness.js';
 import type { FallbackMode, ScenarioSpec } from '../engine/spec.js';
 
 /** A session as the owner describes it to edge workers. */
@@ -30,16 +31,23 @@ export type ToPrimary =
   /** An edge is listening for messages (sent earlier, they would be lost). */
   | { type: 'edge-hello' }
   | { type: 'sync'; id: number }
-  | { type: 'flushed'; id: number }
+  /** An edge delivered what it answered; with its paced-write lateness since its last reset. */
+  | { type: 'flushed'; id: number; pacing: LatenessSnapshot }
   | { type: 'publish'; id: number; descriptors: SessionDescriptor[] }
-  | { type: 'applied'; id: number };
+  | { type: 'applied'; id: number }
+  /** The owner resets pacing statistics: every edge resets its own (answered with `pacing-reset`). */
+  | { type: 'reset-pacing'; id: number }
+  | { type: 'pacing-reset'; id: number };
 
 export type ToWorker =
   | { type: 'start'; ownerPort: number; descriptors: SessionDescriptor[] }
   | { type: 'flush'; id: number }
-  | { type: 'synced'; id: number }
+  /** Every edge delivered; `pacing` holds each edge's lateness histogram. */
+  | { type: 'synced'; id: number; pacing: LatenessSnapshot[] }
   | { type: 'descriptors'; id: number; descriptors: SessionDescriptor[] }
-  | { type: 'published'; id: number };
+  | { type: 'published'; id: number }
+  | { type: 'reset-pacing'; id: number }
+  | { type: 'pacing-reset'; id: number };
 
 /** Where edges deliver what they answered; served only on the owner's private loopback port. */
 export const RECORDS_PATH = '/_understudy/_cluster/records';

@@ -203,12 +203,16 @@ async function controlAnswer(server: UnderstudyServer, req: IncomingMessage, pat
       sessions: server.registry.list().length,
       routes: providerRoutes(),
       providerPaths: PROVIDER_PATHS,
-      pacing: pacingStats(),
+      pacing: server.cluster?.kind === 'owner' ? server.cluster.pacingStats() : pacingStats(),
       ...(server.cluster?.kind === 'owner' && { workers: server.cluster.describe() }),
     });
   }
   if (rest.length === 2 && rest[0] === 'pacing' && rest[1] === 'reset') {
     if (method !== 'POST') fail(405, 'method_not_allowed', `${source}: use POST`);
+    if (server.cluster?.kind === 'owner') {
+      await server.cluster.resetPacing();
+      return reply(200, { pacing: server.cluster.pacingStats() });
+    }
     resetPacingStats();
     return reply(200, { pacing: pacingStats() });
   }

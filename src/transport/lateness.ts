@@ -52,6 +52,13 @@ export interface LatenessStats {
   max: number;
 }
 
+/** A histogram as plain data, to travel between processes (`--workers`): the non-empty bins as
+ * [bin, count, bin, count, …] and the exact maximum. */
+export interface LatenessSnapshot {
+  bins: number[];
+  max: number;
+}
+
 const round2 = (ms: number) => Math.round(ms * 100) / 100;
 
 export class LatenessHistogram {
@@ -70,6 +77,24 @@ export class LatenessHistogram {
     this.counts.fill(0);
     this.total = 0;
     this.highest = 0;
+  }
+
+  snapshot(): LatenessSnapshot {
+    const bins: number[] = [];
+    for (let bin = 0; bin < BINS; bin++) if (this.counts[bin] > 0) bins.push(bin, this.counts[bin]);
+    return { bins, max: this.highest };
+  }
+
+  /** Adds another histogram's writes (another worker's) to these. */
+  absorb(other: LatenessSnapshot): void {
+    for (let i = 0; i + 1 < other.bins.length; i += 2) {
+      const bin = other.bins[i];
+      const count = other.bins[i + 1];
+      if (!Number.isInteger(bin) || bin < 0 || bin >= BINS || !Number.isInteger(count) || count < 0) continue;
+      this.counts[bin] += count;
+      this.total += count;
+    }
+    if (other.max > this.highest) this.highest = other.max;
   }
 
   stats(): LatenessStats {

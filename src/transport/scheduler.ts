@@ -2,7 +2,7 @@
 // bucket; a single setTimeout waits for the earliest bucket. Ten thousand paced streams cost one
 // timer, not one per chunk per stream.
 
-import { LatenessHistogram, type LatenessStats } from './lateness.js';
+import { LatenessHistogram, type LatenessSnapshot, type LatenessStats } from './lateness.js';
 
 type Task = () => void;
 
@@ -60,9 +60,19 @@ function run(): void {
   arm();
 }
 
-/** Lateness of the paced writes since the start or the last reset, in milliseconds. */
-export function pacingStats(): LatenessStats {
-  return lateness.stats();
+/** Lateness of the paced writes since the start or the last reset, in milliseconds: this
+ * process's, together with `others` (the owner's view of every worker under --workers). */
+export function pacingStats(others: readonly LatenessSnapshot[] = []): LatenessStats {
+  if (others.length === 0) return lateness.stats();
+  const all = new LatenessHistogram();
+  all.absorb(lateness.snapshot());
+  for (const other of others) all.absorb(other);
+  return all.stats();
+}
+
+/** This process's paced-write lateness as data (an edge worker hands it to the owner). */
+export function pacingSnapshot(): LatenessSnapshot {
+  return lateness.snapshot();
 }
 
 export function resetPacingStats(): void {
