@@ -102,8 +102,9 @@ export interface PacedResult {
   serverPacing: PacingStats | null;
   /** The same round against a bare node:http server streaming the same bytes at the same pace. */
   reference: { round: PacedRound; kbPerOpenStream: number | null; serverPacing: PacingStats | null; peakRssMB: number | null } | null;
-  /** Full mode: a round per stream count, Understudy and the bare reference, whole-round pacing. */
-  capacity: { understudy: CapacityRung[]; bare: CapacityRung[] } | null;
+  /** Full mode: a round per stream count, Understudy and the bare reference, whole-round pacing;
+   * `workers`: `understudy serve --workers 2` too, when that contender was asked for. */
+  capacity: { understudy: CapacityRung[]; workers?: CapacityRung[]; bare: CapacityRung[] } | null;
   goals: { pacingP99Ms: number; kbPerStream: number };
 }
 
@@ -315,7 +316,7 @@ async function driveStreams(
   };
 }
 
-export async function runPaced(scenario: PacedScenario, quick: boolean, failures: string[]): Promise<PacedResult> {
+export async function runPaced(scenario: PacedScenario, quick: boolean, failures: string[], withWorkers = false): Promise<PacedResult> {
   const requested = scenario.streams[quick ? 'quick' : 'full'];
   const chunks = scenario.chunks[quick ? 'quick' : 'full'];
   const limit = openFilesLimit();
@@ -423,9 +424,11 @@ export async function runPaced(scenario: PacedScenario, quick: boolean, failures
     const understudyRungs = await capacityRounds(current, scenario, counts, shape.events, 'understudy');
     await stopChild(current);
     child = undefined;
+    const workerRungs = withWorkers && counts.length ? await workersCapacity(scenario, chunks, counts, shape.events) : undefined;
     const reference = await referenceRound(scenario, streams, text, shape.events, counts);
     result.reference = reference.result;
-    if (counts.length) result.capacity = { understudy: understudyRungs, bare: reference.capacity };
+    if (counts.length)
+      result.capacity = { understudy: understudyRungs, ...(workerRungs && { workers: workerRungs }), bare: reference.capacity };
   } catch (error) {
     const message = (error as Error).message;
     failures.push(message);
@@ -434,6 +437,23 @@ export async function runPaced(scenario: PacedScenario, quick: boolean, failures
     if (child) await stopChild(child);
   }
   return result;
+}
+
+/** The capacity rounds against `understudy serve --workers 2` (health's pacing covers both workers). */
+async function workersCapacity(
+  scenario: PacedScenario,
+  chunks: string[],
+  counts: number[],
+  eventsPerStream: number,
+): Promise<CapacityRung[]> {
+  const config = { script: 'bench', chunks, pacing: { chunksPerSecond: scenario.chunksPerSecond }, workers: 2 };
+  const workers = await startChild('understudy-workers', [JSON.stringify(config)], { label: 'understudy --workers 2' });
+  try {
+    await driveStreams(workers, scenario, WARMUP_STREAMS, eventsPerStream);
+    return await capacityRounds(workers, scenario, counts, eventsPerStream, 'understudy --workers 2');
+  } finally {
+    await stopChild(workers);
+  }
 }
 
 /** The measured round again, against bare-paced-server.ts streaming Understudy's captured events. */

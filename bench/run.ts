@@ -264,7 +264,7 @@ function goalsOf(results: Result[]): Goal[] {
         goals.push({
           scenario: result.id,
           goal: `(information) most streams held within the p99 goal on this machine`,
-          measured: `of ${tried} streams: Understudy ${held(result.capacity.understudy)}, bare node:http ${held(result.capacity.bare)} (whole-round p99 per count in the B3 section)`,
+          measured: `of ${tried} streams: Understudy ${held(result.capacity.understudy)}${result.capacity.workers ? `, \`serve --workers 2\` ${held(result.capacity.workers)}` : ''}, bare node:http ${held(result.capacity.bare)} (whole-round p99 per count in the B3 section)`,
           met: null,
         });
       }
@@ -429,17 +429,20 @@ function pacedTable(result: PacedResult): string {
   }
   if (result.capacity) {
     const bare = new Map(result.capacity.bare.map((rung) => [rung.streams, rung]));
+    const workers = result.capacity.workers && new Map(result.capacity.workers.map((rung) => [rung.streams, rung]));
+    const three = (x: PacingStats) => `${fmt(x.p50, 2)} / ${fmt(x.p99, 2)} / ${fmt(x.max, 1)}`;
+    const cells = (rung: CapacityRung | undefined) =>
+      rung ? `${rung.maxOpen} | ${three(rung.pacing)} | ${fmt(rung.serverCpuPct)}%` : 'n/a | n/a | n/a';
     lines.push(
       '',
-      `Capacity: one round per count (same stream, whole-round pacing error from health), Understudy then the bare reference.`,
+      `Capacity: one round per count (same stream, whole-round pacing error from health), Understudy${workers ? ', `serve --workers 2` (health counts both workers; CPU is all its processes)' : ''}, then the bare reference.`,
       '',
-      '| streams | Understudy: most open | p50 / p99 / max ms | server CPU | bare: most open | p50 / p99 / max ms | server CPU |',
-      '| ---: | ---: | ---: | ---: | ---: | ---: | ---: |',
-      ...result.capacity.understudy.map((rung) => {
-        const b = bare.get(rung.streams);
-        const three = (x: PacingStats) => `${fmt(x.p50, 2)} / ${fmt(x.p99, 2)} / ${fmt(x.max, 1)}`;
-        return `| ${rung.streams} | ${rung.maxOpen} | ${three(rung.pacing)} | ${fmt(rung.serverCpuPct)}% | ${b ? b.maxOpen : 'n/a'} | ${b ? three(b.pacing) : 'n/a'} | ${b ? `${fmt(b.serverCpuPct)}%` : 'n/a'} |`;
-      }),
+      `| streams | Understudy: most open | p50 / p99 / max ms | server CPU |${workers ? ' --workers 2: most open | p50 / p99 / max ms | server CPU |' : ''} bare: most open | p50 / p99 / max ms | server CPU |`,
+      `| ---: | ---: | ---: | ---: |${workers ? ' ---: | ---: | ---: |' : ''} ---: | ---: | ---: |`,
+      ...result.capacity.understudy.map(
+        (rung) =>
+          `| ${rung.streams} | ${cells(rung)} |${workers ? ` ${cells(workers.get(rung.streams))} |` : ''} ${cells(bare.get(rung.streams))} |`,
+      ),
     );
   }
   return lines.join('\n');
@@ -514,7 +517,7 @@ async function main(): Promise<number> {
           ),
         );
       } else if (scenario.type === 'paced') {
-        results.push(await runPaced(scenario, quick, failures));
+        results.push(await runPaced(scenario, quick, failures, options.servers.includes('understudy-workers')));
       } else if (scenario.type === 'startup') {
         results.push(await runStartup(scenario, quick, scratch, failures));
       } else {

@@ -39,7 +39,7 @@ export const PACED_CHUNKS_PER_SECOND = 20;
 /** What Understudy answers in zero-config mode to a request without tools (src/engine/zero-config.ts). */
 export const ZERO_CONFIG_TEXT = 'This is a scripted answer from Understudy.';
 
-/** `understudy-workers`: `understudy serve --workers N` from the built CLI (B1 only); `bare-paced`: B3's reference. */
+/** `understudy-workers`: `understudy serve --workers N` from the built CLI (B1, and B3's capacity rounds); `bare-paced`: B3's reference. */
 export type ServerKind = 'bare' | 'bare-paced' | 'understudy' | 'understudy-workers' | 'aimock';
 
 export type ScenarioId = 'B1-32' | 'B1-256' | 'B2' | 'B3' | 'B4' | 'B5-scripts' | 'B5-history' | 'B6' | 'B7-B1' | 'B7-B2' | 'vidai-1000';
