@@ -1,6 +1,6 @@
 // `understudy serve --workers N`: the primary process. It forks the owner (worker 0), then, once
 // the owner listens, the edges; node:cluster hands connections to the workers in turn. The primary
-// answers no request itself: it relays the owner's sync and publish rounds to every edge.
+// answers no request itself: it relays the owner's sync, publish and pacing-reset rounds to every edge.
 
 import cluster, { type Worker } from 'node:cluster';
 import type { LatenessSnapshot } from '../transport/lateness.js';
