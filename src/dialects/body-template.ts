@@ -171,9 +171,12 @@ function buildTemplate(render: (id: string) => string, idLength: number, whole: 
   return { bytes: a, pieces, idOffsets, spares: [], lent: [], lentHead: 0 };
 }
 
+/** What safeId checks, as one test of the whole id (quicker than the loop over every character). */
+const SAFE_ID = /^[A-Za-z0-9_-]+$/;
+
 /** The small template's text with this id, or undefined when the id cannot be written as is. */
 function text(pieces: string[], id: string): TemplatedText | undefined {
-  if (!safeId(id, 0)) return undefined;
+  if (!SAFE_ID.test(id)) return undefined;
   let body = pieces[0] as string;
   for (let i = 1; i < pieces.length; i++) body += id + (pieces[i] as string);
   return { body, encoding: 'latin1' };

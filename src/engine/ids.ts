@@ -33,6 +33,17 @@ export function deterministicId(prefix: string, counter: number): string {
   return prefix + counter.toString(36).padStart(COUNTER_LENGTH, '0');
 }
 
+/**
+ * The same string, flattened. An id made by concatenation is a V8 "cons" string (a pair of
+ * pointers); every character read and regular-expression test of it then goes through a slower
+ * path, and node:http's header-value check flattens it anyway. Reading one character makes V8
+ * flatten it once, here, so the template's id check and node's header check run on flat text.
+ */
+export function flattened(text: string): string {
+  text.charCodeAt(0);
+  return text;
+}
+
 /** Base-36 pairs "00" … "zz": the last two counter digits. */
 const PAIRS = Array.from({ length: 36 * 36 }, (_, i) => i.toString(36).padStart(2, '0'));
 

@@ -4,7 +4,7 @@ import { latestUserText } from '../core/conversation.js';
 import type { ChaosOptions, ChatRequest, Pacing } from '../core/model.js';
 import { nodeCrypto } from '../core/node-crypto.js';
 import { DEFAULT_PROMPT_CACHE, PromptCache, type PromptCacheOptions } from '../core/prompt-cache.js';
-import { IdSequence, idPrefix } from './ids.js';
+import { flattened, IdSequence, idPrefix } from './ids.js';
 
 const REQUEST_ID_PREFIX = 'req_';
 import { Journal } from './journal.js';
@@ -166,7 +166,7 @@ export class Session {
 
   /** `req_` and the next id; `lastIdNumber` is then its number. */
   nextRequestId(): string {
-    return REQUEST_ID_PREFIX + this.nextId();
+    return flattened(REQUEST_ID_PREFIX + this.nextId());
   }
 
   /** The number of the id made last. */

@@ -23,6 +23,7 @@ import {
 } from '../dialects/dialect.js';
 import { answerRequest, type Answer } from '../engine/exchange.js';
 import { newRecord, type JournalRecord } from '../engine/journal.js';
+import { flattened } from '../engine/ids.js';
 import { Registry } from '../engine/registry.js';
 import type { Session, SessionOptions } from '../engine/session.js';
 import type { FixtureSpec } from '../engine/spec.js';
@@ -795,7 +796,7 @@ function joined(stream: StreamEncoding): StreamBody {
 function encodeContext(x: Exchange): DialectEncodeContext {
   return {
     wire: x.wire,
-    responseId: `${x.dialect.idPrefix}${x.session.nextId()}`,
+    responseId: flattened(x.dialect.idPrefix + x.session.nextId()),
     created: x.session.clock,
     model: x.request.model,
     requestId: x.entry.requestId,
