@@ -23,7 +23,7 @@ import type { Flushable } from './dialect.js';
 
 const MAX_KEYS = 8;
 /** Tail-less templates up to this many bytes answer as latin1 text (see above). */
-export const SMALL_TEXT = 8 * 1024;
+const SMALL_TEXT = 8 * 1024;
 /** Spare bodies kept per template: enough for every connection a load test keeps busy at once. */
 const MAX_SPARES = 64;
 /** Room left after the template for tails (usage chunk, [DONE]) of varying length. */
