@@ -95,6 +95,7 @@ test('session chaos: a rate limit after N requests, and a content-filter term li
   assert.ok((await openai.chat.completions.create(ask)).id);
   const bad = await fetch(`${mock.baseUrl}/_understudy/sessions/${session.id}/chaos`, {
     method: 'PUT',
+    headers: { 'content-type': 'application/json' },
     body: JSON.stringify({ dropPct: 140 }),
   });
   assert.equal(bad.status, 400);

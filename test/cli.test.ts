@@ -310,7 +310,7 @@ test('bad usage exits 2 with the usage text', async () => {
   assert.match(unknown.stderr, /unknown command "frobnicate"/);
   assert.match(
     unknown.stderr,
-    /usage:\n {2}understudy serve .*\n {19}\[--control-token TOKEN\] \[--cors ORIGIN...\]\n {19}\[--latency MS\].*\n {19}\[--workers N\|auto\]\n {2}understudy validate FILE/,
+    /usage:\n {2}understudy serve .*\n {19}\[--control-token TOKEN\] \[--cors ORIGIN...\] \[--allow-host NAME...\]\n {19}\[--latency MS\].*\n {19}\[--workers N\|auto\]\n {2}understudy validate FILE/,
   );
 
   const badPort = await run(['serve', '--port', 'eighty']);

@@ -56,7 +56,8 @@ test('CORS is off by default and on only for the listed origins', async () => {
     const body = JSON.stringify(ask);
     const headers = { 'content-type': 'application/json', origin: 'http://app.test' };
     const a = await fetch(`${closed.baseUrl}/v1/chat/completions`, { method: 'POST', headers, body });
-    assert.equal(a.status, 200);
+    assert.equal(a.status, 403, 'a web page not listed with --cors is refused');
+    assert.equal(((await a.json()) as { error: { code: string } }).error.code, 'origin_not_allowed');
     assert.equal(a.headers.get('access-control-allow-origin'), null);
     const b = await fetch(`${open.baseUrl}/v1/chat/completions`, { method: 'POST', headers, body });
     assert.equal(b.headers.get('access-control-allow-origin'), 'http://app.test');
@@ -76,6 +77,7 @@ test('CORS is off by default and on only for the listed origins', async () => {
       headers: { ...headers, origin: 'http://evil.test' },
       body,
     });
+    assert.equal(other.status, 403);
     assert.equal(other.headers.get('access-control-allow-origin'), null);
   } finally {
     await closed.close();

@@ -12,7 +12,7 @@ import { runValidate } from './validate.js';
 
 const USAGE = `usage:
   understudy serve [--host 127.0.0.1] [--port 8100] [--fixtures FILE...] [--strict]
-                   [--control-token TOKEN] [--cors ORIGIN...]
+                   [--control-token TOKEN] [--cors ORIGIN...] [--allow-host NAME...]
                    [--latency MS] [--chaos-drop PCT] [--rate-limit-after N] [--content-filter TERM...]
                    [--workers N|auto]
   understudy validate FILE...`;
@@ -54,6 +54,7 @@ async function main(argv: string[]): Promise<number> {
           strict: { type: 'boolean', default: false },
           'control-token': { type: 'string' },
           cors: { type: 'string', multiple: true, default: [] },
+          'allow-host': { type: 'string', multiple: true, default: [] },
           latency: { type: 'string' },
           'chaos-drop': { type: 'string' },
           'rate-limit-after': { type: 'string' },
@@ -87,6 +88,7 @@ async function main(argv: string[]): Promise<number> {
         strict: parsed.values.strict ?? false,
         controlToken: parsed.values['control-token'] ?? process.env.UNDERSTUDY_CONTROL_TOKEN,
         corsOrigins: parsed.values.cors ?? [],
+        allowedHosts: parsed.values['allow-host'] ?? [],
         chaos: chaosFromFlags(parsed.values),
         ...(index !== undefined && { cluster: { index, workers } }),
       },

@@ -12,6 +12,7 @@ export interface ServeOptions {
   strict: boolean;
   controlToken?: string;
   corsOrigins?: string[];
+  allowedHosts?: string[];
   chaos?: ChaosOptions;
   /** In a worker of `--workers N`. */
   cluster?: { index: number; workers: number };
@@ -34,6 +35,7 @@ export async function runServe(options: ServeOptions, out: (line: string) => voi
     defaultSession: { fallback: options.strict ? 'strict' : 'auto', chaos: options.chaos },
     controlToken: options.controlToken,
     corsOrigins: options.corsOrigins,
+    allowedHosts: options.allowedHosts,
     cluster: options.cluster,
   });
   let url: string;

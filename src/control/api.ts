@@ -2,13 +2,13 @@
 // OpenAPI description; keep both in step.
 
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { validateFixtureValue } from '../engine/fixture-file.js';
+import { parseFixtureText, validateFixtureValue, type FixtureResult } from '../engine/fixture-file.js';
 import type { Session } from '../engine/session.js';
 import type { FallbackMode } from '../engine/spec.js';
 import type { ChaosOptions } from '../core/model.js';
 import type { VerifyExpectations } from '../engine/verify.js';
 import { jsonTooDeep, MAX_JSON_DEPTH, readBody } from '../transport/body.js';
-import { PROVIDER_PATHS, providerRoutes } from '../transport/routes.js';
+import { decodedSegment, PROVIDER_PATHS, providerRoutes } from '../transport/routes.js';
 import { pacingStats, resetPacingStats } from '../transport/scheduler.js';
 import type { UnderstudyServer } from '../transport/server.js';
 
@@ -53,14 +53,48 @@ function send(res: ServerResponse, { status, value }: ControlResult): void {
   res.end(body);
 }
 
-async function readJson(req: IncomingMessage, source: string): Promise<unknown> {
+const JSON_TYPE = /^application\/(?:[\w.+-]+\+)?json\s*(?:;|$)/i;
+const YAML_TYPE = /^(?:application|text)\/(?:x-)?yaml\s*(?:;|$)/i;
+
+/** Control mutations take JSON or YAML bodies only: a web page can send `text/plain` (or a form)
+ * without a preflight, never `application/json`. A body-less POST may leave the type out. */
+function bodyTypeRefusal(req: IncomingMessage, source: string): ControlError | undefined {
+  const method = req.method ?? 'GET';
+  if (method === 'GET' || method === 'HEAD' || method === 'OPTIONS') return undefined;
+  const type = req.headers['content-type'];
+  const hasBody = req.headers['transfer-encoding'] !== undefined || Number(req.headers['content-length'] ?? 0) > 0;
+  if (type === undefined ? !hasBody : JSON_TYPE.test(type) || YAML_TYPE.test(type)) return undefined;
+  return {
+    status: 415,
+    code: 'unsupported_content_type',
+    message: `${source}: send the body as application/json (or application/yaml); found ${type === undefined ? 'no Content-Type' : `"${type}"`}`,
+  };
+}
+
+function isYamlBody(req: IncomingMessage): boolean {
+  const type = req.headers['content-type'];
+  return type !== undefined && YAML_TYPE.test(type);
+}
+
+async function readText(req: IncomingMessage, source: string): Promise<string> {
   const body = await readBody(req, CONTROL_BODY_LIMIT);
   if (!body.ok) fail(body.reason === 'too_large' ? 413 : 400, 'bad_body', `${source}: the body could not be read (${body.reason})`);
-  if (body.text.trim() === '') return undefined;
-  if (jsonTooDeep(body.text))
-    fail(400, 'json_too_deep', `${source}: the body nests arrays and objects deeper than ${MAX_JSON_DEPTH} levels`);
+  return body.text;
+}
+
+/** A fixture sent as the body: YAML bodies are read with line and column positions, as files are. */
+async function readFixtureBody(req: IncomingMessage, source: string): Promise<FixtureResult> {
+  if (!isYamlBody(req)) return validateFixtureValue(await readJson(req, source), source);
+  return parseFixtureText(await readText(req, source), source);
+}
+
+async function readJson(req: IncomingMessage, source: string): Promise<unknown> {
+  const text = await readText(req, source);
+  if (text.trim() === '') return undefined;
+  if (isYamlBody(req)) fail(415, 'unsupported_content_type', `${source}: send this body as application/json (YAML is taken for scripts)`);
+  if (jsonTooDeep(text)) fail(400, 'json_too_deep', `${source}: the body nests arrays and objects deeper than ${MAX_JSON_DEPTH} levels`);
   try {
-    return JSON.parse(body.text);
+    return JSON.parse(text);
   } catch (e) {
     fail(400, 'invalid_json', `${source}: the body is not valid JSON: ${(e as Error).message}`);
   }
@@ -180,6 +214,12 @@ export async function handleControl(
 ): Promise<void> {
   await hooks?.before();
   let result: ControlResult;
+  const refused = bodyTypeRefusal(req, `control ${req.method ?? 'GET'} ${path}`);
+  if (refused) {
+    req.resume();
+    send(res, reply(refused.status, { error: refused }));
+    return;
+  }
   try {
     result = await controlAnswer(server, req, path);
   } catch (error) {
@@ -194,7 +234,15 @@ export async function handleControl(
 async function controlAnswer(server: UnderstudyServer, req: IncomingMessage, path: string): Promise<ControlResult> {
   const method = req.method ?? 'GET';
   const source = `control ${method} ${path}`;
-  const rest = path.slice(CONTROL_PREFIX.length).split('/').filter(Boolean).map(decodeURIComponent);
+  const rest = path
+    .slice(CONTROL_PREFIX.length)
+    .split('/')
+    .filter(Boolean)
+    .map((segment) => {
+      const decoded = decodedSegment(segment);
+      if (decoded === undefined) fail(400, 'invalid_path', `${source}: the path segment "${segment}" is not valid percent-encoding`);
+      return decoded;
+    });
   if (rest.length === 1 && rest[0] === 'health') {
     if (method !== 'GET') fail(405, 'method_not_allowed', `${source}: use GET`);
     return reply(200, {
@@ -281,7 +329,7 @@ async function controlAnswer(server: UnderstudyServer, req: IncomingMessage, pat
   switch (action) {
     case 'scripts': {
       if (method !== 'POST' && method !== 'PUT') fail(405, 'method_not_allowed', `${source}: use POST (add) or PUT (replace all)`);
-      const checked = validateFixtureValue(await readJson(req, source), source);
+      const checked = await readFixtureBody(req, source);
       if (!checked.ok) fail(400, 'invalid_fixture', `${source}: the fixture is invalid`, checked.problems);
       try {
         session.load(checked.fixture, method === 'PUT');

@@ -23,8 +23,10 @@ export interface JournalEntry {
   step?: string;
   /** How the reply was chosen. */
   source?: 'script' | 'repeat_last' | 'restart' | 'replay' | 'zero_config';
-  /** What the entry records: a reply returned or an error returned (its `time` is when the request was received). */
-  event: 'reply_returned' | 'error_returned';
+  /** What the entry records: a reply returned, an error returned, or a request its client gave up
+   * on before the answer was delivered (status 499, nothing consumed). Its `time` is when the
+   * request was received. */
+  event: 'reply_returned' | 'error_returned' | 'request_aborted';
   /** Set when the request body was larger than the per-entry limit: `request` is then absent and
    * `requestPreview` holds the first part of the body. */
   truncated?: boolean;
@@ -34,6 +36,9 @@ export interface JournalEntry {
   /** Under `serve --workers`: the worker that answered (0 is the owner of every session's state). */
   worker?: number;
 }
+
+/** The status an aborted request is journalled with (as proxies log a client that closed first). */
+export const ABORTED_STATUS = 499;
 
 export interface NearMiss {
   scenario: string;
@@ -60,11 +65,13 @@ export interface JournalCounters {
   mismatched: number;
   invalid: number;
   errorsReturned: number;
+  /** Requests whose client left before the answer was delivered. */
+  aborted: number;
   evicted: number;
 }
 
 export function emptyCounters(): JournalCounters {
-  return { requests: 0, matched: 0, unmatched: 0, exhausted: 0, mismatched: 0, invalid: 0, errorsReturned: 0, evicted: 0 };
+  return { requests: 0, matched: 0, unmatched: 0, exhausted: 0, mismatched: 0, invalid: 0, errorsReturned: 0, aborted: 0, evicted: 0 };
 }
 
 /** What the server hands the journal: the request is kept as its body text and decoded only when
@@ -320,7 +327,7 @@ export class Journal {
       const { at, decodeRequest, decodeContext, requestText, request, bytes: _bytes, ...rest } = record;
       const entry: Record<string, unknown> = { seq: record.seq, time: new Date(at).toISOString() };
       for (const [key, value] of Object.entries(rest)) if (value !== undefined) entry[key] = value;
-      entry.event = record.error ? 'error_returned' : 'reply_returned';
+      entry.event = record.status === ABORTED_STATUS ? 'request_aborted' : record.error ? 'error_returned' : 'reply_returned';
       if (record.reply) {
         const { shape: _shape, ...reply } = record.reply;
         entry.reply = reply;

@@ -64,7 +64,11 @@ export interface RouteMatch {
   sessionId?: string;
 }
 
-export type RouteResult = RouteMatch | { notFound: true; dialect: ChatDialect; allow?: string; sessionId?: string };
+export type RouteResult =
+  | RouteMatch
+  | { notFound: true; dialect: ChatDialect; allow?: string; sessionId?: string }
+  /** The path could not be read: a segment is not valid percent-encoding. */
+  | { badPath: string; dialect: ChatDialect };
 
 const SESSION_PREFIX = /^\/s\/([^/]+)(\/.*)$/;
 
@@ -74,8 +78,9 @@ export function matchRoute(method: string, rawPath: string): RouteResult {
   if (path.startsWith('/s/')) {
     const prefixed = SESSION_PREFIX.exec(path);
     if (prefixed) {
-      sessionId = decodeURIComponent(prefixed[1]);
       path = prefixed[2];
+      sessionId = decodedSegment(prefixed[1]);
+      if (sessionId === undefined) return badPath(prefixed[1], path);
     }
   }
   if (path.length > 1 && path.endsWith('/')) path = path.slice(0, -1);
@@ -95,19 +100,29 @@ export function matchRoute(method: string, rawPath: string): RouteResult {
       continue;
     }
     const params: Record<string, string> = {};
-    route.names.forEach((name, i) => (params[name] = safeDecode(m[i + 1])));
+    for (let i = 0; i < route.names.length; i++) {
+      const value = decodedSegment(m[i + 1]);
+      if (value === undefined) return badPath(m[i + 1], path, route.spec.dialect);
+      params[route.names[i]] = value;
+    }
     return { operation: route.operation, params, sessionId };
   }
   if (wrongMethod) return { notFound: true, dialect: wrongMethod.spec.dialect, allow: wrongMethod.spec.method, sessionId };
   return { notFound: true, dialect: dialectForUnknownPath(path), sessionId };
 }
 
-function safeDecode(text: string): string {
+/** A path segment percent-decoded, or undefined when its escapes are malformed. */
+export function decodedSegment(text: string): string | undefined {
+  if (!text.includes('%')) return text;
   try {
     return decodeURIComponent(text);
   } catch {
-    return text;
+    return undefined;
   }
+}
+
+function badPath(segment: string, path: string, dialect: ChatDialect = dialectForUnknownPath(path)): RouteResult {
+  return { badPath: `the URL path segment "${segment}" is not valid percent-encoding`, dialect };
 }
 
 /** Unknown paths answer in the shape of the provider whose path space they are in. */

@@ -22,12 +22,12 @@ import {
   type WireContext,
 } from '../dialects/dialect.js';
 import { answerRequest, type Answer } from '../engine/exchange.js';
-import { newRecord, type JournalRecord } from '../engine/journal.js';
+import { ABORTED_STATUS, newRecord, type JournalRecord } from '../engine/journal.js';
 import { flattened } from '../engine/ids.js';
 import { Registry } from '../engine/registry.js';
 import type { Session, SessionOptions } from '../engine/session.js';
 import type { FixtureSpec } from '../engine/spec.js';
-import { applyCors, controlTokenFrom, isLoopbackHost, tokenMatches } from './access.js';
+import { applyCors, browserRefusal, controlRefusal, controlTokenFrom, isLoopbackHost, tokenMatches, type AccessRules } from './access.js';
 import { writePlanned } from './paced-writer.js';
 import { chaosFor, decideChaos, type ChaosDecision, type ChaosOptions } from './chaos.js';
 import { DEFAULT_BODY_LIMIT, jsonTooDeep, MAX_JSON_DEPTH, readBody, readBodyThen, type BodyResult } from './body.js';
@@ -36,6 +36,8 @@ import { EdgeLink } from '../cluster/edge.js';
 import { OwnerLink } from '../cluster/owner.js';
 import { RECORDS_PATH } from '../cluster/protocol.js';
 import type { PortableRecord, SessionBatch } from '../cluster/records.js';
+import { answerParserFailure, failedRequestPath, parserFailure, type ParserError } from './client-errors.js';
+import type { Socket } from 'node:net';
 import { matchRoute, operationById, PROVIDER_PATHS, type RouteResult } from './routes.js';
 
 export interface ServerOptions {
@@ -50,8 +52,16 @@ export interface ServerOptions {
   /** Required on control requests (`Authorization: Bearer` or `x-understudy-control-token`);
    * mandatory when `host` is not a loopback address. */
   controlToken?: string;
-  /** Browser origins allowed to call the server (CORS is off when empty). */
+  /** Browser origins allowed to call the server (CORS is off when empty); requests carrying any
+   * other `Origin` are refused (docs/security.md). */
   corsOrigins?: string[];
+  /** Host names besides loopback ones that the control API answers to when no control token is
+   * set (e.g. a container's service name). */
+  allowedHosts?: string[];
+  /** Longest wait for a request's headers, in ms (default 10 s); slower clients get a 408. */
+  headersTimeoutMs?: number;
+  /** Longest wait for a whole request, headers and body, in ms (default 60 s). */
+  requestTimeoutMs?: number;
   /** Set in the worker processes of `understudy serve --workers N` (docs/workers.md). */
   cluster?: { index: number; workers: number };
 }
@@ -86,6 +96,8 @@ export class UnderstudyServer {
   private lastJsonType = 'application/json';
   private lastDecodeContext: { context: WireContext; queryText: string; state: DialectState; zeroConfig: boolean } | undefined;
   private readonly decodeMemo = new DecodeMemo();
+  /** Which web pages and Host names may reach the server (access.ts). */
+  private readonly access: AccessRules;
   /** Under --workers: the owner of every session's state, or an edge that forwards to it. */
   readonly cluster: OwnerLink | EdgeLink | undefined;
   /** The owner's loopback-only server for requests and records from edges. */
@@ -99,14 +111,32 @@ export class UnderstudyServer {
     this.registry = new Registry({ ...options.defaultSession, ...seed });
     for (const fixture of options.fixtures ?? []) this.registry.defaultSession.load(fixture);
     this.bodyLimit = options.bodyLimit ?? DEFAULT_BODY_LIMIT;
+    this.access = {
+      corsOrigins: options.corsOrigins ?? [],
+      allowedHosts: (options.allowedHosts ?? []).map((name) => name.toLowerCase()),
+      tokenSet: options.controlToken !== undefined,
+    };
     const onRequest = (req: IncomingMessage, res: ServerResponse) => {
       try {
-        this.handle(req, res)?.catch((error: unknown) => this.internalError(res, error));
+        this.handle(req, res)?.catch((error: unknown) => this.internalError(req, res, error));
       } catch (error) {
-        this.internalError(res, error);
+        this.internalError(req, res, error);
       }
     };
-    this.http = createServer({ keepAliveTimeout: 65_000 }, onRequest);
+    this.http = createServer(serverTimeouts(options), onRequest);
+    this.http.on('clientError', (error: ParserError, socket: Socket) => this.clientError(error, socket));
+    // An Expect other than 100-continue: refused in the route's shape (node:http's own is empty).
+    this.http.on('checkExpectation', (req: IncomingMessage, res: ServerResponse) => {
+      req.resume();
+      const path = (req.url ?? '/').split('?')[0];
+      const error: NeutralError = {
+        kind: 'invalid_request',
+        status: 417,
+        code: 'expectation_failed',
+        message: `Expect: ${String(req.headers.expect)} is not supported; only 100-continue is.`,
+      };
+      this.sendError(res, errorShapeFor(req.method ?? 'GET', path), error, `req_server-${++this.orphanRequests}`);
+    });
     if (cluster?.index === 0) {
       this.cluster = new OwnerLink(0, cluster.workers, this.registry, remoteJournalDecoder);
       this.privateHttp = createServer({ keepAliveTimeout: 65_000 }, onRequest);
@@ -180,6 +210,12 @@ export class UnderstudyServer {
     const path = q < 0 ? url : url.slice(0, q);
     if (this.options.corsOrigins?.length && applyCors(req, res, this.options.corsOrigins)) return;
     if (path === CONTROL_PREFIX || path.startsWith(`${CONTROL_PREFIX}/`)) {
+      const refused = controlRefusal(req, this.access);
+      if (refused) {
+        req.resume();
+        sendControlError(res, refused);
+        return;
+      }
       if (this.cluster?.kind === 'edge') {
         this.cluster.forward(req, res);
         return undefined;
@@ -187,16 +223,12 @@ export class UnderstudyServer {
       const token = this.options.controlToken;
       if (token !== undefined && !tokenMatches(controlTokenFrom(req), token)) {
         req.resume();
-        res.writeHead(401, { 'content-type': 'application/json', 'www-authenticate': 'Bearer' });
-        res.end(
-          JSON.stringify({
-            error: {
-              status: 401,
-              code: 'control_token_required',
-              message: 'the control API needs the control token (Authorization: Bearer <token> or x-understudy-control-token)',
-            },
-          }),
-        );
+        res.setHeader('www-authenticate', 'Bearer');
+        sendControlError(res, {
+          status: 401,
+          code: 'control_token_required',
+          message: 'the control API needs the control token (Authorization: Bearer <token> or x-understudy-control-token)',
+        });
         return;
       }
       // Edges deliver what they answered here, on the owner's private port only, behind the same token.
@@ -214,6 +246,25 @@ export class UnderstudyServer {
     }
 
     const route = matchRoute(req.method ?? 'GET', path);
+    if (req.headers.origin !== undefined) {
+      const refused = browserRefusal(req, this.access);
+      if (refused) {
+        req.resume();
+        const error: NeutralError = { kind: 'unauthorized', ...refused };
+        this.sendError(res, 'operation' in route ? route.operation.dialect : route.dialect, error, `req_server-${++this.orphanRequests}`);
+        return undefined;
+      }
+    }
+    if ('badPath' in route) {
+      req.resume();
+      this.sendError(
+        res,
+        route.dialect,
+        invalidRequest(`Invalid URL (${req.method} ${path}): ${route.badPath}.`, null, 'invalid_url'),
+        `req_server-${++this.orphanRequests}`,
+      );
+      return undefined;
+    }
     const session = this.findSession(req, url, q, route.sessionId);
     if (this.cluster?.kind === 'edge' && !this.edgeAnswers(this.cluster, req, route, session, q < 0 ? '' : url.slice(q + 1))) {
       this.cluster.forward(req, res);
@@ -223,7 +274,7 @@ export class UnderstudyServer {
     try {
       this.handleProvider(req, res, path, q < 0 ? '' : url.slice(q + 1), route, session, requestId, session?.lastIdNumber ?? -1);
     } catch (error) {
-      this.internalError(res, error, requestId);
+      this.internalError(req, res, error, requestId);
     }
     return undefined;
   }
@@ -233,7 +284,7 @@ export class UnderstudyServer {
     res: ServerResponse,
     path: string,
     queryText: string,
-    route: RouteResult,
+    route: Exclude<RouteResult, { badPath: string }>,
     session: Session | undefined,
     requestId: string,
     /** The number the session made requestId from (session.requestIdOf gives it back). */
@@ -291,10 +342,10 @@ export class UnderstudyServer {
     readBodyThen(req, this.bodyLimit, (body) => {
       try {
         this.handleBody(req, res, body, queryText, route, session, base)?.catch((error: unknown) =>
-          this.internalError(res, error, requestId),
+          this.internalError(req, res, error, requestId),
         );
       } catch (error) {
-        this.internalError(res, error, requestId);
+        this.internalError(req, res, error, requestId);
       }
     });
   }
@@ -311,7 +362,10 @@ export class UnderstudyServer {
     const dialect = route.operation.dialect;
     const requestId = base.requestId;
     if (!body.ok) {
-      if (body.reason === 'aborted') return;
+      if (body.reason === 'aborted') {
+        this.recordAborted(session, base, 'the client closed the connection before its request body arrived');
+        return;
+      }
       const error: NeutralError =
         body.reason === 'too_large'
           ? {
@@ -602,6 +656,14 @@ export class UnderstudyServer {
     this.journalAdd(session, entry);
   }
 
+  /** A request whose client went away before its answer was delivered: journalled, nothing consumed. */
+  private recordAborted(session: Session, entry: JournalRecord, message: string): void {
+    session.journal.counters.aborted++;
+    entry.status = ABORTED_STATUS;
+    entry.error = { code: 'client_closed_request', message };
+    this.journalAdd(session, entry);
+  }
+
   private journalAdd(session: Session, entry: JournalRecord, request?: ChatRequest): void {
     const cluster = this.cluster;
     if (!cluster) session.journal.add(entry);
@@ -648,7 +710,7 @@ export class UnderstudyServer {
 
   /** Whether this edge worker answers the request itself (see cluster/replica.ts). */
   private edgeAnswers(edge: EdgeLink, req: IncomingMessage, route: RouteResult, session: Session | undefined, queryText: string): boolean {
-    if ('notFound' in route) return true;
+    if ('notFound' in route || 'badPath' in route) return true;
     if (!session || !edge.answers(session) || route.operation.dialect.statefulDecode) return false;
     return !chaosFor(session.chaos, req, queryText ? new URLSearchParams(queryText) : EMPTY_QUERY);
   }
@@ -664,7 +726,7 @@ export class UnderstudyServer {
     res.writeHead(204).end();
   }
 
-  private sendError(res: ServerResponse, dialect: ChatDialect, error: NeutralError, requestId: string): void {
+  private sendError(res: ServerResponse, dialect: Pick<ChatDialect, 'encodeError'>, error: NeutralError, requestId: string): void {
     const encoded = dialect.encodeError(error, { requestId });
     if (res.headersSent) {
       res.destroy();
@@ -674,18 +736,37 @@ export class UnderstudyServer {
     res.end(encoded.body);
   }
 
-  private internalError(res: ServerResponse, error: unknown, requestId?: string): void {
-    if (!res.headersSent) {
-      const message = error instanceof Error ? error.message : String(error);
-      res.writeHead(500, { 'content-type': 'application/json', ...(requestId && { 'x-request-id': requestId }) });
-      res.end(
-        JSON.stringify({
-          error: { message: `Understudy internal error: ${message}`, type: 'server_error', param: null, code: 'understudy_internal' },
-        }),
-      );
-    } else {
-      res.destroy();
+  /** A request Node's HTTP parser refused, answered in its route's shape (client-errors.ts). */
+  private clientError(error: ParserError, socket: Socket): void {
+    const failure = parserFailure(error);
+    if (!failure) {
+      socket.destroy();
+      return;
     }
+    const path = failedRequestPath(error, socket) ?? '/';
+    answerParserFailure(socket, errorShapeFor('POST', path), failure, `req_server-${++this.orphanRequests}`);
+  }
+
+  /** A failure of Understudy itself, answered in the shape of the route's provider (or of the
+   * control API) so that the client's SDK reports it as a server error, not a parse failure. */
+  private internalError(
+    req: IncomingMessage,
+    res: ServerResponse,
+    error: unknown,
+    requestId = `req_server-${++this.orphanRequests}`,
+  ): void {
+    if (res.headersSent) {
+      res.destroy();
+      return;
+    }
+    const message = `Understudy internal error: ${error instanceof Error ? error.message : String(error)}`;
+    const path = (req.url ?? '/').split('?')[0];
+    this.sendError(
+      res,
+      errorShapeFor(req.method ?? 'GET', path),
+      { kind: 'internal', status: 500, code: 'understudy_internal', message },
+      requestId,
+    );
   }
 
   private findSession(req: IncomingMessage, url: string, q: number, prefixId: string | undefined): Session | undefined {
@@ -732,6 +813,44 @@ function remoteJournalDecoder(text: string, wire: NonNullable<PortableRecord['wi
   const { zeroConfig, ...rest } = wire;
   const state = stateAsOfArrival(live, zeroConfig);
   return { context: { ...rest, query: new URLSearchParams(wire.query), state } satisfies WireContext, decode: decodeForJournal };
+}
+
+/** A test server's timeouts (docs/security.md): a request's headers must arrive within
+ * `headersTimeoutMs` and the whole request within `requestTimeoutMs`; idle keep-alive connections
+ * stay open longer than the SDKs' pools keep them, so a pooled socket is never closed under a client. */
+function serverTimeouts(options: ServerOptions) {
+  const headersTimeout = options.headersTimeoutMs ?? DEFAULT_HEADERS_TIMEOUT_MS;
+  return {
+    keepAliveTimeout: 65_000,
+    headersTimeout,
+    requestTimeout: Math.max(options.requestTimeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS, headersTimeout),
+    // How often node:http looks for connections past those limits.
+    connectionsCheckingInterval: Math.min(1_000, headersTimeout),
+  };
+}
+
+export const DEFAULT_HEADERS_TIMEOUT_MS = 10_000;
+export const DEFAULT_REQUEST_TIMEOUT_MS = 60_000;
+
+/** The control API's error shape, for failures found before a control handler runs. */
+const CONTROL_ERRORS: Pick<ChatDialect, 'encodeError'> = {
+  encodeError: (error: NeutralError) => ({
+    status: error.status,
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ error: { status: error.status, code: error.code, message: error.message } }),
+  }),
+};
+
+function sendControlError(res: ServerResponse, error: { status: number; code: string; message: string }): void {
+  res.writeHead(error.status, { 'content-type': 'application/json' });
+  res.end(JSON.stringify({ error }));
+}
+
+/** Whose error shape a request gets when it fails before (or outside) its route's handling. */
+function errorShapeFor(method: string, path: string): Pick<ChatDialect, 'encodeError'> {
+  if (path === CONTROL_PREFIX || path.startsWith(`${CONTROL_PREFIX}/`)) return CONTROL_ERRORS;
+  const route = matchRoute(method, path);
+  return 'operation' in route ? route.operation.dialect : route.dialect;
 }
 
 /** Capped by the kernel (net.core.somaxconn). */

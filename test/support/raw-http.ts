@@ -1,0 +1,136 @@
+// Bytes no HTTP client would send, written straight to a socket, and the one response read back.
+// Only for malformed-input tests: well-formed traffic goes through the real SDKs.
+
+import net from 'node:net';
+
+export interface RawResponse {
+  status: number;
+  headers: Record<string, string>;
+  body: string;
+  /** The connection closed without any response bytes. */
+  closedSilently: boolean;
+}
+
+/** Sends `data` and reads one response (up to its Content-Length), or what arrived before close. */
+export function rawRequest(port: number, data: string | Buffer, timeoutMs = 5000): Promise<RawResponse> {
+  return new Promise((resolve, reject) => {
+    const socket = net.connect(port, '127.0.0.1', () => socket.write(data));
+    let received = Buffer.alloc(0);
+    let settled = false;
+    const finish = () => {
+      if (settled) return;
+      settled = true;
+      clearTimeout(timer);
+      socket.destroy();
+      resolve(parse(received));
+    };
+    const timer = setTimeout(() => {
+      settled = true;
+      socket.destroy();
+      reject(new Error(`no complete response within ${timeoutMs} ms; got ${JSON.stringify(received.toString('latin1').slice(0, 200))}`));
+    }, timeoutMs);
+    socket.on('data', (chunk: Buffer) => {
+      received = Buffer.concat([received, chunk]);
+      if (complete(received)) finish();
+    });
+    socket.on('error', finish);
+    socket.on('close', finish);
+  });
+}
+
+function headEnd(bytes: Buffer): number {
+  return bytes.indexOf('\r\n\r\n');
+}
+
+function complete(bytes: Buffer): boolean {
+  const end = headEnd(bytes);
+  if (end < 0) return false;
+  const head = bytes.subarray(0, end).toString('latin1');
+  if (/\r\ntransfer-encoding: *chunked/i.test(head)) return bytes.subarray(bytes.length - 5).toString('latin1') === '0\r\n\r\n';
+  const length = /\r\ncontent-length: *(\d+)/i.exec(head);
+  return length !== null && bytes.length >= end + 4 + Number(length[1]);
+}
+
+function parse(bytes: Buffer): RawResponse {
+  const end = headEnd(bytes);
+  if (bytes.length === 0 || end < 0) return { status: 0, headers: {}, body: bytes.toString('latin1'), closedSilently: bytes.length === 0 };
+  const [statusLine, ...lines] = bytes.subarray(0, end).toString('latin1').split('\r\n');
+  const headers: Record<string, string> = {};
+  for (const line of lines) {
+    const colon = line.indexOf(':');
+    headers[line.slice(0, colon).trim().toLowerCase()] = line.slice(colon + 1).trim();
+  }
+  const status = Number(/^HTTP\/1\.[01] (\d{3})/.exec(statusLine)?.[1] ?? 0);
+  const length = headers['content-length'] !== undefined ? Number(headers['content-length']) : undefined;
+  const rest = bytes.subarray(end + 4, length === undefined ? undefined : end + 4 + length);
+  const body = headers['transfer-encoding'] === 'chunked' ? dechunked(rest) : rest.toString('utf8');
+  return { status, headers, body, closedSilently: false };
+}
+
+function dechunked(bytes: Buffer): string {
+  const parts: Buffer[] = [];
+  let at = 0;
+  for (;;) {
+    const line = bytes.indexOf('\r\n', at);
+    if (line < 0) break;
+    const size = parseInt(bytes.subarray(at, line).toString('latin1'), 16);
+    if (!(size > 0)) break;
+    parts.push(bytes.subarray(line + 2, line + 2 + size));
+    at = line + 2 + size + 2;
+  }
+  return Buffer.concat(parts).toString('utf8');
+}
+
+export type ErrorShape = 'openai' | 'anthropic' | 'gemini' | 'control';
+
+/** The provider whose error shape a provider path's errors come in. */
+export function shapeForPath(path: string): ErrorShape {
+  const bare = path.split('?')[0].replace(/^\/s\/[^/]*/, '');
+  if (bare === '/_understudy' || bare.startsWith('/_understudy/')) return 'control';
+  if (bare.startsWith('/anthropic/') || bare.startsWith('/v1/messages')) return 'anthropic';
+  if (bare.startsWith('/gemini/') || bare.startsWith('/v1beta/') || /:(?:stream)?[gG]enerateContent$/.test(bare)) return 'gemini';
+  return 'openai';
+}
+
+/** Which shape an error body is in, if any of the four. */
+export function shapeOf(body: string): ErrorShape | undefined {
+  for (const shape of ['anthropic', 'gemini', 'control', 'openai'] as const) {
+    try {
+      assertErrorShape(body, shape, '');
+      return shape;
+    } catch {
+      // try the next one
+    }
+  }
+  return undefined;
+}
+
+/** Throws unless `body` is an error body of that shape with a message. */
+export function assertErrorShape(body: string, shape: ErrorShape, context: string): void {
+  let value: Record<string, unknown>;
+  try {
+    value = JSON.parse(body) as Record<string, unknown>;
+  } catch {
+    throw new Error(`${context}: error body is not JSON: ${JSON.stringify(body.slice(0, 200))}`);
+  }
+  const error = value.error as Record<string, unknown> | undefined;
+  const fail = (why: string) => {
+    throw new Error(`${context}: not a ${shape} error body (${why}): ${body.slice(0, 300)}`);
+  };
+  if (typeof error !== 'object' || error === null) fail('no error object');
+  if (typeof error!.message !== 'string' || error!.message === '') fail('no message');
+  switch (shape) {
+    case 'openai':
+      if (!('type' in error!) || !('param' in error!) || !('code' in error!)) fail('type, param and code expected');
+      break;
+    case 'anthropic':
+      if (value.type !== 'error' || typeof error!.type !== 'string') fail('type "error" and error.type expected');
+      break;
+    case 'gemini':
+      if (typeof error!.code !== 'number' || typeof error!.status !== 'string') fail('numeric code and status expected');
+      break;
+    case 'control':
+      if (typeof error!.status !== 'number' || typeof error!.code !== 'string') fail('status and code expected');
+      break;
+  }
+}
