@@ -20,7 +20,9 @@ const CHROMIUM = ['/usr/bin/chromium', '/usr/bin/chromium-browser'].find((path) 
 // CI installs Debian's chromium (.ci/run); elsewhere the test says why it did not run.
 const skip = CHROMIUM ? false : process.env.CI ? false : 'Debian chromium is not installed (apt-get install chromium)';
 
-const SCRIPT = JSON.stringify({ scenarios: [{ name: 'evil', exhausted: 'repeat_last', steps: [{ reply: { text: 'the page answers' } }] }] });
+const SCRIPT = JSON.stringify({
+  scenarios: [{ name: 'evil', exhausted: 'repeat_last', steps: [{ reply: { text: 'the page answers' } }] }],
+});
 
 /** The page: every attempt's outcome is posted back to its own origin. */
 function attackPage(understudy: string): string {
