@@ -15,6 +15,7 @@ import { startUnderstudy, type Understudy } from '../src/client/index.js';
 import { anthropicMessages } from '../src/dialects/anthropic-messages/index.js';
 import { gemini } from '../src/dialects/gemini/index.js';
 import { openaiChat } from '../src/dialects/openai-chat/index.js';
+import { providerRoutes } from '../src/transport/routes.js';
 import { assertErrorShape, rawRequest, shapeForPath, shapeOf } from './support/raw-http.js';
 
 let mock: Understudy;
@@ -28,14 +29,18 @@ after(async () => {
   await mock.close();
 });
 
+// Every provider route with its parameters filled in, and the control API.
 const ROUTES = [
-  '/v1/chat/completions',
-  '/openai/v1/responses',
-  '/v1/messages',
-  '/anthropic/v1/messages',
-  '/v1beta/models/gemini-2.5-flash:generateContent',
-  '/v1/projects/p/locations/us-central1/publishers/google/models/gemini-2.5-flash:streamGenerateContent',
+  ...providerRoutes().map((route) =>
+    route
+      .replace(/^POST /, '')
+      .replace('{version}', 'v1')
+      .replace('{model}', 'gemini-2.5-flash')
+      .replace('{location}', 'us-central1')
+      .replace(/\{[A-Za-z]+\}/g, 'p'),
+  ),
   '/_understudy/sessions',
+  '/_understudy/sessions/default/scripts',
 ];
 
 async function stillServing(): Promise<void> {
