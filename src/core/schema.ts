@@ -15,6 +15,8 @@ export interface SchemaProblem {
   path: string;
   /** Ajv keyword that failed (type, required, enum, ...). */
   keyword: string;
+  /** Where in the schema the failing keyword is (`#/properties/city/minLength`). */
+  schemaPath: string;
   /** e.g. `at /city: must be string`. */
   text: string;
 }
@@ -173,7 +175,7 @@ const ALWAYS_VALID: CompiledSchema = {
 };
 const NEVER_VALID: CompiledSchema = {
   validate: () => ['at (root): the schema is false; no value is allowed'],
-  problems: () => [{ path: '', keyword: 'false schema', text: 'at (root): the schema is false; no value is allowed' }],
+  problems: () => [{ path: '', keyword: 'false schema', schemaPath: '#', text: 'at (root): the schema is false; no value is allowed' }],
 };
 
 function compileUncached(key: string): CompiledSchema | SchemaError {
@@ -273,7 +275,7 @@ function scanSchema(root: { [key: string]: unknown }): { external?: string; nest
 
 function describe(errors: ErrorObject[] | null | undefined): SchemaProblem[] {
   if (!errors || errors.length === 0) {
-    return [{ path: '', keyword: 'unknown', text: 'at (root): does not match the schema' }];
+    return [{ path: '', keyword: 'unknown', schemaPath: '#', text: 'at (root): does not match the schema' }];
   }
   const out: SchemaProblem[] = [];
   const seen = new Set<string>();
@@ -281,7 +283,7 @@ function describe(errors: ErrorObject[] | null | undefined): SchemaProblem[] {
     const text = `at ${e.instancePath === '' ? '(root)' : e.instancePath}: ${messageOf(e)}`;
     if (seen.has(text)) continue;
     seen.add(text);
-    out.push({ path: e.instancePath, keyword: e.keyword, text });
+    out.push({ path: e.instancePath, keyword: e.keyword, schemaPath: e.schemaPath, text });
   }
   return out;
 }
