@@ -65,15 +65,11 @@ const FORMAT_VALUES: Record<string, string> = {
 /** Strings tried against a pattern the regex reader could not spell. */
 const PATTERN_CANDIDATES = ['', 'a', 'A', '0', 'a0', 'aa', 'example', 'A0', '00', 'a-a', 'a_a', 'a.a', 'a@a.aa'];
 
-const byObject = new WeakMap<object, InstanceResult>();
+// Keyed by the JSON text, as compileSchema is: a request decoded afresh brings new schema objects.
 const byText = new Map<string, InstanceResult>();
 
 /** The smallest value `schema` accepts (see the rules above); the value is shared and frozen. */
 export function smallestInstance(schema: JsonSchema): InstanceResult {
-  if (typeof schema === 'object' && schema !== null) {
-    const known = byObject.get(schema);
-    if (known) return known;
-  }
   let key: string;
   try {
     key = JSON.stringify(schema) ?? 'undefined';
@@ -81,13 +77,16 @@ export function smallestInstance(schema: JsonSchema): InstanceResult {
     return { ok: false, schemaPath: '#', reason: 'the schema is not JSON' };
   }
   let result = byText.get(key);
-  if (!result) {
-    result = make(schema);
-    if (result.ok) deepFreeze(result.value);
+  if (result) {
+    // Least recently used first: a hit moves to the end.
+    byText.delete(key);
     byText.set(key, result);
-    if (byText.size > CACHE_LIMIT) byText.delete(byText.keys().next().value as string);
+    return result;
   }
-  if (typeof schema === 'object' && schema !== null) byObject.set(schema, result);
+  result = make(schema);
+  if (result.ok) deepFreeze(result.value);
+  byText.set(key, result);
+  if (byText.size > CACHE_LIMIT) byText.delete(byText.keys().next().value as string);
   return result;
 }
 
