@@ -10,60 +10,37 @@
 //   - numbers: 0 when in range, else the bound nearest to 0 (exclusive bounds and multipleOf
 //     honoured); booleans false;
 //   - several types, anyOf, oneOf: the alternative whose value has the fewest JSON nodes (the
-//     first on a tie, but null loses ties), so null only where it is the simplest; allOf and local $ref
-//     merged; a $ref met again on its own path more than REF_REPEATS times is not followed.
-// The value is then validated with the project's validator (schema.ts); when it fails, or none
-// could be made, the answer names the schema path. Results are kept per schema.
+//     first on a tie, but null loses ties), so null only where it is the simplest;
+//   - allOf and local $ref merged (schema-facts.ts); a $ref entered again inside itself more than
+//     twice is not followed, so recursion ends at an optional, empty or null branch.
+// Numbers and strings: schema-scalars.ts. The value is then validated with the project's
+// validator (schema.ts); when it fails, or none could be made, the answer names the schema path.
+// Results are kept per schema.
 
 import { deepFreeze } from './deep-freeze.js';
 import type { JsonSchema, JsonValue } from './model.js';
-import { regexExample } from './regex-example.js';
 import { compileSchema, isSchemaError, jsonEquals } from './schema.js';
+import {
+  emptyFacts,
+  escapePointer,
+  fail,
+  fold,
+  isObject,
+  show,
+  typesOf,
+  type Facts,
+  type FoldContext,
+  type Made,
+  type Schema,
+} from './schema-facts.js';
+import { MAX_LENGTH, numberOf, stringOf } from './schema-scalars.js';
 
-export type InstanceResult =
-  | { ok: true; value: JsonValue }
-  | {
-      ok: false;
-      /** JSON Pointer into the schema (`#/properties/age/minimum`). */
-      schemaPath: string;
-      reason: string;
-    };
+/** The value, or the schema path (`#/properties/age/minimum`) where none could be made, and why. */
+export type InstanceResult = Made;
 
 /** Steps of generation one schema may take (each visit of a sub-schema is one). */
 const BUDGET = 20_000;
-/** Longest string and array made. */
-const MAX_LENGTH = 10_000;
-/** How often one $ref may be entered again inside itself. */
-const REF_REPEATS = 2;
 const CACHE_LIMIT = 1000;
-
-/** Fixed values for string formats (ajv-formats' names). */
-const FORMAT_VALUES: Record<string, string> = {
-  'date-time': '2026-01-01T00:00:00Z',
-  date: '2026-01-01',
-  time: '00:00:00Z',
-  duration: 'P0D',
-  email: 'user@example.com',
-  'idn-email': 'user@example.com',
-  hostname: 'example.com',
-  'idn-hostname': 'example.com',
-  ipv4: '127.0.0.1',
-  ipv6: '::1',
-  uri: 'https://example.com',
-  'uri-reference': 'https://example.com',
-  iri: 'https://example.com',
-  'iri-reference': 'https://example.com',
-  url: 'https://example.com',
-  'uri-template': 'https://example.com',
-  uuid: '00000000-0000-0000-0000-000000000000',
-  'json-pointer': '',
-  'relative-json-pointer': '0',
-  regex: '',
-  byte: '',
-};
-
-/** Strings tried against a pattern the regex reader could not spell. */
-const PATTERN_CANDIDATES = ['', 'a', 'A', '0', 'a0', 'aa', 'example', 'A0', '00', 'a-a', 'a_a', 'a.a', 'a@a.aa'];
 
 // Keyed by the JSON text, as compileSchema is: a request decoded afresh brings new schema objects.
 const byText = new Map<string, InstanceResult>();
@@ -94,7 +71,7 @@ function make(schema: JsonSchema): InstanceResult {
   const compiled = compileSchema(schema);
   if (isSchemaError(compiled)) return { ok: false, schemaPath: '#', reason: compiled.error };
   if (compiled.problems({}).length === 0) return { ok: true, value: {} };
-  const ctx: Context = { root: schema, budget: BUDGET, refs: [] };
+  const ctx: FoldContext = { root: schema, budget: BUDGET, refs: [] };
   const made = generate(schema, '#', ctx);
   if (!made.ok) return made;
   const problems = compiled.problems(made.value);
@@ -105,186 +82,15 @@ function make(schema: JsonSchema): InstanceResult {
   return made;
 }
 
-// ---------- merging: a schema, its $refs and allOf as one set of facts ----------
-
-interface Context {
-  root: JsonSchema;
-  budget: number;
-  /** $refs entered on the current path. */
-  refs: string[];
-}
-
-type Made = InstanceResult;
-
-type Schema = Record<string, unknown>;
-
-/** One schema's constraints with $ref and allOf folded in; `at` says where each keyword came from. */
-interface Facts {
-  s: Schema;
-  at: Record<string, string>;
-  /** anyOf / oneOf groups still to choose from, each with its path. */
-  groups: { alternatives: unknown[]; path: string }[];
-  /** Set when the schema is `false`, or two merged constraints cannot both hold. */
-  impossible?: { schemaPath: string; reason: string };
-  /** $refs this fact set followed (kept on the path while its value is made). */
-  refs: string[];
-}
-
-function fail(schemaPath: string, reason: string): Made {
-  return { ok: false, schemaPath, reason };
-}
-
-function isObject(x: unknown): x is Schema {
-  return typeof x === 'object' && x !== null && !Array.isArray(x);
-}
-
-function emptyFacts(): Facts {
-  return { s: {}, at: {}, groups: [], refs: [] };
-}
-
-/** Folds `schema` (at `path`) into `facts`. */
-function fold(facts: Facts, schema: unknown, path: string, ctx: Context): void {
-  if (--ctx.budget < 0) {
-    facts.impossible ??= { schemaPath: path, reason: 'the schema is too large for zero-config to make a value' };
-    return;
-  }
-  if (schema === true || schema === undefined) return;
-  if (schema === false) {
-    facts.impossible ??= { schemaPath: path, reason: 'the schema is false; no value is allowed' };
-    return;
-  }
-  if (!isObject(schema)) return;
-  const ref = schema.$ref;
-  if (typeof ref === 'string') {
-    const target = resolveRef(ctx.root, ref);
-    const seen = ctx.refs.filter((r) => r === ref).length + facts.refs.filter((r) => r === ref).length;
-    if (target === undefined) {
-      facts.impossible ??= { schemaPath: `${path}/$ref`, reason: `$ref "${ref}" does not resolve inside the schema` };
-    } else if (seen > REF_REPEATS) {
-      facts.impossible ??= {
-        schemaPath: `${path}/$ref`,
-        reason: `$ref "${ref}" recurses without a way out (no optional, empty or null branch)`,
-      };
-    } else {
-      facts.refs.push(ref);
-      fold(facts, target, ref, ctx);
-    }
-  }
-  for (const key of Object.keys(schema)) {
-    if (key === '$ref' || key === '$defs' || key === 'definitions') continue;
-    const value = schema[key];
-    const where = `${path}/${escapePointer(key)}`;
-    if (key === 'allOf' && Array.isArray(value)) {
-      value.forEach((sub, i) => fold(facts, sub, `${where}/${i}`, ctx));
-    } else if ((key === 'anyOf' || key === 'oneOf') && Array.isArray(value)) {
-      facts.groups.push({ alternatives: value, path: where });
-    } else {
-      mergeKeyword(facts, key, value, where);
-    }
-  }
-}
-
-function escapePointer(key: string): string {
-  return key.replace(/~/g, '~0').replace(/\//g, '~1');
-}
-
-function resolveRef(root: JsonSchema, ref: string): unknown {
-  if (ref === '#') return root;
-  if (!ref.startsWith('#/')) return undefined;
-  let node: unknown = root;
-  for (const raw of ref.slice(2).split('/')) {
-    const key = decodeURIComponent(raw).replace(/~1/g, '/').replace(/~0/g, '~');
-    if (Array.isArray(node)) node = node[Number(key)];
-    else if (isObject(node)) node = node[key];
-    else return undefined;
-    if (node === undefined) return undefined;
-  }
-  return node;
-}
-
-const LOWER_BOUNDS = new Set(['minimum', 'exclusiveMinimum', 'minLength', 'minItems', 'minProperties', 'minContains']);
-const UPPER_BOUNDS = new Set(['maximum', 'exclusiveMaximum', 'maxLength', 'maxItems', 'maxProperties', 'maxContains']);
-
-function mergeKeyword(facts: Facts, key: string, value: unknown, where: string): void {
-  const s = facts.s;
-  const had = s[key];
-  if (had === undefined) {
-    s[key] = key === 'pattern' ? [value] : value;
-    facts.at[key] = where;
-    return;
-  }
-  if (LOWER_BOUNDS.has(key) && typeof value === 'number' && typeof had === 'number') {
-    if (value > had) {
-      s[key] = value;
-      facts.at[key] = where;
-    }
-  } else if (UPPER_BOUNDS.has(key) && typeof value === 'number' && typeof had === 'number') {
-    if (value < had) {
-      s[key] = value;
-      facts.at[key] = where;
-    }
-  } else if (key === 'type') {
-    const both = intersectTypes(typesOf(had), typesOf(value));
-    if (both.length === 0) facts.impossible ??= { schemaPath: where, reason: `no type is both ${show(had)} and ${show(value)}` };
-    s.type = both;
-  } else if (key === 'required' && Array.isArray(had) && Array.isArray(value)) {
-    s.required = [...had, ...value.filter((k) => !had.includes(k))];
-  } else if (key === 'enum' && Array.isArray(had) && Array.isArray(value)) {
-    s.enum = had.filter((a) => value.some((b) => jsonEquals(a, b)));
-    if ((s.enum as unknown[]).length === 0) facts.impossible ??= { schemaPath: where, reason: 'no value is in every enum list' };
-  } else if (key === 'const') {
-    if (!jsonEquals(had, value)) facts.impossible ??= { schemaPath: where, reason: `two const values: ${show(had)} and ${show(value)}` };
-  } else if (key === 'pattern') {
-    (had as unknown[]).push(value);
-  } else if ((key === 'properties' || key === 'patternProperties') && isObject(had) && isObject(value)) {
-    const merged: Schema = { ...had };
-    for (const [name, sub] of Object.entries(value)) merged[name] = name in had ? { allOf: [had[name], sub] } : sub;
-    s[key] = merged;
-  } else if (key === 'items' || key === 'additionalProperties' || key === 'contains' || key === 'propertyNames') {
-    if (Array.isArray(had) || Array.isArray(value)) return;
-    s[key] = { allOf: [had, value] };
-  } else if (key === 'prefixItems' && Array.isArray(had) && Array.isArray(value)) {
-    const n = Math.max(had.length, value.length);
-    s.prefixItems = Array.from({ length: n }, (_, i) =>
-      i < had.length && i < value.length ? { allOf: [had[i], value[i]] } : (had[i] ?? value[i]),
-    );
-  } else if (key === 'multipleOf' && typeof had === 'number' && typeof value === 'number') {
-    s.multipleOf = Number.isInteger(had / value) ? had : Number.isInteger(value / had) ? value : had * value;
-  }
-  // Any other keyword met twice: the first stays, and the final validation judges the value.
-}
-
-const ALL_TYPES = ['null', 'boolean', 'object', 'array', 'number', 'integer', 'string'];
-
-function typesOf(type: unknown): string[] {
-  if (typeof type === 'string') return [type];
-  if (Array.isArray(type)) return type.filter((t): t is string => typeof t === 'string');
-  return ALL_TYPES;
-}
-
-function intersectTypes(a: string[], b: string[]): string[] {
-  const out: string[] = [];
-  for (const t of a) {
-    if (b.includes(t)) out.push(t);
-    else if (t === 'integer' && b.includes('number')) out.push('integer');
-    else if (t === 'number' && b.includes('integer')) out.push('integer');
-  }
-  return [...new Set(out)];
-}
-
-function show(v: unknown): string {
-  return JSON.stringify(v) ?? String(v);
-}
-
 // ---------- making a value ----------
 
-function generate(schema: unknown, path: string, ctx: Context): Made {
+function generate(schema: unknown, path: string, ctx: FoldContext): Made {
   const facts = emptyFacts();
   fold(facts, schema, path, ctx);
   return fromFacts(facts, path, ctx);
 }
 
-function fromFacts(facts: Facts, path: string, ctx: Context): Made {
+function fromFacts(facts: Facts, path: string, ctx: FoldContext): Made {
   if (facts.impossible) return fail(facts.impossible.schemaPath, facts.impossible.reason);
   ctx.refs.push(...facts.refs);
   try {
@@ -296,7 +102,7 @@ function fromFacts(facts: Facts, path: string, ctx: Context): Made {
 }
 
 /** One anyOf/oneOf group: every alternative merged with the rest, the shortest value kept. */
-function chooseAlternative(facts: Facts, path: string, ctx: Context): Made {
+function chooseAlternative(facts: Facts, path: string, ctx: FoldContext): Made {
   const [group, ...rest] = facts.groups;
   let best: Ranked | undefined;
   let firstFailure: Made | undefined;
@@ -338,7 +144,7 @@ function nodes(value: JsonValue): number {
   return 1;
 }
 
-function fromPlainFacts(facts: Facts, path: string, ctx: Context): Made {
+function fromPlainFacts(facts: Facts, path: string, ctx: FoldContext): Made {
   const s = facts.s;
   const types = s.type === undefined ? undefined : typesOf(s.type);
   if (s.const !== undefined) return { ok: true, value: s.const as JsonValue };
@@ -394,7 +200,7 @@ function inferTypes(s: Schema): string[] {
   return out;
 }
 
-function ofType(type: string, facts: Facts, path: string, ctx: Context): Made {
+function ofType(type: string, facts: Facts, path: string, ctx: FoldContext): Made {
   switch (type) {
     case 'null':
       return { ok: true, value: null };
@@ -414,131 +220,9 @@ function ofType(type: string, facts: Facts, path: string, ctx: Context): Made {
   }
 }
 
-// ---------- numbers ----------
-
-/** Ajv's own multipleOf test (without multipleOfPrecision). */
-function isMultiple(v: number, m: number): boolean {
-  const q = v / m;
-  return q === parseInt(String(q), 10);
-}
-
-function numberOf(integer: boolean, facts: Facts, path: string): Made {
-  const s = facts.s;
-  const num = (k: string): number | undefined => (typeof s[k] === 'number' ? (s[k] as number) : undefined);
-  const min = num('minimum');
-  const xmin = num('exclusiveMinimum');
-  const max = num('maximum');
-  const xmax = num('exclusiveMaximum');
-  const m = num('multipleOf');
-  const fits = (v: number): boolean =>
-    Number.isFinite(v) &&
-    (min === undefined || v >= min) &&
-    (xmin === undefined || v > xmin) &&
-    (max === undefined || v <= max) &&
-    (xmax === undefined || v < xmax) &&
-    (!integer || Number.isInteger(v)) &&
-    (m === undefined || m <= 0 || isMultiple(v, m));
-  if (fits(0)) return { ok: true, value: 0 };
-  const lo = Math.max(min ?? -Infinity, xmin ?? -Infinity);
-  const hi = Math.min(max ?? Infinity, xmax ?? Infinity);
-  // 0 is out of range, so the range lies at or above 0, or at or below it: the value nearest to 0
-  // is near that bound.
-  const up = lo >= 0;
-  if (!up && hi > 0) return fail(facts.at.type ?? path, 'no number satisfies the bounds');
-  const binding = up
-    ? xmin !== undefined && xmin >= (min ?? -Infinity)
-      ? 'exclusiveMinimum'
-      : 'minimum'
-    : xmax !== undefined && xmax <= (max ?? Infinity)
-      ? 'exclusiveMaximum'
-      : 'maximum';
-  const where = facts.at[binding] ?? path;
-  let step = m !== undefined && m > 0 ? m : integer ? 1 : undefined;
-  if (integer && step !== undefined && !Number.isInteger(step)) {
-    let k = 1;
-    while (k <= 1000 && !Number.isInteger(step * k)) k++;
-    if (k > 1000) return fail(facts.at.multipleOf ?? path, `no integer is a multiple of ${step}`);
-    step = Math.round(step * k);
-  }
-  const bound = up ? lo : hi;
-  if (!Number.isFinite(bound)) return fail(where, 'no number satisfies the bounds');
-  if (step === undefined) {
-    const candidates = up
-      ? [bound, Math.ceil(bound), Math.floor(bound) + 1, (lo + hi) / 2]
-      : [bound, Math.floor(bound), Math.ceil(bound) - 1, (lo + hi) / 2];
-    for (const v of candidates) if (fits(v)) return { ok: true, value: v };
-    return fail(where, `no number lies between ${show(lo)} and ${show(hi)}`);
-  }
-  let k = up ? Math.ceil(bound / step) : Math.floor(bound / step);
-  for (let tries = 0; tries < 16; tries++, k += up ? 1 : -1) {
-    const v = k * step;
-    if (up ? v > hi : v < lo) break;
-    if (fits(v)) return { ok: true, value: v };
-  }
-  return fail(
-    where,
-    `no ${integer ? 'integer' : 'number'}${m !== undefined ? ` that is a multiple of ${m}` : ''} lies between ${show(lo)} and ${show(hi)}`,
-  );
-}
-
-// ---------- strings ----------
-
-function stringOf(facts: Facts, path: string): Made {
-  const s = facts.s;
-  const minLength = typeof s.minLength === 'number' ? s.minLength : 0;
-  const maxLength = typeof s.maxLength === 'number' ? s.maxLength : Infinity;
-  if (minLength > MAX_LENGTH)
-    return fail(facts.at.minLength ?? path, `minLength ${minLength} is more than zero-config makes (${MAX_LENGTH})`);
-  if (minLength > maxLength) return fail(facts.at.maxLength ?? path, `minLength ${minLength} is more than maxLength ${maxLength}`);
-  const patterns = Array.isArray(s.pattern) ? (s.pattern as unknown[]).filter((p): p is string => typeof p === 'string') : [];
-  let regexes: RegExp[];
-  try {
-    regexes = patterns.map((p) => new RegExp(p, 'u'));
-  } catch (e) {
-    return fail(facts.at.pattern ?? path, `the pattern is not a valid regular expression: ${(e as Error).message}`);
-  }
-  const length = (v: string): number => [...v].length;
-  const fits = (v: string): boolean => length(v) >= minLength && length(v) <= maxLength && regexes.every((r) => r.test(v));
-
-  const format = typeof s.format === 'string' ? s.format : undefined;
-  if (format !== undefined && FORMAT_VALUES[format] !== undefined) {
-    const v = FORMAT_VALUES[format];
-    if (fits(v)) return { ok: true, value: v };
-    return fail(facts.at.format ?? path, `the fixed ${format} value ${show(v)} does not fit the schema's length or pattern`);
-  }
-  const padded = 'a'.repeat(minLength);
-  if (fits(padded)) return { ok: true, value: padded };
-  const proposals: string[] = [];
-  for (const p of patterns) {
-    const spelled = regexExample(p);
-    if (spelled !== undefined) proposals.push(spelled);
-  }
-  proposals.push(...PATTERN_CANDIDATES);
-  for (const base of proposals) {
-    if (fits(base)) return { ok: true, value: base };
-    const short = minLength - length(base);
-    if (short > 0) {
-      for (const v of [
-        base + 'a'.repeat(short),
-        'a'.repeat(short) + base,
-        base + '0'.repeat(short),
-        base.repeat(Math.ceil(minLength / Math.max(1, length(base)))),
-      ]) {
-        if (fits(v)) return { ok: true, value: v };
-      }
-    }
-  }
-  if (regexes.length > 0)
-    return fail(
-      facts.at.pattern ?? path,
-      `zero-config found no string matching ${patterns.map((p) => `/${p}/`).join(' and ')}${minLength > 0 ? ` with at least ${minLength} characters` : ''}`,
-    );
-  return fail(facts.at.maxLength ?? path, 'no string fits the length bounds');
-}
-
 // ---------- arrays ----------
 
-function arrayOf(facts: Facts, path: string, ctx: Context): Made {
+function arrayOf(facts: Facts, path: string, ctx: FoldContext): Made {
   const s = facts.s;
   const minItems = typeof s.minItems === 'number' ? s.minItems : 0;
   const maxItems = typeof s.maxItems === 'number' ? s.maxItems : Infinity;
@@ -576,7 +260,7 @@ function arrayOf(facts: Facts, path: string, ctx: Context): Made {
 
 // ---------- objects ----------
 
-function objectOf(facts: Facts, path: string, ctx: Context): Made {
+function objectOf(facts: Facts, path: string, ctx: FoldContext): Made {
   const s = facts.s;
   const properties = isObject(s.properties) ? s.properties : {};
   const patternProps = isObject(s.patternProperties) ? s.patternProperties : {};
