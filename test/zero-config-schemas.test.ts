@@ -10,6 +10,7 @@ import assert from 'node:assert/strict';
 import OpenAI from 'openai';
 import { zodFunction, zodResponseFormat, zodTextFormat } from 'openai/helpers/zod';
 import Anthropic from '@anthropic-ai/sdk';
+import { zodOutputFormat } from '@anthropic-ai/sdk/helpers/zod';
 import { GoogleGenAI, Type } from '@google/genai';
 import { Agent, run, setDefaultOpenAIClient, setOpenAIAPI, setTracingDisabled, tool as agentTool } from '@openai/agents';
 import { createOpenAI } from '@ai-sdk/openai';
@@ -345,6 +346,48 @@ describe('Anthropic and Gemini tools', () => {
       },
     });
     assert.deepEqual(second.functionCalls, [{ name: 'plan', args: { legs: 1 } }]);
+  });
+});
+
+describe('structured output on Anthropic and Gemini', () => {
+  test('Anthropic: client.messages.parse with zodOutputFormat gets a parsed_output [anthropic-messages.zero-config.json +]', async () => {
+    const session = await mock.session('zc-anthropic-parse', { fallback: 'auto' });
+    const client = new Anthropic({ baseURL: mock.url('anthropic'), apiKey: session.apiKey, maxRetries: 0, timeout: 10_000 });
+    const message = await client.messages.parse({
+      model: 'claude-sonnet-4-5',
+      max_tokens: 500,
+      messages: [{ role: 'user', content: 'Who is the user?' }],
+      output_config: { format: zodOutputFormat(Person) },
+    });
+    assert.deepEqual(message.parsed_output, SMALLEST_PERSON);
+  });
+
+  test('Gemini: responseSchema (OpenAPI form, nullable and enum) and responseJsonSchema give JSON that fits [gemini.zero-config.json +]', async () => {
+    const session = await mock.session('zc-gemini-json', { fallback: 'auto' });
+    const ai = new GoogleGenAI({ apiKey: session.apiKey, httpOptions: { baseUrl: mock.url('gemini'), timeout: 10_000 } });
+    const openApi = await ai.models.generateContent({
+      model: 'gemini-2.5-flash',
+      contents: 'Describe the user',
+      config: {
+        responseMimeType: 'application/json',
+        responseSchema: {
+          type: Type.OBJECT,
+          properties: {
+            name: { type: Type.STRING },
+            mood: { type: Type.STRING, enum: ['happy', 'sad'], format: 'enum', nullable: true },
+            visits: { type: Type.INTEGER, minimum: 1 },
+          },
+          required: ['name', 'mood', 'visits'],
+        },
+      },
+    });
+    assert.deepEqual(JSON.parse(openApi.text ?? ''), { name: '', mood: 'happy', visits: 1 });
+    const jsonSchema = await ai.models.generateContent({
+      model: 'gemini-2.5-flash',
+      contents: 'Describe the user',
+      config: { responseMimeType: 'application/json', responseJsonSchema: z.toJSONSchema(Person) },
+    });
+    assert.deepEqual(Person.parse(JSON.parse(jsonSchema.text ?? '')), SMALLEST_PERSON);
   });
 });
 
