@@ -218,6 +218,27 @@ test('recursion is bounded: a recursive model ends at its null or empty branch',
   assert.match(forced.reason, /recurses/);
 });
 
+test('zod 4\'s recursive schemas ($ref "#" to the root) compile, validate and get their smallest value', () => {
+  type Category = { name: string; subcategories: Category[] };
+  const Category: z.ZodType<Category> = z.object({ name: z.string(), subcategories: z.array(z.lazy(() => Category)) });
+  const schema = z.toJSONSchema(Category) as JsonSchema;
+  assert.match(JSON.stringify(schema), /"\$ref":"#"/);
+  assert.deepEqual(valid(schema, { name: 'a', subcategories: [{ name: 'b', subcategories: [] }] }), []);
+  assert.notDeepEqual(valid(schema, { name: 'a', subcategories: [{ name: 1, subcategories: [] }] }), []);
+  assert.deepEqual(make(schema), { name: '', subcategories: [] });
+  const Tree = z.object({
+    value: z.number(),
+    get children() {
+      return z.array(Tree);
+    },
+    get parent() {
+      return Tree.nullable();
+    },
+  });
+  assert.deepEqual(make(z.toJSONSchema(Tree) as JsonSchema), { value: 0, children: [], parent: null });
+  assert.deepEqual(Tree.parse(make(z.toJSONSchema(Tree) as JsonSchema)), { value: 0, children: [], parent: null });
+});
+
 test('no instance: the answer names the schema path that cannot be satisfied', () => {
   const cases: [JsonSchema, string, RegExp][] = [
     [

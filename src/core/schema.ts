@@ -178,6 +178,9 @@ const NEVER_VALID: CompiledSchema = {
   problems: () => [{ path: '', keyword: 'false schema', schemaPath: '#', text: 'at (root): the schema is false; no value is allowed' }],
 };
 
+/** Never registered (addUsedSchema is off) and never fetched: only a base for `#` references. */
+const ROOT_ID = 'https://understudy.invalid/schema.json';
+
 function compileUncached(key: string): CompiledSchema | SchemaError {
   // A private deep copy (the text is the cache key): the caller may mutate its object later, and the
   // compiled function keeps references into the schema it was compiled from.
@@ -193,10 +196,12 @@ function compileUncached(key: string): CompiledSchema | SchemaError {
     };
   }
   // Compile without `$schema` (the instance is already the right dialect, and Ajv only knows the
-  // exact http:// meta-schema URIs) and without the root `$id`: every reference allowed here is a
-  // fragment of the root document, whose meaning a root `$id` does not change.
+  // exact http:// meta-schema URIs) and with a fixed root `$id` instead of the caller's: every
+  // reference allowed here is a fragment of the root document, whose meaning a root `$id` does
+  // not change, and without any root `$id` Ajv cannot resolve `$ref: "#"` (what zod emits for a
+  // recursive schema) when it does not register compiled schemas.
   delete schema.$schema;
-  delete schema.$id;
+  schema.$id = ROOT_ID;
   const draft = draftOf($schema);
   // Nested `$id`s that are URIs (not `#fragment` anchors) are kept: they make embedded resources,
   // and `#/…` references inside them resolve against that resource. Ajv registers such ids in the
