@@ -159,6 +159,12 @@ test('arrays: minItems items, prefixItems first, contains honoured', () => {
   assert.deepEqual(make({ type: 'array', items: { type: 'integer', minimum: 1 }, minItems: 2 }), [1, 1]);
   assert.deepEqual(make({ type: 'array', prefixItems: [{ type: 'string' }, { type: 'boolean' }], minItems: 2 }), ['', false]);
   assert.deepEqual(make({ type: 'array', items: { type: 'integer' }, contains: { const: 7 } }), [7]);
+  // uniqueItems (pydantic's conset, zod's set-like arrays): the next enum value, or a scalar changed a little.
+  assert.deepEqual(make({ type: 'array', minItems: 3, uniqueItems: true, items: { type: 'string' } }), ['', 'b', 'c']);
+  assert.deepEqual(make({ type: 'array', minItems: 2, uniqueItems: true, items: { type: 'string', minLength: 2 } }), ['aa', 'ab']);
+  assert.deepEqual(make({ type: 'array', minItems: 2, uniqueItems: true, items: { type: 'integer', minimum: 1 } }), [1, 2]);
+  assert.deepEqual(make({ type: 'array', minItems: 2, uniqueItems: true, items: { enum: ['x', 'y', 'z'] } }), ['x', 'y']);
+  assert.deepEqual(make({ type: 'array', minItems: 2, uniqueItems: true, items: { type: 'boolean' } }), [false, true]);
 });
 
 test('alternatives: the fewest JSON nodes, null only where it is the simplest, oneOf discriminated by const', () => {
@@ -265,7 +271,7 @@ test('no instance: the answer names the schema path that cannot be satisfied', (
       /no type/,
     ],
     [
-      { type: 'object', properties: { a: { type: 'array', minItems: 2, uniqueItems: true, items: { type: 'string' } } }, required: ['a'] },
+      { type: 'object', properties: { a: { type: 'array', minItems: 3, uniqueItems: true, items: { type: 'boolean' } } }, required: ['a'] },
       '#/properties/a/uniqueItems',
       /distinct/,
     ],

@@ -247,15 +247,35 @@ function arrayOf(facts: Facts, path: string, ctx: FoldContext): Made {
   }
   if (s.uniqueItems === true && out.length > 1) {
     for (let i = 1; i < out.length; i++) {
-      if (out.slice(0, i).some((v) => jsonEquals(v, out[i]))) {
-        return fail(
-          facts.at.uniqueItems ?? path,
-          `${count} distinct items are needed and zero-config makes only one value per item schema`,
-        );
+      if (!out.slice(0, i).some((v) => jsonEquals(v, out[i]))) continue;
+      const other = variants(out[i], enumOf(i < prefix.length ? prefix[i] : rest, ctx)).find((v) => !out.some((u) => jsonEquals(u, v)));
+      if (other === undefined) {
+        return fail(facts.at.uniqueItems ?? path, `${count} distinct items are needed and zero-config found only ${i}`);
       }
+      out[i] = other;
     }
   }
   return { ok: true, value: out };
+}
+
+/** The enum list a schema (with its $refs and allOf) names, if any. */
+function enumOf(schema: unknown, ctx: FoldContext): unknown[] | undefined {
+  const facts = emptyFacts();
+  fold(facts, schema, '#', ctx);
+  return Array.isArray(facts.s.enum) ? facts.s.enum : undefined;
+}
+
+/** Other values near `value` for uniqueItems: the next enum values, or a scalar changed a little.
+ * Whether one fits the item schema is left to the final validation. */
+function variants(value: JsonValue, enumValues: unknown[] | undefined): JsonValue[] {
+  if (enumValues) return enumValues as JsonValue[];
+  const out: JsonValue[] = [];
+  if (typeof value === 'boolean') out.push(!value);
+  else if (typeof value === 'number') for (let k = 1; k <= 16; k++) out.push(value + k);
+  else if (typeof value === 'string') {
+    for (const c of 'bcdefghijklmnopq') out.push(value === '' ? c : value.slice(0, -1) + c, value + c);
+  }
+  return out;
 }
 
 // ---------- objects ----------
