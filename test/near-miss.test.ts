@@ -202,3 +202,33 @@ test('a session without scripts records no near misses, and a strict session kee
   );
   assert.equal(journal.counters.nearMisses, 0, 'a no_match is counted as unmatched, not as a near miss');
 });
+
+test("a completed scenario that repeats: a request that passes some of the repeated step's predicates is a near miss, one that passes none is not", async () => {
+  const { session, openai } = await auto('near-miss-repeat');
+  await session.load({
+    scenarios: [
+      {
+        name: 'canned',
+        exhausted: 'repeat_last',
+        steps: [{ id: 'say', when: { model: 'gpt-4o', latestUser: { contains: 'Paris' } }, reply: { text: 'Paris.' } }],
+      },
+    ],
+  });
+  const ask = (model: string, content: string) => openai.chat.completions.create({ model, messages: [{ role: 'user', content }] });
+  assert.equal((await ask('gpt-4o', 'Paris?')).choices[0].message.content, 'Paris.');
+  assert.equal((await ask('gpt-4o', 'Paris again?')).choices[0].message.content, 'Paris.');
+  // The model matches, the question does not: a near miss of the repeated step.
+  assert.equal((await ask('gpt-4o', 'Lyon?')).choices[0].message.content, ZERO_CONFIG_TEXT);
+  // Nothing in common: unrelated.
+  assert.equal((await ask('gpt-4o-mini', 'Hello')).choices[0].message.content, ZERO_CONFIG_TEXT);
+  const { entries } = await session.journal();
+  assert.deepEqual(
+    entries.map((e) => [e.source, e.nearMisses?.map((m) => [m.scenario, m.step, m.failed.map((f) => f.predicate)])]),
+    [
+      ['script', undefined],
+      ['repeat_last', undefined],
+      ['zero_config', [['canned', 'say', ['latestUser']]]],
+      ['zero_config', undefined],
+    ],
+  );
+});

@@ -74,17 +74,26 @@ export function explainMiss(scripts: readonly Script[], request: ChatRequest): {
 
 /**
  * The scenarios a request nearly matched, for a request about to get a zero-config answer: the
- * nearest candidate step of each scenario that is under way (it answered before, so the request
- * may be the next turn it waits for), or whose candidate passes some of its predicates but not
- * all. A scenario that has not started and whose steps' predicates all fail is unrelated traffic.
+ * nearest candidate step of each scenario that is under way (it answered before and has steps
+ * left, so the request may be the turn it waits for), or whose candidate passes some of its
+ * predicates but not all. A completed scenario that repeats (repeat_last, restart) offers the step
+ * it would repeat, judged by the second rule only. A scenario that has not started and whose
+ * candidate fails every predicate is unrelated traffic.
  */
 export function nearMissesOf(scripts: readonly Script[], request: ChatRequest): NearMiss[] {
   let near: { script: Script; step: CompiledStep; failing: number }[] | undefined;
   for (const script of scripts) {
-    if (script.complete) continue;
-    const underway = script.replies > 0;
+    let candidates: readonly number[] = script.candidates;
+    let underway = script.replies > 0;
+    if (script.complete) {
+      if (script.replies >= script.maxReplies || script.exhausted === 'reject') continue;
+      const repeated = script.exhausted === 'repeat_last' ? script.lastStep : 0;
+      if (repeated < 0 || repeated >= script.steps.length) continue;
+      candidates = [repeated];
+      underway = false;
+    }
     let best: { step: CompiledStep; failing: number } | undefined;
-    for (const i of script.candidates) {
+    for (const i of candidates) {
       const step = script.steps[i];
       let failing = 0;
       for (const p of step.predicates) if (p.check(request) !== null) failing++;
@@ -102,4 +111,4 @@ export function nearMissesOf(scripts: readonly Script[], request: ChatRequest): 
   }));
 }
 
-const NO_NEAR_MISSES: NearMiss[] = [];
+const NO_NEAR_MISSES: NearMiss[] = Object.freeze([]) as unknown as NearMiss[];
