@@ -664,7 +664,8 @@ test('zero-config: a tool call for the first declared tool, text after its resul
   assert.equal(first.content.length, 1);
   const use = first.content[0];
   assert.ok(use.type === 'tool_use');
-  assert.deepEqual([use.name, use.input], ['weather', {}]);
+  // The smallest input the tool's schema accepts: its one required property, an empty string.
+  assert.deepEqual([use.name, use.input], ['weather', { city: '' }]);
   assert.match(use.id, /^[a-zA-Z0-9_-]+$/);
 
   const history: Anthropic0x.MessageParam[] = [
@@ -701,7 +702,7 @@ test('zero-config streamed: the tool call arrives as one input_json_delta, then 
   const events = await sse(await post(session, { ...ask('Weather?', { tools: [weatherTool] }), stream: true }));
   const jsonDeltas = events.filter(([, d]) => (d.delta as { type?: string } | undefined)?.type === 'input_json_delta');
   assert.equal(jsonDeltas.length, 1);
-  assert.equal((jsonDeltas[0][1].delta as { partial_json: string }).partial_json, '{}');
+  assert.equal((jsonDeltas[0][1].delta as { partial_json: string }).partial_json, '{"city":""}');
   const start = events.find(([name]) => name === 'content_block_start')?.[1].content_block as { type: string; id: string; name: string };
   assert.deepEqual([start.type, start.name], ['tool_use', 'weather']);
 
@@ -711,7 +712,7 @@ test('zero-config streamed: the tool call arrives as one input_json_delta, then 
         tools: [weatherTool],
         messages: [
           { role: 'user', content: 'Weather?' },
-          { role: 'assistant', content: [{ type: 'tool_use', id: start.id, name: 'weather', input: {} }] },
+          { role: 'assistant', content: [{ type: 'tool_use', id: start.id, name: 'weather', input: { city: '' } }] },
           { role: 'user', content: [{ type: 'tool_result', tool_use_id: start.id, content: 'sunny' }] },
         ],
       }),

@@ -798,11 +798,11 @@ describe('scripted errors', () => {
 // ------------------------------------------------------------------ zero-config
 
 describe('zero-config', () => {
-  test('a declared function is called with {}, then a fixed sentence once its response is sent [gemini.zero-config.json +]', async () => {
+  test('a declared function is called with the smallest args its schema accepts, then a fixed sentence once its response is sent [gemini.zero-config.json +]', async () => {
     const { session, ai } = await open('gm-zero', { fallback: 'auto' });
     const config: GenerateContentConfig = { tools: [{ functionDeclarations: [weather] }] };
     const first = await ai.models.generateContent({ model: MODEL, contents: 'Weather?', config });
-    assert.deepEqual(first.functionCalls, [{ name: 'get_weather', args: {} }]);
+    assert.deepEqual(first.functionCalls, [{ name: 'get_weather', args: { city: '' } }]);
     const second = await ai.models.generateContent({
       model: MODEL,
       config,
@@ -827,7 +827,7 @@ describe('zero-config', () => {
     const config: GenerateContentConfig = { tools: [{ functionDeclarations: [weather] }] };
     const first = await collect(await ai.models.generateContentStream({ model: MODEL, contents: 'Weather?', config }));
     assert.equal(first.length, 1);
-    assert.deepEqual(first[0].functionCalls, [{ name: 'get_weather', args: {} }]);
+    assert.deepEqual(first[0].functionCalls, [{ name: 'get_weather', args: { city: '' } }]);
     const second = await collect(
       await ai.models.generateContentStream({
         model: MODEL,

@@ -1211,7 +1211,8 @@ test('zero-config auto fallback: tool call, then text after the result, again on
   assert.ok(call && call.type === 'function');
   assert.equal(first.choices[0].message.tool_calls?.length, 1);
   assert.equal(call.function.name, 'weather', 'the first declared tool');
-  assert.equal(call.function.arguments, '{}');
+  // The smallest arguments the schema accepts: its one required property.
+  assert.equal(call.function.arguments, '{"city":""}');
   assert.match(call.id, /^call_/);
 
   // Streamed: one whole tool-call frame.
@@ -1222,17 +1223,17 @@ test('zero-config auto fallback: tool call, then text after the result, again on
   assert.equal(whole?.index, 0);
   assert.equal(whole?.type, 'function');
   assert.equal(whole?.function?.name, 'weather');
-  assert.equal(whole?.function?.arguments, '{}');
+  assert.equal(whole?.function?.arguments, '{"city":""}');
   assert.deepEqual(
     raw.flatMap((c) => c.choices.map((ch) => ch.finish_reason)).filter((f) => f !== null),
     ['tool_calls'],
   );
   // …and the SDK helper accepts it.
   const helped = await client.chat.completions.stream(chat([question], tools)).finalChatCompletion();
-  assert.equal(helped.choices[0].message.tool_calls?.[0].function.arguments, '{}');
+  assert.equal(helped.choices[0].message.tool_calls?.[0].function.arguments, '{"city":""}');
 
   const afterResult = chat(
-    [question, assistantCalls([{ id: call.id, name: 'weather', arguments: '{}' }]), toolResult(call.id, 'sunny')],
+    [question, assistantCalls([{ id: call.id, name: 'weather', arguments: call.function.arguments }]), toolResult(call.id, 'sunny')],
     tools,
   );
   const answer = await client.chat.completions.create(afterResult);

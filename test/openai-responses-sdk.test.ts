@@ -822,7 +822,8 @@ test('zero-config: a call to the first declared tool, then text after the output
   const [call] = functionCalls(first);
   assert.equal(functionCalls(first).length, 1);
   assert.equal(call.name, 'weather', 'the first declared tool');
-  assert.equal(call.arguments, '{}');
+  // The smallest arguments the strict schema accepts: every property is required, the enum's first value.
+  assert.equal(call.arguments, '{"city":"","unit":"celsius"}');
   assert.match(call.call_id, /^call_/);
   assert.match(call.id ?? '', /^fc_/);
 
@@ -832,7 +833,7 @@ test('zero-config: a call to the first declared tool, then text after the output
   streamed.on('response.function_call_arguments.delta', (e) => fragments.push(e.delta));
   const streamedCall = functionCalls(await streamed.finalResponse())[0];
   assert.equal(streamedCall.name, 'weather');
-  assert.deepEqual(fragments, ['{}']);
+  assert.deepEqual(fragments, ['{"city":"","unit":"celsius"}']);
 
   // After the output, text — statelessly, and through previous_response_id.
   const answer = await client.responses.create(

@@ -289,6 +289,62 @@ describe('serve --workers 2', { timeout: 60_000 }, () => {
     for (const entry of answered) assert.equal(entry.request?.messages.length, 1, `worker ${entry.worker}: the request as decoded then`);
   });
 
+  test('near misses answered by zero-config on either worker reach the owner journal, and verify with failOnNearMiss fails', async () => {
+    // One repeating step: edges answer this session themselves, so near misses are found there too.
+    const paris = {
+      scenarios: [
+        {
+          name: 'paris',
+          exhausted: 'repeat_last',
+          steps: [{ id: 'ask', when: { latestUser: { contains: 'Paris' }, hasTool: 'weather' }, reply: { text: 'Paris.' } }],
+        },
+      ],
+    };
+    const created = await fetch(`${baseUrl}/_understudy/sessions`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ id: 'near-miss-workers', apiKey: 'key-nmw', fallback: 'auto', fixture: paris }),
+    });
+    assert.equal(created.status, 201);
+    const weather = { type: 'function' as const, function: { name: 'weather', parameters: { type: 'object', properties: {} } } };
+    const lyon = () =>
+      client('key-nmw').chat.completions.create({
+        model: 'gpt-4o-mini',
+        tools: [weather],
+        messages: [{ role: 'user', content: 'Weather in Lyon?' }],
+      });
+    let sent = 0;
+    for (let round = 0; round < 10; round++) {
+      await Promise.all([0, 1, 2, 3].map(lyon));
+      sent += 4;
+      const seen = (await journal('near-miss-workers')) as unknown as { entries: { worker?: number }[] };
+      if (new Set(seen.entries.map((e) => e.worker)).size === 2) break;
+    }
+    const { entries, counters } = (await journal('near-miss-workers')) as unknown as {
+      entries: { worker?: number; source?: string; nearMisses?: { scenario: string; step: string; failed: { predicate: string }[] }[] }[];
+      counters: Record<string, number>;
+    };
+    assert.equal(entries.length, sent);
+    assert.deepEqual(new Set(entries.map((e) => e.worker)), new Set([0, 1]), 'both workers answered');
+    for (const entry of entries) {
+      assert.equal(entry.source, 'zero_config');
+      assert.deepEqual(
+        entry.nearMisses?.map((m) => [m.scenario, m.step, m.failed.map((f) => f.predicate)]),
+        [['paris', 'ask', ['latestUser']]],
+        `worker ${entry.worker}`,
+      );
+    }
+    assert.equal(counters.nearMisses, sent);
+    const verify = await fetch(`${baseUrl}/_understudy/sessions/near-miss-workers/verify`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ failOnNearMiss: true }),
+    });
+    const report = (await verify.json()) as { ok: boolean; problems: { kind: string }[] };
+    assert.equal(report.ok, false);
+    assert.equal(report.problems.filter((p) => p.kind === 'near_miss').length, sent);
+  });
+
   test('[openai-chat.text.stream +] health pacing counts the paced writes of every worker, and a reset clears every worker', async () => {
     const session = await remote.session('paced');
     const chunks = Array.from({ length: 8 }, (_, i) => `p${i} `);

@@ -170,9 +170,12 @@ function chaosProblem(value: unknown): string | undefined {
 
 function checkExpectations(body: Record<string, unknown>, source: string): VerifyExpectations {
   for (const key of Object.keys(body)) {
-    if (!['toolCalled', 'toolNotCalled', 'toolOrder'].includes(key)) {
-      fail(400, 'invalid_body', `${source}: /${key}: unknown field; expected toolCalled, toolNotCalled or toolOrder`);
+    if (!['toolCalled', 'toolNotCalled', 'toolOrder', 'failOnNearMiss'].includes(key)) {
+      fail(400, 'invalid_body', `${source}: /${key}: unknown field; expected toolCalled, toolNotCalled, toolOrder or failOnNearMiss`);
     }
+  }
+  if (body.failOnNearMiss !== undefined && typeof body.failOnNearMiss !== 'boolean') {
+    fail(400, 'invalid_body', `${source}: /failOnNearMiss: expected a boolean, found ${JSON.stringify(body.failOnNearMiss)}`);
   }
   const names = (value: unknown, key: string) => {
     if (value !== undefined && (!Array.isArray(value) || !value.every((n) => typeof n === 'string'))) {

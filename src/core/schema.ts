@@ -15,6 +15,8 @@ export interface SchemaProblem {
   path: string;
   /** Ajv keyword that failed (type, required, enum, ...). */
   keyword: string;
+  /** Where in the schema the failing keyword is (`#/properties/city/minLength`). */
+  schemaPath: string;
   /** e.g. `at /city: must be string`. */
   text: string;
 }
@@ -173,8 +175,11 @@ const ALWAYS_VALID: CompiledSchema = {
 };
 const NEVER_VALID: CompiledSchema = {
   validate: () => ['at (root): the schema is false; no value is allowed'],
-  problems: () => [{ path: '', keyword: 'false schema', text: 'at (root): the schema is false; no value is allowed' }],
+  problems: () => [{ path: '', keyword: 'false schema', schemaPath: '#', text: 'at (root): the schema is false; no value is allowed' }],
 };
+
+/** Never registered (addUsedSchema is off) and never fetched: only a base for `#` references. */
+const ROOT_ID = 'https://understudy.invalid/schema.json';
 
 function compileUncached(key: string): CompiledSchema | SchemaError {
   // A private deep copy (the text is the cache key): the caller may mutate its object later, and the
@@ -191,10 +196,12 @@ function compileUncached(key: string): CompiledSchema | SchemaError {
     };
   }
   // Compile without `$schema` (the instance is already the right dialect, and Ajv only knows the
-  // exact http:// meta-schema URIs) and without the root `$id`: every reference allowed here is a
-  // fragment of the root document, whose meaning a root `$id` does not change.
+  // exact http:// meta-schema URIs) and with a fixed root `$id` instead of the caller's: every
+  // reference allowed here is a fragment of the root document, whose meaning a root `$id` does
+  // not change, and without any root `$id` Ajv cannot resolve `$ref: "#"` (what zod emits for a
+  // recursive schema) when it does not register compiled schemas.
   delete schema.$schema;
-  delete schema.$id;
+  schema.$id = ROOT_ID;
   const draft = draftOf($schema);
   // Nested `$id`s that are URIs (not `#fragment` anchors) are kept: they make embedded resources,
   // and `#/…` references inside them resolve against that resource. Ajv registers such ids in the
@@ -273,7 +280,7 @@ function scanSchema(root: { [key: string]: unknown }): { external?: string; nest
 
 function describe(errors: ErrorObject[] | null | undefined): SchemaProblem[] {
   if (!errors || errors.length === 0) {
-    return [{ path: '', keyword: 'unknown', text: 'at (root): does not match the schema' }];
+    return [{ path: '', keyword: 'unknown', schemaPath: '#', text: 'at (root): does not match the schema' }];
   }
   const out: SchemaProblem[] = [];
   const seen = new Set<string>();
@@ -281,7 +288,7 @@ function describe(errors: ErrorObject[] | null | undefined): SchemaProblem[] {
     const text = `at ${e.instancePath === '' ? '(root)' : e.instancePath}: ${messageOf(e)}`;
     if (seen.has(text)) continue;
     seen.add(text);
-    out.push({ path: e.instancePath, keyword: e.keyword, text });
+    out.push({ path: e.instancePath, keyword: e.keyword, schemaPath: e.schemaPath, text });
   }
   return out;
 }

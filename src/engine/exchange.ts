@@ -9,9 +9,9 @@ import { countInputTokens } from '../core/tokens.js';
 import type { NearMiss } from './journal.js';
 import { resolveReply } from './resolve.js';
 import { reserve, type Reservation } from './script.js';
-import { selectStep } from './select.js';
+import { explainMiss, nearMissesOf, selectStep } from './select.js';
 import type { Session } from './session.js';
-import { zeroConfigReply } from './zero-config.js';
+import { zeroConfigAnswer } from './zero-config.js';
 
 export type AnswerSource = 'script' | 'repeat_last' | 'restart' | 'replay' | 'zero_config';
 
@@ -19,6 +19,8 @@ interface Attribution {
   script?: string;
   step?: string;
   source?: AnswerSource;
+  /** For no_match, and for zero-config answers to requests that nearly matched a scenario. */
+  nearMisses?: NearMiss[];
 }
 
 export type Answer =
@@ -38,12 +40,11 @@ export type Answer =
       delayMs: number;
       reservation?: Reservation;
       inputTokens: number;
-      nearMisses?: NearMiss[];
     });
 
 export function answerRequest(session: Session, request: ChatRequest, requestId = ''): Answer {
   session.toolLedger.recordResults(request, requestId);
-  const selection = selectStep(session.scriptsFor(request), request, session.scripts);
+  const selection = selectStep(session.scriptsFor(request), request);
 
   if (selection.kind === 'exhausted') {
     session.journal.counters.exhausted++;
@@ -57,23 +58,15 @@ export function answerRequest(session: Session, request: ChatRequest, requestId 
   }
 
   if (selection.kind === 'none') {
-    if (session.fallback === 'auto') {
-      const reply = resolveReply(zeroConfigReply(request), request, session, true);
-      return afterDelivery(session, request, requestId, {
-        kind: 'reply',
-        reply,
-        delayMs: 0,
-        pacing: session.pacing,
-        source: 'zero_config',
-      });
-    }
+    if (session.fallback === 'auto') return zeroConfig(session, request, requestId);
     session.journal.counters.unmatched++;
+    const miss = explainMiss(session.scripts, request);
     return {
       kind: 'error',
-      error: understudyConflict('no_match', 'no_match', selection.message),
+      error: understudyConflict('no_match', 'no_match', miss.message),
       delayMs: 0,
       inputTokens: countInputTokens(request),
-      nearMisses: selection.nearMisses,
+      nearMisses: miss.nearMisses,
     };
   }
 
@@ -123,6 +116,33 @@ export function answerRequest(session: Session, request: ChatRequest, requestId 
     script: where.script,
     step: where.step,
     source: where.source,
+  });
+}
+
+function zeroConfig(session: Session, request: ChatRequest, requestId: string): Answer {
+  // Only sessions with scripts can have near misses; a pure zero-config session pays nothing.
+  const nearMisses = session.scripts.length > 0 ? nearMissesOf(session.scripts, request) : undefined;
+  const hasNearMisses = nearMisses !== undefined && nearMisses.length > 0;
+  if (hasNearMisses) session.journal.counters.nearMisses++;
+  const answer = zeroConfigAnswer(request);
+  if (answer.refusal !== undefined) {
+    session.journal.counters.mismatched++;
+    return {
+      kind: 'error',
+      error: understudyConflict('mismatch', 'zero_config_unsatisfiable', answer.refusal),
+      delayMs: 0,
+      inputTokens: countInputTokens(request),
+      source: 'zero_config',
+      ...(hasNearMisses && { nearMisses }),
+    };
+  }
+  return afterDelivery(session, request, requestId, {
+    kind: 'reply',
+    reply: resolveReply(answer.reply, request, session, true),
+    delayMs: 0,
+    pacing: session.pacing,
+    source: 'zero_config',
+    ...(hasNearMisses && { nearMisses }),
   });
 }
 

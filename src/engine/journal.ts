@@ -31,7 +31,8 @@ export interface JournalEntry {
    * `requestPreview` holds the first part of the body. */
   truncated?: boolean;
   requestPreview?: string;
-  /** For no_match: the nearest scenarios and each predicate that failed. */
+  /** For no_match: the nearest scenarios and each predicate that failed; for a zero-config answer
+   * (source zero_config): the scenarios the request nearly matched (see select.ts nearMissesOf). */
   nearMisses?: NearMiss[];
   /** Under `serve --workers`: the worker that answered (0 is the owner of every session's state). */
   worker?: number;
@@ -68,10 +69,23 @@ export interface JournalCounters {
   /** Requests whose client left before the answer was delivered. */
   aborted: number;
   evicted: number;
+  /** Zero-config answers to requests that nearly matched a scenario. */
+  nearMisses: number;
 }
 
 export function emptyCounters(): JournalCounters {
-  return { requests: 0, matched: 0, unmatched: 0, exhausted: 0, mismatched: 0, invalid: 0, errorsReturned: 0, aborted: 0, evicted: 0 };
+  return {
+    requests: 0,
+    matched: 0,
+    unmatched: 0,
+    exhausted: 0,
+    mismatched: 0,
+    invalid: 0,
+    errorsReturned: 0,
+    aborted: 0,
+    evicted: 0,
+    nearMisses: 0,
+  };
 }
 
 /** What the server hands the journal: the request is kept as its body text and decoded only when

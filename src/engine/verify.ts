@@ -5,6 +5,7 @@ import { latestUserText } from '../core/conversation.js';
 import type { ChatRequest, JsonValue } from '../core/model.js';
 import { jsonEquals } from '../core/schema.js';
 import { preview } from './predicates.js';
+import type { JournalEntry } from './journal.js';
 import type { Session } from './session.js';
 import type { ToolCallRecord } from './tool-ledger.js';
 
@@ -25,10 +26,21 @@ export interface VerifyExpectations {
   toolNotCalled?: string[];
   /** These tools were first called in this order (other calls may come between). */
   toolOrder?: string[];
+  /** Zero-config answers to requests that nearly matched a scenario fail verification (by
+   * default they are reported as warnings and `ok` stays true). */
+  failOnNearMiss?: boolean;
 }
 
 export interface VerifyProblem {
-  kind: 'unused_step' | 'no_match' | 'fixture_mismatch' | 'scenario_exhausted' | 'invalid_request' | 'tool_expectation';
+  kind:
+    | 'unused_step'
+    | 'no_match'
+    | 'fixture_mismatch'
+    | 'scenario_exhausted'
+    | 'zero_config_unsatisfiable'
+    | 'invalid_request'
+    | 'tool_expectation'
+    | 'near_miss';
   message: string;
   requestId?: string;
   scenario?: string;
@@ -38,6 +50,8 @@ export interface VerifyProblem {
 export interface VerifyReport {
   ok: boolean;
   problems: VerifyProblem[];
+  /** Near misses answered by zero-config, when `failOnNearMiss` is not set: reported, not failed. */
+  warnings: VerifyProblem[];
   /** One readable block, for assertion messages. */
   report: string;
 }
@@ -46,6 +60,7 @@ const CODE_TO_KIND: Record<string, VerifyProblem['kind']> = {
   no_match: 'no_match',
   fixture_mismatch: 'fixture_mismatch',
   scenario_exhausted: 'scenario_exhausted',
+  zero_config_unsatisfiable: 'zero_config_unsatisfiable',
 };
 
 function summarize(request: ChatRequest | undefined): string {
@@ -134,7 +149,9 @@ export function verifySession(session: Session, expectations: VerifyExpectations
     });
   }
   const { entries, counters } = session.journal.snapshot();
+  const nearMisses: VerifyProblem[] = [];
   for (const entry of entries) {
+    if (entry.source === 'zero_config' && entry.nearMisses?.length) nearMisses.push(nearMissProblem(entry));
     const kind = (entry.error?.code ? CODE_TO_KIND[entry.error.code] : undefined) ?? (entry.status === 400 ? 'invalid_request' : undefined);
     if (!kind || !entry.error) continue;
     problems.push({
@@ -146,7 +163,10 @@ export function verifySession(session: Session, expectations: VerifyExpectations
     });
   }
   problems.push(...checkTools(session.toolLedger.list(), expectations));
-  const seen = problems.filter((p) => p.kind === 'no_match' || p.kind === 'fixture_mismatch' || p.kind === 'scenario_exhausted').length;
+  const seen = problems.filter(
+    (p) =>
+      p.kind === 'no_match' || p.kind === 'fixture_mismatch' || p.kind === 'scenario_exhausted' || p.kind === 'zero_config_unsatisfiable',
+  ).length;
   const failed = counters.unmatched + counters.mismatched + counters.exhausted;
   if (failed > seen) {
     problems.push({
@@ -154,10 +174,41 @@ export function verifySession(session: Session, expectations: VerifyExpectations
       message: `${failed - seen} more unanswered requests were evicted from the journal (unmatched ${counters.unmatched}, mismatched ${counters.mismatched}, exhausted ${counters.exhausted})`,
     });
   }
-  const report = problems.length
-    ? `Understudy session "${session.id}" failed verification (${problems.length} problem${problems.length > 1 ? 's' : ''}):\n${problems.map((p, i) => `  ${i + 1}. ${p.message}`).join('\n')}`
+  if (counters.nearMisses > nearMisses.length) {
+    nearMisses.push({
+      kind: 'near_miss',
+      message: `${counters.nearMisses - nearMisses.length} more zero-config answers to near misses were evicted from the journal`,
+    });
+  }
+  const warnings = expectations.failOnNearMiss ? [] : nearMisses;
+  if (expectations.failOnNearMiss) problems.push(...nearMisses);
+  const list = (items: VerifyProblem[], from: number) => items.map((p, i) => `  ${from + i + 1}. ${p.message}`).join('\n');
+  let report = problems.length
+    ? `Understudy session "${session.id}" failed verification (${problems.length} problem${problems.length > 1 ? 's' : ''}):\n${list(problems, 0)}`
     : `Understudy session "${session.id}" verified: every step used, every request answered as scripted${
         expectations.toolCalled || expectations.toolNotCalled || expectations.toolOrder ? ', tool expectations met' : ''
       }.`;
-  return { ok: problems.length === 0, problems, report };
+  if (warnings.length) {
+    report += `\nWarnings (${warnings.length} zero-config answer${warnings.length > 1 ? 's' : ''} to near misses; failOnNearMiss makes them errors):\n${list(warnings, 0)}`;
+  }
+  return { ok: problems.length === 0, problems, warnings, report };
+}
+
+/** A zero-config answer to a request that nearly matched a scenario: which, and why not. */
+function nearMissProblem(entry: JournalEntry): VerifyProblem {
+  const misses = entry.nearMisses ?? [];
+  const first = misses[0];
+  const why = misses
+    .map(
+      (m) =>
+        `scenario "${m.scenario}" step "${m.step}" — ${m.failed.map((f) => `${f.predicate}: expected ${f.expected}, got ${f.actual}`).join('; ')}`,
+    )
+    .join(' | ');
+  return {
+    kind: 'near_miss',
+    requestId: entry.requestId,
+    scenario: first?.scenario,
+    step: first?.step,
+    message: `request ${entry.requestId} (${entry.route}) nearly matched and got a zero-config answer (${entry.status}) instead: ${why}${summarize(entry.request)}`,
+  };
 }

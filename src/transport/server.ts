@@ -492,6 +492,7 @@ export class UnderstudyServer {
     entry.script = answer.script;
     entry.step = answer.step;
     entry.source = answer.source;
+    entry.nearMisses = answer.nearMisses;
 
     if (answer.delayMs > 0) {
       return waitConnected(answer.delayMs, x.res).then((connected) => {
@@ -535,7 +536,6 @@ export class UnderstudyServer {
       const encoded = dialect.encodeError(answer.error, { requestId: entry.requestId, wire: x.wire });
       this.deliver(res, answer, entry.requestId, encoded.status, encoded.headers, encoded);
       entry.usage = inputOnly(answer.inputTokens);
-      entry.nearMisses = answer.nearMisses;
       this.recordError(session, answer.error, entry);
       return;
     }
