@@ -37,6 +37,31 @@ const schemaFormat = (spec: Body): Body => ({
   response_format: { type: 'json_schema', json_schema: { name: 'answer', ...spec } },
 });
 
+/** A schema that keeps OpenAI's Structured Outputs rules, and five that each break one. */
+const STRICT_OK = {
+  type: 'object',
+  properties: {
+    city: { type: 'string' },
+    where: { type: 'object', properties: { lat: { type: 'number' } }, required: ['lat'], additionalProperties: false },
+    tags: { type: 'array', items: { $ref: '#/$defs/tag' } },
+  },
+  required: ['city', 'where', 'tags'],
+  additionalProperties: false,
+  $defs: { tag: { type: 'object', properties: { name: { type: ['string', 'null'] } }, required: ['name'], additionalProperties: false } },
+};
+const STRICT_BAD = [
+  { type: 'object', properties: { city: { type: 'string' } }, required: ['city'] },
+  { type: 'object', properties: { city: { type: 'string' } }, additionalProperties: false },
+  { type: 'object', properties: { where: { type: 'object', properties: {} } }, required: ['where'], additionalProperties: false },
+  { ...STRICT_OK, $defs: { tag: { type: 'object', properties: { name: { type: 'string' } }, additionalProperties: false } } },
+  {
+    type: 'object',
+    properties: { tags: { type: 'array', items: { type: 'object', properties: { a: { type: 'string' } }, required: ['a'] } } },
+    required: ['tags'],
+    additionalProperties: false,
+  },
+];
+
 const T = 'invalid_type';
 const V = 'invalid_value';
 const BELOW_I = 'integer_below_min_value';
@@ -345,6 +370,13 @@ const ROWS: Row[] = [
   },
   { field: 'tools[0].function.strict', body: (v) => tool({ strict: v }), ok: [false], bad: [['yes', T]] },
   {
+    field: 'tools[0].function.parameters',
+    // strict: true — OpenAI's Structured Outputs rules on top of a schema that compiles.
+    body: (v) => tool({ strict: true, parameters: v }),
+    ok: [STRICT_OK, { type: 'object', properties: {}, additionalProperties: false }],
+    bad: STRICT_BAD.map((schema): Bad => [schema, 'invalid_function_parameters']),
+  },
+  {
     field: 'tool_choice',
     body: (v) => withTools({ tool_choice: v }),
     ok: ['auto', 'none', 'required', { type: 'function', function: { name: 'weather' } }],
@@ -399,9 +431,15 @@ const ROWS: Row[] = [
   },
   {
     field: 'response_format.json_schema.strict',
-    body: (v) => schemaFormat({ strict: v, schema: {} }),
+    body: (v) => schemaFormat({ strict: v, schema: { type: 'object', properties: {}, additionalProperties: false } }),
     ok: [true, false],
     bad: [['yes', T]],
+  },
+  {
+    field: 'response_format.json_schema.schema',
+    body: (v) => schemaFormat({ strict: true, schema: v }),
+    ok: [STRICT_OK],
+    bad: STRICT_BAD.map((schema): Bad => [schema, 'invalid_json_schema']),
   },
   { field: 'response_format.json_schema.description', body: (v) => schemaFormat({ description: v, schema: {} }), ok: ['d'], bad: [[1, T]] },
   // ---- messages ----
@@ -609,6 +647,40 @@ test("json_object needs the word 'json' somewhere in the messages", async () => 
     response_format: { type: 'json_object' },
   });
   assert.equal(ok.object, 'chat.completion');
+});
+
+test("a strict schema that breaks a Structured Outputs rule is refused in OpenAI's words, naming the place", async () => {
+  for (const [schema, message] of [
+    [
+      STRICT_BAD[0],
+      "Invalid schema for function 'weather': In context=(), 'additionalProperties' is required to be supplied and to be false.",
+    ],
+    [
+      STRICT_BAD[1],
+      "Invalid schema for function 'weather': In context=(), 'required' is required to be supplied and to be an array including every key in properties. Missing 'city'.",
+    ],
+    [
+      STRICT_BAD[2],
+      "Invalid schema for function 'weather': In context=('properties', 'where'), 'additionalProperties' is required to be supplied and to be false.",
+    ],
+    [
+      STRICT_BAD[3],
+      "Invalid schema for function 'weather': In context=('$defs', 'tag'), 'required' is required to be supplied and to be an array including every key in properties. Missing 'name'.",
+    ],
+    [
+      STRICT_BAD[4],
+      "Invalid schema for function 'weather': In context=('properties', 'tags', 'items'), 'additionalProperties' is required to be supplied and to be false.",
+    ],
+  ] as const) {
+    const error = await send(tool({ strict: true, parameters: schema })).then(
+      () => assert.fail('accepted'),
+      (e: unknown) => e,
+    );
+    assert.ok(error instanceof OpenAI.BadRequestError);
+    assert.equal((error.error as { message: string }).message, message);
+  }
+  // Without strict the same schemas are accepted: the rules are Structured Outputs' own.
+  for (const schema of STRICT_BAD) await send(tool({ parameters: schema }));
 });
 
 test('an invalid tool schema is refused before anything is selected, with a script loaded too', async () => {

@@ -36,6 +36,28 @@ const withOutput = (o: Body): Body => ({
   input: [{ role: 'user', content: 'Hi' }, CALL, { type: 'function_call_output', call_id: 'call_1', output: 'sunny', ...o }],
 });
 
+/** A schema that keeps OpenAI's Structured Outputs rules, and three that each break one. */
+const STRICT_OK = {
+  type: 'object',
+  properties: {
+    city: { type: 'string' },
+    where: { type: 'object', properties: { lat: { type: 'number' } }, required: ['lat'], additionalProperties: false },
+  },
+  required: ['city', 'where'],
+  additionalProperties: false,
+};
+const STRICT_BAD = [
+  { type: 'object', properties: { city: { type: 'string' } }, required: ['city'] },
+  { type: 'object', properties: { city: { type: 'string' } }, additionalProperties: false },
+  {
+    ...STRICT_OK,
+    properties: {
+      ...STRICT_OK.properties,
+      where: { type: 'object', properties: { lat: { type: 'number' } }, additionalProperties: false },
+    },
+  },
+];
+
 const T = 'invalid_type';
 const V = 'invalid_value';
 const BELOW_I = 'integer_below_min_value';
@@ -229,6 +251,19 @@ const ROWS: Row[] = [
   },
   { field: 'tools[0].description', body: (v) => tool({ description: v }), ok: ['Weather'], bad: [[1, T]] },
   { field: 'tools[0].strict', body: (v) => tool({ strict: v }), ok: [false], bad: [['yes', T]] },
+  {
+    field: 'tools[0].parameters',
+    // strict: true — OpenAI's Structured Outputs rules on top of a schema that compiles.
+    body: (v) => tool({ strict: true, parameters: v }),
+    ok: [STRICT_OK],
+    bad: STRICT_BAD.map((schema): Bad => [schema, 'invalid_function_parameters']),
+  },
+  {
+    field: 'text.format.schema',
+    body: (v) => format({ strict: true, schema: v }),
+    ok: [STRICT_OK],
+    bad: STRICT_BAD.map((schema): Bad => [schema, 'invalid_json_schema']),
+  },
   {
     field: 'tools[0].parameters',
     body: (v) => tool({ parameters: v }),

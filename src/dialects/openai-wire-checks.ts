@@ -5,6 +5,7 @@
 
 import { invalidRequest, type NeutralError } from '../core/errors.js';
 import { compileSchema, isSchemaError } from '../core/schema.js';
+import { strictSchemaProblem } from './openai-strict-schema.js';
 import { isObject, typeName } from './openai-wire-values.js';
 
 export { isObject, typeName };
@@ -136,10 +137,24 @@ export function given(value: unknown): boolean {
 
 // ---------- schemas ----------
 
-/** A tool's parameters or an output schema must compile; the compile is cached by schema text. */
-export function expectSchema(schema: Record<string, unknown>, param: string, what: string, code: string): void {
+/** The Structured Outputs verdict of each compiled schema (the compile cache gives one object per
+ * distinct schema text, so each schema is walked once). */
+const strictVerdicts = new WeakMap<object, string | null>();
+
+/**
+ * A tool's parameters or an output schema must compile (the compile is cached by schema text) and,
+ * with `strict: true`, keep OpenAI's Structured Outputs rules.
+ */
+export function expectSchema(schema: Record<string, unknown>, param: string, what: string, code: string, strict = false): void {
   const compiled = compileSchema(schema);
   if (isSchemaError(compiled)) fail(`Invalid schema for ${what}: ${compiled.error}.`, param, code);
+  if (!strict) return;
+  let problem = strictVerdicts.get(compiled);
+  if (problem === undefined) {
+    problem = strictSchemaProblem(schema);
+    strictVerdicts.set(compiled, problem);
+  }
+  if (problem !== null) fail(`Invalid schema for ${what}: ${problem}`, param, code);
 }
 
 // ---------- field rules ----------

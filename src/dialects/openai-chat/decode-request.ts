@@ -327,6 +327,7 @@ function decodeTools(raw: unknown): ToolDefinition[] {
       );
     }
     if (fn.description !== undefined) expectType(fn.description, 'string', `${p}.function.description`);
+    if (fn.strict !== undefined && fn.strict !== null) expectType(fn.strict, 'boolean', `${p}.function.strict`);
     if (fn.parameters !== undefined) {
       expectType(fn.parameters, 'object', `${p}.function.parameters`);
       expectSchema(
@@ -334,9 +335,9 @@ function decodeTools(raw: unknown): ToolDefinition[] {
         `${p}.function.parameters`,
         `function '${fn.name as string}'`,
         'invalid_function_parameters',
+        fn.strict === true,
       );
     }
-    if (fn.strict !== undefined && fn.strict !== null) expectType(fn.strict, 'boolean', `${p}.function.strict`);
     return {
       name: fn.name as string,
       description: fn.description as string | undefined,
@@ -408,6 +409,7 @@ function decodeResponseFormat(raw: unknown): OutputFormat {
           'response_format.json_schema.schema',
           `response_format '${spec.name as string}'`,
           'invalid_json_schema',
+          spec.strict === true,
         );
       }
       return {

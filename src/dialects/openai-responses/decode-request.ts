@@ -233,11 +233,12 @@ function decodeTools(raw: unknown): { tools: ToolDefinition[]; echo: unknown[] }
     const name = expectName(tool.name, `${p}.name`);
     if (given(tool.description)) expectType(tool.description, 'string', `${p}.description`);
     required(tool.parameters, `${p}.parameters`);
+    if (given(tool.strict)) expectType(tool.strict, 'boolean', `${p}.strict`);
     if (tool.parameters !== null) {
       expectType(tool.parameters, 'object', `${p}.parameters`);
-      expectSchema(tool.parameters as Record<string, unknown>, `${p}.parameters`, `function '${name}'`, 'invalid_function_parameters');
+      const schema = tool.parameters as Record<string, unknown>;
+      expectSchema(schema, `${p}.parameters`, `function '${name}'`, 'invalid_function_parameters', tool.strict === true);
     }
-    if (given(tool.strict)) expectType(tool.strict, 'boolean', `${p}.strict`);
     const parameters = (tool.parameters as Record<string, unknown> | null) ?? {};
     const strict = given(tool.strict) ? (tool.strict as boolean) : true;
     tools.push({
@@ -327,7 +328,13 @@ function decodeTextFormat(raw: unknown): { output: OutputFormat; echo: Record<st
   expectType(format.schema, 'object', 'text.format.schema');
   if (given(format.strict)) expectType(format.strict, 'boolean', 'text.format.strict');
   if (given(format.description)) expectType(format.description, 'string', 'text.format.description');
-  expectSchema(format.schema as Record<string, unknown>, 'text.format.schema', `response_format '${name}'`, 'invalid_json_schema');
+  expectSchema(
+    format.schema as Record<string, unknown>,
+    'text.format.schema',
+    `response_format '${name}'`,
+    'invalid_json_schema',
+    format.strict === true,
+  );
   return {
     output: {
       type: 'json_schema',
