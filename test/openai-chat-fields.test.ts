@@ -470,6 +470,7 @@ const ROWS: Row[] = [
     bad: [
       [1, T],
       [{}, T],
+      [[], 'empty_array'],
     ],
   },
   {

@@ -117,6 +117,9 @@ const FILE_PART = object({ file: object({ filename: string(), file_data: string(
 function decodeContent(content: unknown, param: string, role: string): Part[] {
   if (typeof content === 'string') return content.length ? [{ type: 'text', text: content }] : [];
   expectType(content, 'array', param, 'one of a string or array of objects');
+  if ((content as unknown[]).length === 0) {
+    fail(`Invalid '${param}': empty array. Expected an array with minimum length 1, but got an empty array instead.`, param, 'empty_array');
+  }
   const parts: Part[] = [];
   (content as unknown[]).forEach((raw, i) => {
     const p = `${param}[${i}]`;
