@@ -189,20 +189,21 @@ const MEDIA_RESOLUTIONS = [
   'MEDIA_RESOLUTION_HIGH',
 ] as const;
 
-/** The documented ranges of generationConfig's numbers: [name, min, max]; an absent bound is open. */
-const GENERATION_RANGES: readonly [string, number | undefined, number | undefined][] = [
-  ['temperature', 0, 2],
-  ['topP', 0, 1],
-  ['topK', 1, undefined],
-  ['presencePenalty', -2, 2],
-  ['frequencyPenalty', -2, 2],
-  ['logprobs', 0, 20],
-  ['maxOutputTokens', 0, undefined],
-];
+/** generationConfig's numbers: their proto type and documented range (an absent bound is open). */
+const GENERATION_NUMBERS: Readonly<Record<string, readonly ['TYPE_FLOAT' | 'TYPE_INT32', number | undefined, number | undefined]>> = {
+  temperature: ['TYPE_FLOAT', 0, 2],
+  topP: ['TYPE_FLOAT', 0, 1],
+  presencePenalty: ['TYPE_FLOAT', -2, 2],
+  frequencyPenalty: ['TYPE_FLOAT', -2, 2],
+  topK: ['TYPE_INT32', 1, undefined],
+  seed: ['TYPE_INT32', undefined, undefined],
+  logprobs: ['TYPE_INT32', 0, 20],
+  maxOutputTokens: ['TYPE_INT32', 0, undefined],
+};
 
 function inRange(n: number, at: string, min: number | undefined, max: number | undefined): void {
   if ((min !== undefined && n < min) || (max !== undefined && n > max)) {
-    const range = max === undefined ? `at least ${min}` : `in the range [${min}, ${max}]`;
+    const range = max === undefined ? `at least ${min}` : min === undefined ? `at most ${max}` : `in the range [${min}, ${max}]`;
     fieldRule(at, `${at.slice(at.lastIndexOf('.') + 1)} must be ${range} (got ${n})`);
   }
 }
@@ -632,15 +633,12 @@ function decodeGenerationConfig(raw: unknown): { output: OutputFormat; maxOutput
   const get = (name: string) => field(config, name);
   const path = (name: string) => `${at}.${snake(name)}`;
 
-  for (const name of ['temperature', 'topP', 'presencePenalty', 'frequencyPenalty']) {
-    if (!unset(get(name))) expectNumber(get(name), path(name), 'TYPE_FLOAT');
-  }
-  for (const name of ['topK', 'seed', 'logprobs', 'maxOutputTokens']) {
-    if (!unset(get(name))) expectInt32(get(name), path(name));
-  }
-  for (const [name, min, max] of GENERATION_RANGES) {
+  for (const name in GENERATION_NUMBERS) {
     const value = get(name);
-    if (!unset(value)) inRange(Number(value), path(name), min, max);
+    if (unset(value)) continue;
+    const [proto, min, max] = GENERATION_NUMBERS[name];
+    const n = proto === 'TYPE_INT32' ? expectInt32(value, path(name)) : expectNumber(value, path(name), proto);
+    inRange(n, path(name), min, max);
   }
   if (!unset(get('mediaResolution'))) {
     expectEnum(get('mediaResolution'), path('mediaResolution'), `${ENUM}MediaResolution`, MEDIA_RESOLUTIONS);
