@@ -384,6 +384,7 @@ const ROWS: Row[] = [
       ['always', V],
       [1, T],
       [{ type: 'tool', function: { name: 'weather' } }, V, 'tool_choice.type'],
+      [{ type: 'allowed_tools', allowed_tools: { mode: 'auto', tools: [] } }, 'unsupported_value', 'tool_choice.type'],
       [{ type: 'function' }, T, 'tool_choice.function'],
       [{ type: 'function', function: { name: 1 } }, T, 'tool_choice.function.name'],
     ],
@@ -564,6 +565,8 @@ function messageStyle(code: string | null, param: string): RegExp {
       return new RegExp(`^Invalid type for '${p}': expected .+, but got .+ instead\\.$`);
     case MISSING:
       return new RegExp(`^Missing required parameter: '${p}'\\.`);
+    case 'unsupported_value':
+      return /^Understudy supports /;
     case 'invalid_function_parameters':
       return /^Invalid schema for function 'weather': .+/;
     case 'invalid_json_schema':

@@ -361,8 +361,19 @@ function decodeToolChoice(raw: unknown, tools: ToolDefinition[]): ToolChoice {
   }
   expectType(raw, 'object', 'tool_choice', 'one of a string or an object');
   const choice = raw as Record<string, unknown>;
+  if (choice.type === 'allowed_tools' || choice.type === 'custom') {
+    fail(
+      `Understudy supports 'tool_choice' as 'none', 'auto', 'required' or a function ({"type":"function","function":{"name":…}}); '${choice.type}' is not supported.`,
+      'tool_choice.type',
+      'unsupported_value',
+    );
+  }
   if (choice.type !== 'function') {
-    fail(`Invalid value: '${String(choice.type)}'. Supported values are: 'function'.`, 'tool_choice.type', 'invalid_value');
+    fail(
+      `Invalid value: '${String(choice.type)}'. Supported values are: 'function', 'allowed_tools', and 'custom'.`,
+      'tool_choice.type',
+      'invalid_value',
+    );
   }
   expectType(choice.function, 'object', 'tool_choice.function');
   const name = (choice.function as Record<string, unknown>).name;
