@@ -369,7 +369,11 @@ test('[openai-chat.validation.json +] a valid request using every accepted optio
     parallel_tool_calls: false,
     response_format: {
       type: 'json_schema' as const,
-      json_schema: { name: 'answer', strict: true, schema: { type: 'object', properties: { sky: { type: 'string' } } } },
+      json_schema: {
+        name: 'answer',
+        strict: true,
+        schema: { type: 'object', properties: { sky: { type: 'string' } }, required: ['sky'], additionalProperties: false },
+      },
     },
     n: 1,
     max_tokens: 100,

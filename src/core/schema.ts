@@ -138,6 +138,13 @@ export function schemaCacheSize(): number {
   return cache.size;
 }
 
+let compilations = 0;
+
+/** Schemas compiled by Ajv since the process started (for tests: a repeated schema is not compiled again). */
+export function schemaCompilations(): number {
+  return compilations;
+}
+
 export function compileSchema(schema: JsonSchema): CompiledSchema | SchemaError {
   if (schema === true) return ALWAYS_VALID;
   if (schema === false) return NEVER_VALID;
@@ -182,6 +189,7 @@ const NEVER_VALID: CompiledSchema = {
 const ROOT_ID = 'https://understudy.invalid/schema.json';
 
 function compileUncached(key: string): CompiledSchema | SchemaError {
+  compilations++;
   // A private deep copy (the text is the cache key): the caller may mutate its object later, and the
   // compiled function keeps references into the schema it was compiled from.
   const schema = JSON.parse(key) as { [key: string]: unknown };

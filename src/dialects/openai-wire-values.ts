@@ -11,7 +11,8 @@ export function typeName(value: unknown): string {
     case 'string':
       return 'a string';
     case 'number':
-      return Number.isInteger(value) ? 'an integer' : 'a decimal';
+      // Beyond 2^53 (or written with an exponent, as 1.5e300) the API's JSON reader has a decimal.
+      return Number.isSafeInteger(value) ? 'an integer' : 'a decimal';
     case 'boolean':
       return 'a boolean';
     case 'object':

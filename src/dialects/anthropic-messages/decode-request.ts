@@ -45,6 +45,43 @@ const IMAGE_MEDIA_TYPES = ['image/jpeg', 'image/png', 'image/gif', 'image/webp']
 /** Type prefixes of Anthropic's server tools and Anthropic-defined client tools. */
 const BUILT_IN_TOOL = /^(web_search|web_fetch|code_execution|bash|text_editor|computer|memory|tool_search_tool|browser|mcp)/;
 const TOOL_NAME = /^[a-zA-Z0-9_-]{1,128}$/;
+/** The largest `max_tokens` any current model takes; the API's own limit is the model's. */
+export const MAX_OUTPUT_TOKENS = 128_000;
+
+/** The request members of the Messages API (and its betas, as the SDKs type them); any other is an
+ * extra input the API does not permit. */
+const REQUEST_FIELDS = new Set([
+  'model',
+  'max_tokens',
+  'messages',
+  'system',
+  'metadata',
+  'stop_sequences',
+  'stream',
+  'temperature',
+  'top_p',
+  'top_k',
+  'tools',
+  'tool_choice',
+  'thinking',
+  'output_config',
+  'output_format',
+  'service_tier',
+  'cache_control',
+  'container',
+  'context_management',
+  'mcp_servers',
+  'inference_geo',
+  'speed',
+  'diagnostics',
+  'compaction',
+  'thread',
+  'fallbacks',
+  'fallback_credit_token',
+  'billing_policy',
+  'user_profile_id',
+  'workspace_id',
+]);
 const TOOL_USE_ID = /^[a-zA-Z0-9_-]+$/;
 
 type Obj = Record<string, unknown>;
@@ -97,6 +134,7 @@ function num(value: unknown, path: string): number {
 
 function int(value: unknown, path: string): number {
   if (typeof value !== 'number' || !Number.isFinite(value)) fail(path, 'Input should be a valid integer');
+  if (Math.abs(value) > Number.MAX_SAFE_INTEGER) fail(path, 'Input should be a valid integer, unable to parse number as an integer');
   if (!Number.isInteger(value)) fail(path, 'Input should be a valid integer, got a number with a fractional part');
   return value;
 }
@@ -521,13 +559,29 @@ function decodeSampling(body: Obj, v2026: boolean): void {
   }
 }
 
-function decodeMaxTokens(body: Obj): number {
+function decodeMaxTokens(body: Obj, model: string): number {
   const value = int(required(body, 'max_tokens', ''), 'max_tokens');
   if (value < 0) fail('max_tokens', 'Input should be greater than or equal to 0');
+  if (value > MAX_OUTPUT_TOKENS) {
+    fail('', `max_tokens: ${value} > ${MAX_OUTPUT_TOKENS}, which is the maximum allowed number of output tokens for ${model}`);
+  }
   if (value === 0) {
     fail('max_tokens', 'Understudy does not support max_tokens 0 (warming the prompt cache without an answer); ask for at least 1 token');
   }
   return value;
+}
+
+/** Options the API (or a beta) takes that change nothing in a scripted answer: type-checked only. */
+function decodeBetaOptions(body: Obj): void {
+  if (!absent(body.speed)) literal(body.speed, ['standard', 'fast'], 'speed');
+  for (const key of ['inference_geo', 'user_profile_id', 'workspace_id'] as const) if (!absent(body[key])) str(body[key], key);
+  if (!absent(body.container) && typeof body.container !== 'string') obj(body.container, 'container');
+  for (const key of ['context_management', 'diagnostics', 'compaction', 'thread', 'fallbacks', 'billing_policy'] as const) {
+    if (!absent(body[key])) obj(body[key], key);
+  }
+  if (!absent(body.fallback_credit_token) && typeof body.fallback_credit_token !== 'string') {
+    obj(body.fallback_credit_token, 'fallback_credit_token');
+  }
 }
 
 export function decodeMessagesRequest(body: unknown, wire: WireContext): ChatRequest | NeutralError {
@@ -537,7 +591,8 @@ export function decodeMessagesRequest(body: unknown, wire: WireContext): ChatReq
     if (!isObject(body)) fail('', 'The request body must be a JSON object');
     const model = str(required(body, 'model', ''), 'model');
     if (model.length === 0) fail('model', 'String should have at least 1 character');
-    const maxTokens = decodeMaxTokens(body);
+    for (const key in body) if (!REQUEST_FIELDS.has(key)) fail(key, 'Extra inputs are not permitted');
+    const maxTokens = decodeMaxTokens(body, model);
     const scope: Scope = { v2026, callNames: new Map() };
     const messages = decodeMessages(body.messages, scope);
     const system = decodeSystem(body.system);
@@ -558,9 +613,12 @@ export function decodeMessagesRequest(body: unknown, wire: WireContext): ChatReq
     const stream = absent(body.stream) ? false : bool(body.stream, 'stream');
     if (!absent(body.metadata)) {
       const metadata = obj(body.metadata, 'metadata');
-      if (!absent(metadata.user_id)) str(metadata.user_id, 'metadata.user_id');
+      if (!absent(metadata.user_id)) {
+        if (str(metadata.user_id, 'metadata.user_id').length > 256) fail('metadata.user_id', 'String should have at most 256 characters');
+      }
     }
     if (!absent(body.service_tier)) literal(body.service_tier, ['auto', 'standard_only'], 'service_tier');
+    decodeBetaOptions(body);
     cacheControl(body.cache_control, 'cache_control');
     return {
       model,

@@ -152,6 +152,61 @@ const GENERATION_FIELDS = new Set([
 ]);
 const THINKING_FIELDS = new Set(['thinkingBudget', 'includeThoughts', 'thinkingLevel']);
 const SAFETY_FIELDS = new Set(['category', 'threshold', 'method']);
+const ENUM = 'type.googleapis.com/google.ai.generativelanguage.v1beta.';
+const HARM_CATEGORIES = [
+  'HARM_CATEGORY_UNSPECIFIED',
+  'HARM_CATEGORY_DEROGATORY',
+  'HARM_CATEGORY_TOXICITY',
+  'HARM_CATEGORY_VIOLENCE',
+  'HARM_CATEGORY_SEXUAL',
+  'HARM_CATEGORY_MEDICAL',
+  'HARM_CATEGORY_DANGEROUS',
+  'HARM_CATEGORY_HARASSMENT',
+  'HARM_CATEGORY_HATE_SPEECH',
+  'HARM_CATEGORY_SEXUALLY_EXPLICIT',
+  'HARM_CATEGORY_DANGEROUS_CONTENT',
+  'HARM_CATEGORY_CIVIC_INTEGRITY',
+  'HARM_CATEGORY_JAILBREAK',
+  'HARM_CATEGORY_IMAGE_HATE',
+  'HARM_CATEGORY_IMAGE_DANGEROUS_CONTENT',
+  'HARM_CATEGORY_IMAGE_HARASSMENT',
+  'HARM_CATEGORY_IMAGE_SEXUALLY_EXPLICIT',
+] as const;
+const HARM_THRESHOLDS = [
+  'HARM_BLOCK_THRESHOLD_UNSPECIFIED',
+  'BLOCK_LOW_AND_ABOVE',
+  'BLOCK_MEDIUM_AND_ABOVE',
+  'BLOCK_ONLY_HIGH',
+  'BLOCK_NONE',
+  'OFF',
+] as const;
+const HARM_METHODS = ['HARM_BLOCK_METHOD_UNSPECIFIED', 'SEVERITY', 'PROBABILITY'] as const;
+const THINKING_LEVELS = ['THINKING_LEVEL_UNSPECIFIED', 'MINIMAL', 'LOW', 'MEDIUM', 'HIGH'] as const;
+const MEDIA_RESOLUTIONS = [
+  'MEDIA_RESOLUTION_UNSPECIFIED',
+  'MEDIA_RESOLUTION_LOW',
+  'MEDIA_RESOLUTION_MEDIUM',
+  'MEDIA_RESOLUTION_HIGH',
+] as const;
+
+/** generationConfig's numbers: their proto type and documented range (an absent bound is open). */
+const GENERATION_NUMBERS: Readonly<Record<string, readonly ['TYPE_FLOAT' | 'TYPE_INT32', number | undefined, number | undefined]>> = {
+  temperature: ['TYPE_FLOAT', 0, 2],
+  topP: ['TYPE_FLOAT', 0, 1],
+  presencePenalty: ['TYPE_FLOAT', -2, 2],
+  frequencyPenalty: ['TYPE_FLOAT', -2, 2],
+  topK: ['TYPE_INT32', 1, undefined],
+  seed: ['TYPE_INT32', undefined, undefined],
+  logprobs: ['TYPE_INT32', 0, 20],
+  maxOutputTokens: ['TYPE_INT32', 0, undefined],
+};
+
+function inRange(n: number, at: string, min: number | undefined, max: number | undefined): void {
+  if ((min !== undefined && n < min) || (max !== undefined && n > max)) {
+    const range = max === undefined ? `at least ${min}` : min === undefined ? `at most ${max}` : `in the range [${min}, ${max}]`;
+    fieldRule(at, `${at.slice(at.lastIndexOf('.') + 1)} must be ${range} (got ${n})`);
+  }
+}
 const MIME_TYPES = ['text/plain', 'application/json', 'text/x.enum', 'application/xml', 'application/yaml'];
 const MODALITIES = ['MODALITY_UNSPECIFIED', 'TEXT', 'IMAGE', 'AUDIO'] as const;
 const BEHAVIORS = ['UNSPECIFIED', 'BLOCKING', 'NON_BLOCKING'] as const;
@@ -563,6 +618,13 @@ function decodeToolConfig(raw: unknown, declared: ToolDefinition[]): { toolChoic
 
 // ---------- generation config ----------
 
+/** An int32 field: a JSON integer (or a string of digits) within 32 bits. */
+function expectInt32(value: unknown, at: string): number {
+  const n = expectInteger(value, at, 'TYPE_INT32');
+  if (n > 2147483647 || n < -2147483648) invalidValue(at, 'TYPE_INT32', value);
+  return n;
+}
+
 function decodeGenerationConfig(raw: unknown): { output: OutputFormat; maxOutputTokens?: number } {
   if (unset(raw)) return { output: { type: 'text' } };
   const at = 'generation_config';
@@ -571,11 +633,15 @@ function decodeGenerationConfig(raw: unknown): { output: OutputFormat; maxOutput
   const get = (name: string) => field(config, name);
   const path = (name: string) => `${at}.${snake(name)}`;
 
-  for (const name of ['temperature', 'topP', 'presencePenalty', 'frequencyPenalty']) {
-    if (!unset(get(name))) expectNumber(get(name), path(name), 'TYPE_FLOAT');
+  for (const name in GENERATION_NUMBERS) {
+    const value = get(name);
+    if (unset(value)) continue;
+    const [proto, min, max] = GENERATION_NUMBERS[name];
+    const n = proto === 'TYPE_INT32' ? expectInt32(value, path(name)) : expectNumber(value, path(name), proto);
+    inRange(n, path(name), min, max);
   }
-  for (const name of ['topK', 'seed', 'logprobs']) {
-    if (!unset(get(name))) expectInteger(get(name), path(name), 'TYPE_INT32');
+  if (!unset(get('mediaResolution'))) {
+    expectEnum(get('mediaResolution'), path('mediaResolution'), `${ENUM}MediaResolution`, MEDIA_RESOLUTIONS);
   }
   if (!unset(get('responseLogprobs'))) expectBool(get('responseLogprobs'), path('responseLogprobs'));
   if (!unset(get('enableEnhancedCivicAnswers'))) expectBool(get('enableEnhancedCivicAnswers'), path('enableEnhancedCivicAnswers'));
@@ -585,7 +651,7 @@ function decodeGenerationConfig(raw: unknown): { output: OutputFormat; maxOutput
   }
   let maxOutputTokens: number | undefined;
   if (!unset(get('maxOutputTokens'))) {
-    const n = expectInteger(get('maxOutputTokens'), path('maxOutputTokens'), 'TYPE_INT32');
+    const n = Number(get('maxOutputTokens'));
     if (n > 0) maxOutputTokens = n;
   }
   if (!unset(get('stopSequences'))) {
@@ -609,9 +675,14 @@ function decodeGenerationConfig(raw: unknown): { output: OutputFormat; maxOutput
     const p = path('thinkingConfig');
     const thinking = expectObject(get('thinkingConfig'), p);
     onlyKnownFields(thinking, THINKING_FIELDS, p);
-    if (!unset(field(thinking, 'thinkingBudget'))) expectInteger(field(thinking, 'thinkingBudget'), `${p}.thinking_budget`, 'TYPE_INT32');
+    if (!unset(field(thinking, 'thinkingBudget'))) {
+      // -1 asks for a dynamic budget; otherwise a budget is a count of tokens.
+      inRange(expectInt32(field(thinking, 'thinkingBudget'), `${p}.thinking_budget`), `${p}.thinking_budget`, -1, undefined);
+    }
     if (!unset(field(thinking, 'includeThoughts'))) expectBool(field(thinking, 'includeThoughts'), `${p}.include_thoughts`);
-    if (!unset(field(thinking, 'thinkingLevel'))) expectString(field(thinking, 'thinkingLevel'), `${p}.thinking_level`);
+    if (!unset(field(thinking, 'thinkingLevel'))) {
+      expectEnum(field(thinking, 'thinkingLevel'), `${p}.thinking_level`, `${ENUM}ThinkingConfig.ThinkingLevel`, THINKING_LEVELS);
+    }
   }
 
   let mimeType = 'text/plain';
@@ -660,10 +731,12 @@ function checkSafetySettings(raw: unknown): void {
     const at = `safety_settings[${i}]`;
     const setting = expectObject(rawSetting, at);
     onlyKnownFields(setting, SAFETY_FIELDS, at);
-    for (const name of ['category', 'threshold', 'method']) {
-      const value = field(setting, name);
-      if (!unset(value)) expectString(value, `${at}.${name}`);
-    }
+    const category = field(setting, 'category');
+    if (!unset(category)) expectEnum(category, `${at}.category`, `${ENUM}HarmCategory`, HARM_CATEGORIES);
+    const threshold = field(setting, 'threshold');
+    if (!unset(threshold)) expectEnum(threshold, `${at}.threshold`, `${ENUM}SafetySetting.HarmBlockThreshold`, HARM_THRESHOLDS);
+    const method = field(setting, 'method');
+    if (!unset(method)) expectEnum(method, `${at}.method`, `${ENUM}SafetySetting.HarmBlockMethod`, HARM_METHODS);
   });
 }
 

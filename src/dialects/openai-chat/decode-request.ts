@@ -2,42 +2,124 @@
 // know them) and decodes it into the neutral ChatRequest.
 
 import { invalidRequest, type NeutralError } from '../../core/errors.js';
-import { isObject, typeName } from '../openai-wire-values.js';
 import type { ChatRequest, JsonValue, Message, OutputFormat, Part, Role, ToolChoice, ToolDefinition } from '../../core/model.js';
+import {
+  DECODED,
+  WireError,
+  arrayOf,
+  boolean,
+  checkFields,
+  expectOneOf,
+  expectRange,
+  expectSchema,
+  expectType,
+  fail,
+  given,
+  integer,
+  isObject,
+  logitBias,
+  metadata,
+  number,
+  object,
+  oneOf,
+  required,
+  string,
+  stringOr,
+  typeName,
+  type FieldRule,
+} from '../openai-wire-checks.js';
 
 const ROLES = new Set(['system', 'developer', 'user', 'assistant', 'tool', 'function']);
 const TOOL_NAME = /^[a-zA-Z0-9_-]{1,64}$/;
 const SCHEMA_NAME = /^[a-zA-Z0-9_-]{1,64}$/;
 
-class WireError extends Error {
-  constructor(readonly neutral: NeutralError) {
-    super(neutral.message);
-  }
+const textPart = object({ type: oneOf('text'), text: string() }, ['type', 'text']);
+
+/**
+ * Every top-level field of `POST /v1/chat/completions` (OpenAI's OpenAPI document,
+ * CreateChatCompletionRequest), with its type and range. DECODED fields are checked where the
+ * decoder reads them; a field not listed is refused as the API refuses it.
+ */
+const CHAT_FIELDS: Readonly<Record<string, FieldRule>> = {
+  model: DECODED,
+  messages: DECODED,
+  tools: DECODED,
+  tool_choice: DECODED,
+  parallel_tool_calls: DECODED,
+  response_format: DECODED,
+  stream: DECODED,
+  stream_options: DECODED,
+  n: DECODED,
+  max_tokens: DECODED,
+  max_completion_tokens: DECODED,
+  functions: DECODED,
+  function_call: DECODED,
+  temperature: number(0, 2),
+  top_p: number(0, 1),
+  frequency_penalty: number(-2, 2),
+  presence_penalty: number(-2, 2),
+  seed: integer(),
+  logprobs: boolean,
+  top_logprobs: integer(0, 20),
+  logit_bias: logitBias,
+  stop: stringOr(
+    arrayOf(string(), { min: 1, max: 4, wording: 'one of a string or array of strings' }),
+    'one of a string or array of strings',
+  ),
+  user: string(),
+  safety_identifier: string(64),
+  prompt_cache_key: string(),
+  prompt_cache_retention: oneOf('in_memory', '24h'),
+  prompt_cache_options: object({ ttl: oneOf('30m'), mode: oneOf('implicit', 'explicit') }),
+  metadata,
+  service_tier: oneOf('auto', 'default', 'flex', 'scale', 'priority', 'fast'),
+  modalities: arrayOf(oneOf('text', 'audio'), { wording: 'an array of strings' }),
+  verbosity: oneOf('low', 'medium', 'high'),
+  reasoning_effort: oneOf('none', 'minimal', 'low', 'medium', 'high', 'xhigh', 'max'),
+  store: boolean,
+  audio: object(
+    {
+      voice: stringOr(object({ id: string() }, ['id']), 'one of a string or an object'),
+      format: oneOf('wav', 'aac', 'mp3', 'flac', 'opus', 'pcm16'),
+    },
+    ['voice', 'format'],
+  ),
+  prediction: object(
+    {
+      type: oneOf('content'),
+      content: stringOr(
+        arrayOf(textPart, { min: 1, wording: 'one of a string or array of objects' }),
+        'one of a string or array of objects',
+      ),
+    },
+    ['type', 'content'],
+  ),
+  web_search_options: object({
+    search_context_size: oneOf('low', 'medium', 'high'),
+    user_location: object(
+      {
+        type: oneOf('approximate'),
+        approximate: object({ country: string(), region: string(), city: string(), timezone: string() }),
+      },
+      ['type', 'approximate'],
+    ),
+  }),
+  moderation: object({ model: string() }, ['model']),
+};
+
+function unrecognized(key: string): never {
+  fail(`Unrecognized request argument supplied: ${key}`, null);
 }
 
-function fail(message: string, param: string | null, code: string | null = null): never {
-  throw new WireError(invalidRequest(message, param, code));
-}
-
-function expectType(value: unknown, expected: 'string' | 'object' | 'array' | 'boolean' | 'number', param: string, what?: string): void {
-  const ok =
-    expected === 'array'
-      ? Array.isArray(value)
-      : expected === 'object'
-        ? typeof value === 'object' && value !== null && !Array.isArray(value)
-        : typeof value === expected && (expected !== 'number' || Number.isFinite(value));
-  if (!ok) {
-    fail(
-      `Invalid type for '${param}': expected ${what ?? (expected === 'array' ? 'an array' : expected === 'object' ? 'an object' : `a ${expected}`)}, but got ${typeName(value)} instead.`,
-      param,
-      'invalid_type',
-    );
-  }
-}
+const AUDIO_PART = object({ input_audio: object({ data: string(), format: oneOf('wav', 'mp3') }, ['data', 'format']) }, ['input_audio']);
+const FILE_PART = object({ file: object({ filename: string(), file_data: string(), file_id: string() }) }, ['file']);
 
 function decodeContent(content: unknown, param: string, role: string): Part[] {
   if (typeof content === 'string') return content.length ? [{ type: 'text', text: content }] : [];
   expectType(content, 'array', param, 'one of a string or array of objects');
+  if ((content as unknown[]).length === 0) {
+    fail(`Invalid '${param}': empty array. Expected an array with minimum length 1, but got an empty array instead.`, param, 'empty_array');
+  }
   const parts: Part[] = [];
   (content as unknown[]).forEach((raw, i) => {
     const p = `${param}[${i}]`;
@@ -64,13 +146,16 @@ function decodeContent(content: unknown, param: string, role: string): Part[] {
         if (role !== 'user') fail(`Invalid value: 'image_url'. Supported values are: 'text'.`, `${p}.type`, 'invalid_value');
         expectType(part.image_url, 'object', `${p}.image_url`);
         const image = part.image_url as Record<string, unknown>;
+        required(image.url, `${p}.image_url.url`);
         expectType(image.url, 'string', `${p}.image_url.url`);
+        if (given(image.detail)) expectOneOf(image.detail, ['auto', 'low', 'high'], `${p}.image_url.detail`);
         parts.push({ type: 'image', url: image.url as string });
         break;
       }
       case 'input_audio':
       case 'file':
         if (role !== 'user') fail(`Invalid value: '${String(part.type)}'. Supported values are: 'text'.`, `${p}.type`, 'invalid_value');
+        (part.type === 'file' ? FILE_PART : AUDIO_PART)(part, p);
         break;
       default:
         fail(
@@ -82,6 +167,8 @@ function decodeContent(content: unknown, param: string, role: string): Part[] {
   });
   return parts;
 }
+
+const ASSISTANT_AUDIO = object({ id: string() }, ['id']);
 
 function decodeMessages(raw: unknown): Message[] {
   if (raw === undefined) fail(`Missing required parameter: 'messages'.`, 'messages', 'missing_required_parameter');
@@ -118,6 +205,7 @@ function decodeMessages(raw: unknown): Message[] {
       );
     }
     const role = m.role as Role;
+    if (given(m.name) && role !== 'tool') expectType(m.name, 'string', `${p}.name`);
 
     if (pendingCalls && role !== 'tool') {
       fail(
@@ -129,6 +217,8 @@ function decodeMessages(raw: unknown): Message[] {
     const parts: Part[] = [];
     if (role === 'assistant') {
       if (m.content !== undefined && m.content !== null) parts.push(...decodeContent(m.content, `${p}.content`, role));
+      if (given(m.refusal)) expectType(m.refusal, 'string', `${p}.refusal`);
+      if (given(m.audio)) ASSISTANT_AUDIO(m.audio, `${p}.audio`);
       if (m.function_call !== undefined && m.function_call !== null) {
         fail(
           `Understudy does not accept the deprecated 'function_call' on messages; use 'tool_calls'.`,
@@ -149,7 +239,9 @@ function decodeMessages(raw: unknown): Message[] {
             fail(`Invalid value: '${String(call.type)}'. Supported values are: 'function'.`, `${cp}.type`, 'invalid_value');
           expectType(call.function, 'object', `${cp}.function`);
           const fn = call.function as Record<string, unknown>;
+          required(fn.name, `${cp}.function.name`);
           expectType(fn.name, 'string', `${cp}.function.name`);
+          required(fn.arguments, `${cp}.function.arguments`);
           expectType(fn.arguments, 'string', `${cp}.function.arguments`);
           let parsed: JsonValue | undefined;
           try {
@@ -238,8 +330,17 @@ function decodeTools(raw: unknown): ToolDefinition[] {
       );
     }
     if (fn.description !== undefined) expectType(fn.description, 'string', `${p}.function.description`);
-    if (fn.parameters !== undefined) expectType(fn.parameters, 'object', `${p}.function.parameters`);
     if (fn.strict !== undefined && fn.strict !== null) expectType(fn.strict, 'boolean', `${p}.function.strict`);
+    if (fn.parameters !== undefined) {
+      expectType(fn.parameters, 'object', `${p}.function.parameters`);
+      expectSchema(
+        fn.parameters as Record<string, unknown>,
+        `${p}.function.parameters`,
+        `function '${fn.name as string}'`,
+        'invalid_function_parameters',
+        fn.strict === true,
+      );
+    }
     return {
       name: fn.name as string,
       description: fn.description as string | undefined,
@@ -260,8 +361,19 @@ function decodeToolChoice(raw: unknown, tools: ToolDefinition[]): ToolChoice {
   }
   expectType(raw, 'object', 'tool_choice', 'one of a string or an object');
   const choice = raw as Record<string, unknown>;
+  if (choice.type === 'allowed_tools' || choice.type === 'custom') {
+    fail(
+      `Understudy supports 'tool_choice' as 'none', 'auto', 'required' or a function ({"type":"function","function":{"name":…}}); '${choice.type}' is not supported.`,
+      'tool_choice.type',
+      'unsupported_value',
+    );
+  }
   if (choice.type !== 'function') {
-    fail(`Invalid value: '${String(choice.type)}'. Supported values are: 'function'.`, 'tool_choice.type', 'invalid_value');
+    fail(
+      `Invalid value: '${String(choice.type)}'. Supported values are: 'function', 'allowed_tools', and 'custom'.`,
+      'tool_choice.type',
+      'invalid_value',
+    );
   }
   expectType(choice.function, 'object', 'tool_choice.function');
   const name = (choice.function as Record<string, unknown>).name;
@@ -302,8 +414,18 @@ function decodeResponseFormat(raw: unknown): OutputFormat {
           'invalid_value',
         );
       }
-      if (spec.schema !== undefined) expectType(spec.schema, 'object', 'response_format.json_schema.schema');
+      if (given(spec.description)) expectType(spec.description, 'string', 'response_format.json_schema.description');
       if (spec.strict !== undefined && spec.strict !== null) expectType(spec.strict, 'boolean', 'response_format.json_schema.strict');
+      if (spec.schema !== undefined) {
+        expectType(spec.schema, 'object', 'response_format.json_schema.schema');
+        expectSchema(
+          spec.schema as Record<string, unknown>,
+          'response_format.json_schema.schema',
+          `response_format '${spec.name as string}'`,
+          'invalid_json_schema',
+          spec.strict === true,
+        );
+      }
       return {
         type: 'json_schema',
         name: spec.name as string,
@@ -321,6 +443,17 @@ function decodeResponseFormat(raw: unknown): OutputFormat {
         'invalid_value',
       );
   }
+}
+
+const STREAM_OPTIONS = object({ include_usage: boolean, include_obfuscation: boolean });
+
+function mentionsJson(messages: Message[]): boolean {
+  for (const message of messages) {
+    for (const part of message.parts) {
+      if ((part.type === 'text' && /json/i.test(part.text)) || (part.type === 'tool_result' && /json/i.test(part.content))) return true;
+    }
+  }
+  return false;
 }
 
 export function decodeChatRequest(body: unknown): ChatRequest | NeutralError {
@@ -342,6 +475,7 @@ export function decodeChatRequest(body: unknown): ChatRequest | NeutralError {
     if (body.function_call !== undefined) {
       fail(`Understudy rejects the deprecated 'function_call' parameter; use 'tool_choice' instead.`, 'function_call', 'invalid_value');
     }
+    checkFields(body, CHAT_FIELDS, unrecognized);
     const messages = decodeMessages(body.messages);
     const tools = decodeTools(body.tools);
     const toolChoice = decodeToolChoice(body.tool_choice, tools);
@@ -363,32 +497,23 @@ export function decodeChatRequest(body: unknown): ChatRequest | NeutralError {
     let streamUsage = false;
     if (body.stream_options !== undefined && body.stream_options !== null) {
       if (!stream) fail(`The 'stream_options' parameter is only allowed when 'stream' is enabled.`, 'stream_options');
-      expectType(body.stream_options, 'object', 'stream_options');
-      const include = (body.stream_options as Record<string, unknown>).include_usage;
-      if (include !== undefined && include !== null) expectType(include, 'boolean', 'stream_options.include_usage');
-      streamUsage = include === true;
+      STREAM_OPTIONS(body.stream_options, 'stream_options');
+      streamUsage = (body.stream_options as Record<string, unknown>).include_usage === true;
     }
     if (body.n !== undefined && body.n !== null) {
-      expectType(body.n, 'number', 'n', 'an integer');
+      expectRange(body.n, 'n', 1, 128, true);
       if (body.n !== 1) fail(`Understudy answers exactly one choice; 'n' must be 1 (got ${String(body.n)}).`, 'n', 'invalid_value');
     }
     let maxOutputTokens: number | undefined;
     for (const key of ['max_tokens', 'max_completion_tokens'] as const) {
       const value = body[key];
       if (value !== undefined && value !== null) {
-        expectType(value, 'number', key, 'an integer');
-        if (!Number.isInteger(value) || (value as number) < 1) {
-          fail(
-            `Invalid '${key}': integer below minimum value. Expected a value >= 1, but got ${String(value)} instead.`,
-            key,
-            'integer_below_min_value',
-          );
-        }
+        expectRange(value, key, 1, undefined, true);
         maxOutputTokens = value as number;
       }
     }
-    for (const key of ['temperature', 'top_p', 'presence_penalty', 'frequency_penalty', 'seed'] as const) {
-      if (body[key] !== undefined && body[key] !== null) expectType(body[key], 'number', key, key === 'seed' ? 'an integer' : 'a decimal');
+    if (output.type === 'json_object' && !mentionsJson(messages)) {
+      fail(`'messages' must contain the word 'json' in some form, to use 'response_format' of type 'json_object'.`, 'messages');
     }
     return {
       model: body.model as string,

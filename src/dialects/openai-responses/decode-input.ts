@@ -4,7 +4,7 @@
 // function_call_output becomes a tool message.
 
 import type { JsonValue, Message, Part, Role } from '../../core/model.js';
-import { expectOneOf, expectType, fail, given, listValues, required } from './wire-checks.js';
+import { expectOneOf, expectType, fail, given, listValues, required } from '../openai-wire-checks.js';
 
 export interface ItemResolver {
   /** The parts of a stored output item (`item_reference`); throws a wire error when unknown. */
@@ -15,6 +15,7 @@ const ITEM_TYPES = ['message', 'function_call', 'function_call_output', 'reasoni
 const MESSAGE_ROLES = ['user', 'assistant', 'system', 'developer'] as const;
 const INPUT_PARTS = ['input_text', 'input_image', 'input_file'] as const;
 const OUTPUT_PARTS = ['output_text', 'refusal'] as const;
+const ITEM_STATUSES = ['in_progress', 'completed', 'incomplete'] as const;
 
 /** Items the real API takes for its own hosted or free-form tools; Understudy runs none of them. */
 const HOSTED_ITEMS = new Set([
@@ -66,7 +67,7 @@ function decodeInputParts(content: unknown, param: string): Part[] {
         parts.push({ type: 'text', text: part.text as string });
         break;
       case 'input_image': {
-        if (given(part.detail)) expectType(part.detail, 'string', `${p}.detail`);
+        if (given(part.detail)) expectOneOf(part.detail, ['low', 'high', 'auto', 'original'], `${p}.detail`);
         if (given(part.image_url)) {
           expectType(part.image_url, 'string', `${p}.image_url`);
           parts.push({ type: 'image', url: part.image_url as string });
@@ -195,6 +196,7 @@ export function decodeInput(raw: unknown, resolver: ItemResolver): Message[] {
       case 'message': {
         required(item.role, `${p}.role`);
         expectOneOf(item.role, MESSAGE_ROLES, `${p}.role`);
+        if (given(item.status)) expectOneOf(item.status, ITEM_STATUSES, `${p}.status`);
         required(item.content, `${p}.content`);
         if (item.role === 'assistant') {
           addAssistant(decodeAssistantParts(item.content, `${p}.content`));
@@ -209,6 +211,7 @@ export function decodeInput(raw: unknown, resolver: ItemResolver): Message[] {
           required(item[key], `${p}.${key}`);
           expectType(item[key], 'string', `${p}.${key}`);
         }
+        if (given(item.status)) expectOneOf(item.status, ITEM_STATUSES, `${p}.status`);
         const argumentsText = item.arguments as string;
         addAssistant([
           {

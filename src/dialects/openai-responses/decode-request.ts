@@ -11,19 +11,30 @@ import { decodeInput } from './decode-input.js';
 import { attachInfo, type ResponseEcho } from './request-info.js';
 import { ResponseStore, STORE_NAME, type StoredResponse } from './response-store.js';
 import {
+  DECODED,
   WireError,
+  arrayOf,
+  boolean,
+  checkFields,
   expectName,
   expectOneOf,
-  expectRange,
+  expectSchema,
   expectType,
   fail,
   failWith,
   given,
+  integer,
   isObject,
   listValues,
+  metadata as metadataRule,
+  number,
+  object,
+  oneOf,
   required,
+  string,
   typeName,
-} from './wire-checks.js';
+  type FieldRule,
+} from '../openai-wire-checks.js';
 
 /** Chat Completions parameters sent to the Responses API, and where the Responses API has them. */
 const CHAT_PARAMETERS: Record<string, string> = {
@@ -47,6 +58,66 @@ const CHAT_PARAMETERS: Record<string, string> = {
   prediction: '',
   web_search_options: '',
 };
+
+/**
+ * Every top-level field of `POST /v1/responses` (OpenAI's OpenAPI document, CreateResponse), with
+ * its type and range. DECODED fields are checked where the decoder reads them (the Chat Completions
+ * names are refused with a hint before this table is read); a field not listed is refused as the
+ * API refuses it.
+ */
+const RESPONSES_FIELDS: Readonly<Record<string, FieldRule>> = {
+  ...Object.fromEntries(Object.keys(CHAT_PARAMETERS).map((key) => [key, DECODED])),
+  model: DECODED,
+  input: DECODED,
+  instructions: DECODED,
+  previous_response_id: DECODED,
+  store: DECODED,
+  stream: DECODED,
+  stream_options: DECODED,
+  tools: DECODED,
+  tool_choice: DECODED,
+  text: DECODED,
+  reasoning: DECODED,
+  metadata: DECODED,
+  background: DECODED,
+  conversation: DECODED,
+  prompt: DECODED,
+  max_output_tokens: integer(16),
+  temperature: number(0, 2),
+  top_p: number(0, 1),
+  top_logprobs: integer(0, 20),
+  max_tool_calls: integer(1),
+  parallel_tool_calls: boolean,
+  truncation: oneOf('auto', 'disabled'),
+  service_tier: oneOf('auto', 'default', 'flex', 'scale', 'priority', 'fast', 'ultrafast'),
+  user: string(),
+  prompt_cache_key: string(),
+  safety_identifier: string(64),
+  prompt_cache_retention: oneOf('in_memory', '24h'),
+  prompt_cache_options: object({ ttl: oneOf('30m'), mode: oneOf('implicit', 'explicit') }),
+  include: arrayOf(
+    oneOf(
+      'file_search_call.results',
+      'web_search_call.results',
+      'web_search_call.action.sources',
+      'message.input_image.image_url',
+      'computer_call_output.output.image_url',
+      'code_interpreter_call.outputs',
+      'reasoning.encrypted_content',
+      'message.output_text.logprobs',
+    ),
+    { wording: 'an array of strings' },
+  ),
+  moderation: object({ model: string() }, ['model']),
+  context_management: arrayOf(object({ type: string(), compact_threshold: integer(1000) }, ['type']), {
+    min: 1,
+    wording: 'an array of objects',
+  }),
+};
+
+function unknownParameter(key: string): never {
+  fail(`Unknown parameter: '${key}'.`, key, 'unknown_parameter');
+}
 
 /** Tool types the real API hosts itself (or runs as free-form custom tools); Understudy runs none. */
 const HOSTED_TOOLS = [
@@ -162,8 +233,12 @@ function decodeTools(raw: unknown): { tools: ToolDefinition[]; echo: unknown[] }
     const name = expectName(tool.name, `${p}.name`);
     if (given(tool.description)) expectType(tool.description, 'string', `${p}.description`);
     required(tool.parameters, `${p}.parameters`);
-    if (tool.parameters !== null) expectType(tool.parameters, 'object', `${p}.parameters`);
     if (given(tool.strict)) expectType(tool.strict, 'boolean', `${p}.strict`);
+    if (tool.parameters !== null) {
+      expectType(tool.parameters, 'object', `${p}.parameters`);
+      const schema = tool.parameters as Record<string, unknown>;
+      expectSchema(schema, `${p}.parameters`, `function '${name}'`, 'invalid_function_parameters', tool.strict === true);
+    }
     const parameters = (tool.parameters as Record<string, unknown> | null) ?? {};
     const strict = given(tool.strict) ? (tool.strict as boolean) : true;
     tools.push({
@@ -253,6 +328,13 @@ function decodeTextFormat(raw: unknown): { output: OutputFormat; echo: Record<st
   expectType(format.schema, 'object', 'text.format.schema');
   if (given(format.strict)) expectType(format.strict, 'boolean', 'text.format.strict');
   if (given(format.description)) expectType(format.description, 'string', 'text.format.description');
+  expectSchema(
+    format.schema as Record<string, unknown>,
+    'text.format.schema',
+    `response_format '${name}'`,
+    'invalid_json_schema',
+    format.strict === true,
+  );
   return {
     output: {
       type: 'json_schema',
@@ -268,25 +350,20 @@ function decodeReasoning(raw: unknown): { effort: string | null; summary: string
   if (!given(raw)) return { effort: null, summary: null };
   expectType(raw, 'object', 'reasoning');
   const reasoning = raw as Record<string, unknown>;
-  if (given(reasoning.effort)) expectType(reasoning.effort, 'string', 'reasoning.effort');
+  if (given(reasoning.effort))
+    expectOneOf(reasoning.effort, ['none', 'minimal', 'low', 'medium', 'high', 'xhigh', 'max'], 'reasoning.effort');
   if (given(reasoning.summary)) expectOneOf(reasoning.summary, ['auto', 'concise', 'detailed'], 'reasoning.summary');
+  if (given(reasoning.generate_summary))
+    expectOneOf(reasoning.generate_summary, ['auto', 'concise', 'detailed'], 'reasoning.generate_summary');
+  if (given(reasoning.context)) expectOneOf(reasoning.context, ['auto', 'current_turn', 'all_turns'], 'reasoning.context');
+  if (given(reasoning.mode)) expectType(reasoning.mode, 'string', 'reasoning.mode');
   return { effort: (reasoning.effort as string | undefined) ?? null, summary: (reasoning.summary as string | undefined) ?? null };
 }
 
 function decodeMetadata(raw: unknown): Record<string, unknown> {
   if (!given(raw)) return {};
-  expectType(raw, 'object', 'metadata');
-  const metadata = raw as Record<string, unknown>;
-  const keys = Object.keys(metadata);
-  if (keys.length > 16) {
-    fail(
-      `Invalid 'metadata': too many properties. Expected an object with at most 16 properties, but got ${keys.length} instead.`,
-      'metadata',
-      'object_above_max_properties',
-    );
-  }
-  for (const key of keys) expectType(metadata[key], 'string', `metadata.${key}`);
-  return metadata;
+  metadataRule(raw, 'metadata');
+  return raw as Record<string, unknown>;
 }
 
 /** Fills in each tool result's name from its call, and checks calls and outputs pair up. */
@@ -323,6 +400,7 @@ function decodeBody(body: Record<string, unknown>, wire: WireContext): ChatReque
   const model = body.model as string;
   rejectChatParameters(body);
   rejectUnsupportedFeatures(body);
+  checkFields(body, RESPONSES_FIELDS, unknownParameter);
   if (!given(body.input)) fail(`Missing required parameter: 'input'.`, 'input', 'missing_required_parameter');
 
   let stream = false;
@@ -359,24 +437,7 @@ function decodeBody(body: Record<string, unknown>, wire: WireContext): ChatReque
     instructions = body.instructions as string;
   }
   let maxOutputTokens: number | undefined;
-  if (given(body.max_output_tokens)) {
-    expectRange(body.max_output_tokens, 'max_output_tokens', 16, undefined, true);
-    maxOutputTokens = body.max_output_tokens as number;
-  }
-  if (given(body.temperature)) expectRange(body.temperature, 'temperature', 0, 2, false);
-  if (given(body.top_p)) expectRange(body.top_p, 'top_p', 0, 1, false);
-  if (given(body.top_logprobs)) expectRange(body.top_logprobs, 'top_logprobs', 0, 20, true);
-  if (given(body.max_tool_calls)) expectRange(body.max_tool_calls, 'max_tool_calls', 1, undefined, true);
-  if (given(body.parallel_tool_calls)) expectType(body.parallel_tool_calls, 'boolean', 'parallel_tool_calls');
-  if (given(body.truncation)) expectOneOf(body.truncation, ['auto', 'disabled'], 'truncation');
-  if (given(body.service_tier)) expectOneOf(body.service_tier, ['auto', 'default', 'flex', 'scale', 'priority'], 'service_tier');
-  for (const key of ['user', 'prompt_cache_key', 'safety_identifier', 'prompt_cache_retention'] as const) {
-    if (given(body[key])) expectType(body[key], 'string', key);
-  }
-  if (given(body.include)) {
-    expectType(body.include, 'array', 'include', 'an array of strings');
-    (body.include as unknown[]).forEach((value, i) => expectType(value, 'string', `include[${i}]`));
-  }
+  if (given(body.max_output_tokens)) maxOutputTokens = body.max_output_tokens as number;
   const metadata = decodeMetadata(body.metadata);
   const reasoning = decodeReasoning(body.reasoning);
   const { tools, echo: toolsEcho } = decodeTools(body.tools);
