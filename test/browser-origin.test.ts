@@ -126,7 +126,8 @@ async function runPage(corsOrigins: (pageOrigin: string) => string[]): Promise<R
         '--host-resolver-rules=MAP evil.test 127.0.0.1',
         `${pageOrigin}/attack.html`,
       ],
-      { stdio: 'ignore' },
+      // Its own process group, so that the renderer and helper processes end with it.
+      { stdio: 'ignore', detached: true },
     );
     const results = await Promise.race([
       reported,
@@ -141,11 +142,15 @@ async function runPage(corsOrigins: (pageOrigin: string) => string[]): Promise<R
       sessions: understudy.registry.list().map((s) => s.id),
     };
   } finally {
-    browser?.kill('SIGKILL');
+    if (browser?.pid !== undefined && browser.exitCode === null) {
+      const exited = new Promise((resolve) => browser!.once('exit', resolve));
+      process.kill(-browser.pid, 'SIGKILL');
+      await exited;
+    }
     await understudy.close();
     evil.closeAllConnections();
     await new Promise((resolve) => evil.close(resolve));
-    rmSync(profile, { recursive: true, force: true });
+    rmSync(profile, { recursive: true, force: true, maxRetries: 10, retryDelay: 100 });
   }
 }
 
