@@ -32,6 +32,7 @@ import { writePlanned } from './paced-writer.js';
 import { chaosFor, decideChaos, type ChaosDecision, type ChaosOptions } from './chaos.js';
 import { DEFAULT_BODY_LIMIT, jsonTooDeep, MAX_JSON_DEPTH, readBody, readBodyThen, type BodyResult } from './body.js';
 import { DecodeMemo } from './decode-memo.js';
+import { countInSlices, SLICED_COUNT_CHARS } from './count-in-slices.js';
 import { EdgeLink } from '../cluster/edge.js';
 import { OwnerLink } from '../cluster/owner.js';
 import { RECORDS_PATH } from '../cluster/protocol.js';
@@ -309,7 +310,6 @@ export class UnderstudyServer {
     base: JournalRecord,
   ): Promise<void> | undefined {
     const dialect = route.operation.dialect;
-    const requestId = base.requestId;
     if (!body.ok) {
       if (body.reason === 'aborted') return;
       const error: NeutralError =
@@ -348,14 +348,35 @@ export class UnderstudyServer {
     const remembered = context && this.decodeMemo.lookup(body.text, context);
     const decoded = remembered ?? this.decode(session, res, dialect, body.text, context ?? wire, base);
     if (!decoded) return;
+    if (body.text.length >= SLICED_COUNT_CHARS && !remembered) {
+      return countInSlices(decoded, res).then((connected) =>
+        connected ? this.afterDecode(req, res, body.text, session, dialect, decoded, context, undefined, wire, base) : undefined,
+      );
+    }
+    return this.afterDecode(req, res, body.text, session, dialect, decoded, context, remembered, wire, base);
+  }
+
+  private afterDecode(
+    req: IncomingMessage,
+    res: ServerResponse,
+    text: string,
+    session: Session,
+    dialect: ChatDialect,
+    decoded: ChatRequest,
+    context: WireContext | undefined,
+    remembered: ChatRequest | undefined,
+    wire: WireContext,
+    base: JournalRecord,
+  ): Promise<void> | undefined {
+    const requestId = base.requestId;
     if (this.cluster?.kind === 'edge' && this.cluster.needsOwner(session, decoded)) {
       session.journal.counters.requests--;
-      this.cluster.forward(req, res, body.text);
+      this.cluster.forward(req, res, text);
       return undefined;
     }
     if (context) {
       // A remembered body's text is kept once for every journal entry that repeats it.
-      base.requestText = remembered ? this.decodeMemo.keptText : body.text;
+      base.requestText = remembered ? this.decodeMemo.keptText : text;
       base.decodeContext = context;
       base.decodeRequest = decodeForJournal;
     } else {

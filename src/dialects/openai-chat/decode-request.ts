@@ -128,7 +128,9 @@ function decodeMessages(raw: unknown): Message[] {
 
     const parts: Part[] = [];
     if (role === 'assistant') {
-      if (m.content !== undefined && m.content !== null) parts.push(...decodeContent(m.content, `${p}.content`, role));
+      // A loop, not push(...): a spread of hundreds of thousands of parts overflows the stack.
+      if (m.content !== undefined && m.content !== null)
+        for (const part of decodeContent(m.content, `${p}.content`, role)) parts.push(part);
       if (m.function_call !== undefined && m.function_call !== null) {
         fail(
           `Understudy does not accept the deprecated 'function_call' on messages; use 'tool_calls'.`,
@@ -196,7 +198,7 @@ function decodeMessages(raw: unknown): Message[] {
     } else {
       if (m.content === undefined || m.content === null)
         fail(`Missing required parameter: '${p}.content'.`, `${p}.content`, 'missing_required_parameter');
-      parts.push(...decodeContent(m.content, `${p}.content`, role));
+      for (const part of decodeContent(m.content, `${p}.content`, role)) parts.push(part);
     }
     messages.push({ role, parts });
   });

@@ -1,0 +1,42 @@
+// A large request's input tokens are counted before the engine selects anything, in slices with a
+// turn of the event loop between them, so that other clients are answered meanwhile. Selection
+// and reservation then run synchronously as for any request, reading the count kept here.
+
+import type { ServerResponse } from 'node:http';
+import type { ChatRequest } from '../core/model.js';
+import { InputTokenTally } from '../core/tokens.js';
+
+/** Bodies at least this long (in characters) are counted in slices; shorter ones count at once. */
+export const SLICED_COUNT_CHARS = 32 * 1024;
+/** Characters counted per slice: a slice stays a few milliseconds even for the costliest text. */
+const SLICE_CHARS = 4 * 1024;
+/** Slices run back to back until this long has passed, then the loop gets a turn. */
+const SLICE_MS = 8;
+
+/** Resolves true once counted, false if the client went away first (nothing selected, nothing
+ * consumed). */
+export function countInSlices(request: ChatRequest, res: ServerResponse): Promise<boolean> {
+  const tally = new InputTokenTally(request);
+  return new Promise((resolve, reject) => {
+    const step = () => {
+      if (res.destroyed) {
+        resolve(false);
+        return;
+      }
+      const until = performance.now() + SLICE_MS;
+      try {
+        do {
+          if (tally.advance(SLICE_CHARS)) {
+            resolve(true);
+            return;
+          }
+        } while (performance.now() < until);
+      } catch (error) {
+        reject(error as Error);
+        return;
+      }
+      setImmediate(step);
+    };
+    setImmediate(step);
+  });
+}
