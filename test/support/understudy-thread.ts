@@ -14,7 +14,9 @@ export async function startUnderstudyThread(options: ServerOptions = {}): Promis
   const tsx = import.meta.resolve('tsx/esm/api');
   const main = new URL('./understudy-thread-main.ts', import.meta.url).href;
   const boot = `import(${JSON.stringify(tsx)}).then((api) => { api.register(); return import(${JSON.stringify(main)}); })`;
-  const worker = new Worker(boot, { eval: true, workerData: options });
+  // The stack of a main thread (~1 MB; a worker's default is 4 MB), where `understudy serve` and
+  // most test runners run the server: what overflows there must overflow here.
+  const worker = new Worker(boot, { eval: true, workerData: options, resourceLimits: { stackSizeMb: 1 } });
   const baseUrl = await new Promise<string>((resolve, reject) => {
     worker.once('message', (message: { baseUrl: string }) => resolve(message.baseUrl));
     worker.once('error', reject);
