@@ -6,10 +6,11 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import fc from 'fast-check';
 import type { ChatRequest } from '../src/core/model.js';
+import { PrefixKeyTally, PromptCache } from '../src/core/prompt-cache.js';
 import { countInputTokens, inputTokenBoundaries, InputTokenTally } from '../src/core/tokens.js';
 import { jsonTooDeep } from '../src/transport/body.js';
 
-test('property: a request counted in slices gets the counts it would get at once', () => {
+test('property: a request counted and hashed in slices gets the counts and prefix keys it would get at once', () => {
   const long = fc.tuple(fc.constantFrom('a', ' ', '漢', '😀', '!?', 'ab1 ', 'x\n'), fc.integer({ min: 1, max: 12_000 }));
   const text = fc.oneof(
     fc.string({ maxLength: 40 }),
@@ -38,7 +39,11 @@ test('property: a request counted in slices gets the counts it would get at once
         assert.ok(steps < 1_000_000);
         assert.deepEqual(inputTokenBoundaries(request), inputTokenBoundaries(copy));
         assert.equal(countInputTokens(request), countInputTokens(copy));
-        assert.equal(JSON.stringify(request), JSON.stringify(copy), 'the kept count is not part of the request');
+        const keys = new PrefixKeyTally(request);
+        while (!keys.advance(step)) steps++;
+        const cache = new PromptCache({ minTokens: 0, granularity: 1, maxPrefixes: 100 });
+        assert.deepEqual(cache.probe(request)?.keys, cache.probe(copy)?.keys, 'prefix keys made in steps');
+        assert.equal(JSON.stringify(request), JSON.stringify(copy), 'what was kept is not part of the request');
       },
     ),
     { numRuns: 150 },

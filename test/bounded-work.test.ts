@@ -138,7 +138,13 @@ async function assertAnsweredAlongside(what: string, make: () => BigRequest, che
       best = run;
       slowest = worst;
     }
-    if (slowest.ms < PARALLEL_LIMIT_MS) return;
+    if (slowest.ms < PARALLEL_LIMIT_MS) {
+      // The figure docs/performance.md quotes.
+      console.log(
+        `${what}: answered in ${best?.elapsedMs.toFixed(0)} ms; slowest parallel request ${slowest.ms.toFixed(0)} ms (${slowest.kind}), run ${attempt + 1}`,
+      );
+      return;
+    }
   }
   assert.fail(
     `${what}: a parallel ${slowest?.kind} request waited ${slowest?.ms.toFixed(0)} ms (limit ${PARALLEL_LIMIT_MS} ms) ` +
@@ -234,6 +240,12 @@ test('chat: a 5 MB tool call and a 5 MB tool result are answered, and parallel r
   ];
   const tools = [{ type: 'function', function: { name: 'save', parameters: { type: 'object' } } }];
   await assertAnsweredAlongside('long tool call and result', () => requestOf('chat', { messages: history, tools }), bigAnswered);
+});
+
+test('messages and chat: 50,000 short messages are answered, and parallel requests within 100 ms', async () => {
+  const messages = Array.from({ length: 50_001 }, (_, i) => ({ role: i % 2 ? 'assistant' : 'user', content: `turn ${i}` }));
+  await assertAnsweredAlongside('50,000 Anthropic messages', () => requestOf('messages', { messages }), bigAnswered);
+  await assertAnsweredAlongside('50,000 Chat messages', () => requestOf('chat', { messages }), bigAnswered);
 });
 
 let declarations = 0;

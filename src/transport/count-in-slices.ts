@@ -1,9 +1,11 @@
-// A large request's input tokens are counted before the engine selects anything, in slices with a
-// turn of the event loop between them, so that other clients are answered meanwhile. Selection
-// and reservation then run synchronously as for any request, reading the count kept here.
+// A large request's input tokens are counted, and its prompt-cache prefixes hashed, before the
+// engine selects anything, in slices with a turn of the event loop between them, so that other
+// clients are answered meanwhile. Selection and reservation then run synchronously as for any
+// request, reading what was kept here.
 
 import type { ServerResponse } from 'node:http';
 import type { ChatRequest } from '../core/model.js';
+import { PrefixKeyTally } from '../core/prompt-cache.js';
 import { InputTokenTally } from '../core/tokens.js';
 
 /** Bodies at least this long (in characters) are counted in slices; shorter ones count at once. */
@@ -16,7 +18,10 @@ const SLICE_MS = 8;
 /** Resolves true once counted, false if the client went away first (nothing selected, nothing
  * consumed). */
 export function countInSlices(request: ChatRequest, res: ServerResponse): Promise<boolean> {
-  const tally = new InputTokenTally(request);
+  let tally: InputTokenTally | undefined;
+  // The prompt cache's prefix keys are hashed in the same slices, once the tokens are counted.
+  let keys: PrefixKeyTally | undefined;
+  let counted = false;
   return new Promise((resolve, reject) => {
     const step = () => {
       if (res.destroyed) {
@@ -25,10 +30,21 @@ export function countInSlices(request: ChatRequest, res: ServerResponse): Promis
       }
       const until = performance.now() + SLICE_MS;
       try {
+        // Listing the texts of a request of many messages is work too: in the first slice.
+        tally ??= new InputTokenTally(request);
         do {
-          if (tally.advance(SLICE_CHARS)) {
-            resolve(true);
-            return;
+          if (!counted) {
+            counted = tally.advance(SLICE_CHARS);
+            if (counted && request.promptCaching === 'none') {
+              resolve(true);
+              return;
+            }
+          } else {
+            keys ??= new PrefixKeyTally(request);
+            if (keys.advance(4 * SLICE_CHARS)) {
+              resolve(true);
+              return;
+            }
           }
         } while (performance.now() < until);
       } catch (error) {
@@ -39,4 +55,9 @@ export function countInSlices(request: ChatRequest, res: ServerResponse): Promis
     };
     setImmediate(step);
   });
+}
+
+/** Resolves on the next turn of the event loop: true, or false if the client went away. */
+export function nextTurn(res: ServerResponse): Promise<boolean> {
+  return new Promise((resolve) => setImmediate(() => resolve(!res.destroyed)));
 }

@@ -32,7 +32,7 @@ import { writePlanned } from './paced-writer.js';
 import { chaosFor, decideChaos, type ChaosDecision, type ChaosOptions } from './chaos.js';
 import { DEFAULT_BODY_LIMIT, jsonTooDeep, MAX_JSON_DEPTH, readBody, readBodyThen, type BodyResult } from './body.js';
 import { DecodeMemo } from './decode-memo.js';
-import { countInSlices, SLICED_COUNT_CHARS } from './count-in-slices.js';
+import { countInSlices, nextTurn, SLICED_COUNT_CHARS } from './count-in-slices.js';
 import { EdgeLink } from '../cluster/edge.js';
 import { OwnerLink } from '../cluster/owner.js';
 import { RECORDS_PATH } from '../cluster/protocol.js';
@@ -70,6 +70,8 @@ interface Exchange {
 /** Templated bodies up to this size are written as strings (see deliver); node:http writes a string
  * of up to 16 KB, header included, from the stack straight to the socket. */
 const SMALL_BODY = 8 * 1024;
+/** What parse() returns for a body it refused (and answered). */
+const UNPARSED = Symbol('unparsed');
 /** What a body handed over as a copy tells its template: sent, the buffer free again. */
 const COPIED: Flushable = { writableFinished: true, destroyed: false };
 
@@ -346,13 +348,21 @@ export class UnderstudyServer {
     // and the decode memo keys on.
     const context = dialect.statefulDecode ? undefined : this.decodeContextOf(wire, queryText);
     const remembered = context && this.decodeMemo.lookup(body.text, context);
+    if (body.text.length >= SLICED_COUNT_CHARS && !remembered) {
+      // A large body: parsing, decoding and counting each get turns of their own (count-in-slices.ts).
+      const text = body.text;
+      const parsed = this.parse(session, res, dialect, text, base);
+      if (parsed === UNPARSED) return;
+      return nextTurn(res).then((connected) => {
+        const decoded = connected && this.decodeParsed(session, res, dialect, text, parsed, context ?? wire, base);
+        if (!decoded) return undefined;
+        return countInSlices(decoded, res).then((counted) =>
+          counted ? this.afterDecode(req, res, text, session, dialect, decoded, context, undefined, wire, base) : undefined,
+        );
+      });
+    }
     const decoded = remembered ?? this.decode(session, res, dialect, body.text, context ?? wire, base);
     if (!decoded) return;
-    if (body.text.length >= SLICED_COUNT_CHARS && !remembered) {
-      return countInSlices(decoded, res).then((connected) =>
-        connected ? this.afterDecode(req, res, body.text, session, dialect, decoded, context, undefined, wire, base) : undefined,
-      );
-    }
     return this.afterDecode(req, res, body.text, session, dialect, decoded, context, remembered, wire, base);
   }
 
@@ -402,6 +412,12 @@ export class UnderstudyServer {
     wire: WireContext,
     base: JournalRecord,
   ): ChatRequest | undefined {
+    const parsed = this.parse(session, res, dialect, text, base);
+    return parsed === UNPARSED ? undefined : this.decodeParsed(session, res, dialect, text, parsed, wire, base);
+  }
+
+  /** Parses and checks a body's JSON; answers the error and returns UNPARSED when it fails. */
+  private parse(session: Session, res: ServerResponse, dialect: ChatDialect, text: string, base: JournalRecord): unknown {
     let parsed: unknown;
     try {
       parsed = JSON.parse(text);
@@ -412,7 +428,7 @@ export class UnderstudyServer {
         'invalid_json',
       );
       this.finishError(session, res, dialect, error, base);
-      return undefined;
+      return UNPARSED;
     }
     if (jsonTooDeep(text)) {
       const error = invalidRequest(
@@ -421,8 +437,20 @@ export class UnderstudyServer {
         'json_too_deep',
       );
       this.finishError(session, res, dialect, error, base);
-      return undefined;
+      return UNPARSED;
     }
+    return parsed;
+  }
+
+  private decodeParsed(
+    session: Session,
+    res: ServerResponse,
+    dialect: ChatDialect,
+    text: string,
+    parsed: unknown,
+    wire: WireContext,
+    base: JournalRecord,
+  ): ChatRequest | undefined {
     const decoded = dialect.decode(parsed, wire);
     if (isNeutralError(decoded)) {
       session.journal.counters.invalid++;
