@@ -36,6 +36,17 @@ before(async () => {
     body: warm.bytes,
   });
   assert.equal(response.status, 200, await response.text());
+  // The first schema checked loads Ajv, once per process (docs/security.md "Limits").
+  const tool = requestOf('messages', {
+    messages: [{ role: 'user', content: 'hi' }],
+    tools: [{ name: 'warm', input_schema: { type: 'object', properties: { a: { type: 'string' } } } }],
+  });
+  const checked = await fetch(`${baseUrl}${tool.path}`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', ...tool.headers },
+    body: tool.bytes,
+  });
+  assert.equal(checked.status, 200, await checked.text());
 });
 
 after(async () => {
@@ -254,7 +265,16 @@ function freshSchemas(count: number) {
   return Array.from({ length: count }, () => ({
     name: `tool_${++declarations}`,
     description: 'one of many',
-    schema: { type: 'object', properties: { city: { type: 'string', description: `city ${declarations}` } }, required: ['city'] },
+    schema: {
+      type: 'object',
+      properties: {
+        city: { type: 'string', description: `city ${declarations}` },
+        unit: { type: 'string', enum: ['celsius', 'fahrenheit'] },
+        days: { type: 'integer', minimum: 1, maximum: 14 },
+        note: { type: 'string', pattern: '^[a-z ]*$' },
+      },
+      required: ['city'],
+    },
   }));
 }
 
