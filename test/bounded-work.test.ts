@@ -341,3 +341,22 @@ test('chat: a reply checked against an output schema too large to compile is ref
   assert.match(error.message, /more than the 1000 Understudy compiles/);
   assert.ok(elapsed < 1000, `refused after ${elapsed.toFixed(0)} ms`);
 });
+
+test('chat: a 1 MB scripted reply is counted once, not on every answer: parallel requests within 100 ms', async () => {
+  const control = await connectUnderstudy(baseUrl);
+  const session = await control.session('long-reply');
+  const text = 'z'.repeat(MB);
+  await session.load({ scenarios: [{ name: 'long', exhausted: 'repeat_last', replies: [{ text }] }] });
+  const ask = () => ({
+    path: '/v1/chat/completions',
+    headers: { authorization: `Bearer ${session.apiKey}` },
+    bytes: json({ model: 'g', messages: [{ role: 'user', content: 'the long one, please' }] }),
+  });
+  const first = await whileAnswering(ask()); // its text is counted here, in one turn (docs/security.md "Limits")
+  assert.equal(first.status, 200);
+  await assertAnsweredAlongside('a repeated 1 MB reply', ask, (body) => {
+    const completion = JSON.parse(body) as { choices: { message: { content: string } }[]; usage: { completion_tokens: number } };
+    assert.equal(completion.choices[0].message.content, text);
+    assert.ok(completion.usage.completion_tokens > 0);
+  });
+});

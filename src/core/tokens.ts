@@ -58,9 +58,21 @@ const CACHE_CHARS = 4_000_000;
 const CACHEABLE_LENGTH = 8_192;
 const cache = new CountsByText(CACHE_CHARS);
 
+// Long texts are counted where they cannot be sliced (a scripted reply's text, after selection):
+// repeating them must not cost a count each time. The map holds references to strings that
+// usually live anyway (a fixture's replies), bounded by characters.
+const LONG_CACHE_CHARS = 16 * 1024 * 1024;
+const longCache = new CountsByText(LONG_CACHE_CHARS);
+
 export function countTokens(text: string): number {
   if (text.length === 0) return 0;
-  if (text.length > CACHEABLE_LENGTH) return counter(text);
+  if (text.length > CACHEABLE_LENGTH) {
+    const hit = longCache.get(text);
+    if (hit !== undefined) return hit;
+    const count = counter(text);
+    longCache.set(text, count);
+    return count;
+  }
   const hit = cache.get(text);
   if (hit !== undefined) return hit;
   const count = counter(text);
