@@ -31,7 +31,7 @@ let prev = new Int32Array(0);
 let heap = new Float64Array(0);
 
 /**
- * A piece is looked for within this many UTF-16 units: a longer run (of lower-case letters, CJK,
+ * A piece is looked for within this many UTF-16 units: a longer run (of letters of one case, CJK,
  * whitespace, punctuation or emoji, the only kinds of piece that can be long) is cut here and
  * counting goes on after the cut as if a new piece began there. So merging and the search for a
  * piece's end stay linear in the text's length, with bounded memory. Shorter pieces are exact.
