@@ -1,13 +1,15 @@
 // Issue 13 §1, the units under test/bounded-work.test.ts: counting a request in slices gives the
-// counts it would get at once, and the JSON depth scan that skips strings with indexOf agrees with
-// the scan it replaced.
+// counts it would get at once, runs cut at the window stay close to gpt-tokenizer's counts, and
+// the JSON depth scan that skips strings with indexOf agrees with the scan it replaced.
 
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import fc from 'fast-check';
+import { countTokens as oracleCount } from 'gpt-tokenizer/encoding/o200k_base';
+import { PIECE_WINDOW } from '../src/core/bpe/o200k.js';
 import type { ChatRequest } from '../src/core/model.js';
 import { PrefixKeyTally, PromptCache } from '../src/core/prompt-cache.js';
-import { countInputTokens, inputTokenBoundaries, InputTokenTally } from '../src/core/tokens.js';
+import { countInputTokens, countTokens, inputTokenBoundaries, InputTokenTally } from '../src/core/tokens.js';
 import { jsonTooDeep } from '../src/transport/body.js';
 
 test('property: a request counted and hashed in slices gets the counts and prefix keys it would get at once', () => {
@@ -86,4 +88,17 @@ test('property: the JSON depth scan agrees with a scan character by character', 
     }),
     { numRuns: 2000 },
   );
+});
+
+test('runs longer than the 16,384-character window count within one token per window of gpt-tokenizer', { timeout: 120_000 }, () => {
+  for (const unit of ['a', 'A', ' ', '!@#$%^&*()', 'qwertyuiopasdfghjklzxcvbnm', 'Zz']) {
+    const text = unit.repeat(Math.ceil(40_000 / unit.length)).slice(0, 40_000) + 'x';
+    assert.equal(PIECE_WINDOW, 16_384);
+    const ours = countTokens(text);
+    const exact = oracleCount(text, { disallowedSpecial: new Set() });
+    assert.ok(
+      Math.abs(ours - exact) <= Math.ceil(text.length / PIECE_WINDOW),
+      `${JSON.stringify(unit)} x ${text.length}: ours ${ours}, gpt-tokenizer ${exact}`,
+    );
+  }
 });
