@@ -137,11 +137,15 @@ async function whileAnswering(request: BigRequest) {
  * slowest probe missed the limit is measured again (three runs at most), and the best run counts. A server that
  * stalls misses it every time by far (seconds before this change).
  */
-async function assertAnsweredAlongside(what: string, make: () => BigRequest, check?: (body: string) => void): Promise<void> {
+async function assertAnsweredAlongside(
+  what: string,
+  make: () => BigRequest | Promise<BigRequest>,
+  check?: (body: string) => void,
+): Promise<void> {
   let best: Awaited<ReturnType<typeof whileAnswering>> | undefined;
   let slowest: Probe | undefined;
   for (let attempt = 0; attempt < 3; attempt++) {
-    const run = await whileAnswering(make());
+    const run = await whileAnswering(await make());
     assert.equal(run.status, 200, `${what}: ${run.body.slice(0, 300)}`);
     check?.(run.body);
     const worst = run.probes.reduce((a, b) => (b.ms > a.ms ? b : a));
@@ -359,4 +363,19 @@ test('chat: a 1 MB scripted reply is counted once, not on every answer: parallel
     assert.equal(completion.choices[0].message.content, text);
     assert.ok(completion.usage.completion_tokens > 0);
   });
+});
+
+let stories = 0;
+test('responses: a small request continuing a 15 MB stored response is answered, and parallel requests within 100 ms', async () => {
+  // The body is a few bytes; the conversation it continues is 15 MB (a new one for each run: counts
+  // of long texts are kept).
+  const continuation = async () => {
+    await big.reset(); // empties the session's response store (its scripts stay, rewound)
+    const story = `${++stories} ${'a'.repeat(15 * MB)}`;
+    const stored = await whileAnswering(userText('responses', story));
+    assert.equal(stored.status, 200, stored.body.slice(0, 300));
+    const previous = (JSON.parse(stored.body) as { id: string }).id;
+    return requestOf('responses', { previous_response_id: previous, input: 'and then?' });
+  };
+  await assertAnsweredAlongside('a continuation of 15 MB', continuation, bigAnswered);
 });

@@ -61,3 +61,17 @@ export function countInSlices(request: ChatRequest, res: ServerResponse): Promis
 export function nextTurn(res: ServerResponse): Promise<boolean> {
   return new Promise((resolve) => setImmediate(() => resolve(!res.destroyed)));
 }
+
+/** Whether the request's messages hold at least `chars` characters of text (stops counting there). */
+export function holdsText(request: ChatRequest, chars: number): boolean {
+  let total = 0;
+  for (const message of request.messages) {
+    for (const part of message.parts) {
+      if (part.type === 'text' || part.type === 'reasoning') total += part.text.length;
+      else if (part.type === 'tool_call') total += part.argumentsText.length;
+      else if (part.type === 'tool_result') total += part.content.length;
+      if (total >= chars) return true;
+    }
+  }
+  return false;
+}

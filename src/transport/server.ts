@@ -32,7 +32,7 @@ import { writePlanned } from './paced-writer.js';
 import { chaosFor, decideChaos, type ChaosDecision, type ChaosOptions } from './chaos.js';
 import { DEFAULT_BODY_LIMIT, jsonTooDeep, MAX_JSON_DEPTH, readBody, readBodyThen, type BodyResult } from './body.js';
 import { DecodeMemo } from './decode-memo.js';
-import { countInSlices, nextTurn, SLICED_COUNT_CHARS } from './count-in-slices.js';
+import { countInSlices, holdsText, nextTurn, SLICED_COUNT_CHARS } from './count-in-slices.js';
 import { EdgeLink } from '../cluster/edge.js';
 import { OwnerLink } from '../cluster/owner.js';
 import { RECORDS_PATH } from '../cluster/protocol.js';
@@ -363,6 +363,13 @@ export class UnderstudyServer {
     }
     const decoded = remembered ?? this.decode(session, res, dialect, body.text, context ?? wire, base);
     if (!decoded) return;
+    // A stateful decode can make a large request of a small body (a continuation of a stored one).
+    if (dialect.statefulDecode && holdsText(decoded, SLICED_COUNT_CHARS)) {
+      const text = body.text;
+      return countInSlices(decoded, res).then((counted) =>
+        counted ? this.afterDecode(req, res, text, session, dialect, decoded, context, undefined, wire, base) : undefined,
+      );
+    }
     return this.afterDecode(req, res, body.text, session, dialect, decoded, context, remembered, wire, base);
   }
 
