@@ -290,3 +290,24 @@ test('generated URLs, headers and framing at every route: no 5xx, every error in
   assert.ok(answered > 300, `only ${answered} of 400 generated requests were answered`);
   await stillServing();
 });
+
+test('a client that gives up during a scripted delay is journalled as aborted and consumes nothing', async () => {
+  const session = await mock.session('delay-aborts', { apiKey: 'delay-key' });
+  session.scenario('slow').replies('worth the wait').delayedBy(2000);
+  const openai = new OpenAI({ baseURL: mock.url('openai'), apiKey: session.apiKey, maxRetries: 0, timeout: 200 });
+  const gaveUp = await openai.chat.completions
+    .create({ model: 'gpt-4o', messages: [{ role: 'user', content: 'hi' }] })
+    .catch((e: unknown) => e);
+  assert.ok(gaveUp instanceof OpenAI.APIConnectionTimeoutError, String(gaveUp));
+  let journal = await session.journal();
+  for (let i = 0; i < 100 && journal.entries.length === 0; i++) {
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    journal = await session.journal();
+  }
+  assert.equal(journal.entries.length, 1);
+  assert.equal(journal.entries[0].event, 'request_aborted');
+  assert.equal(journal.entries[0].script, 'slow', 'the entry says which step it would have been');
+  const patient = new OpenAI({ baseURL: mock.url('openai'), apiKey: session.apiKey, maxRetries: 0, timeout: 10_000 });
+  const completion = await patient.chat.completions.create({ model: 'gpt-4o', messages: [{ role: 'user', content: 'hi' }] });
+  assert.equal(completion.choices[0].message.content, 'worth the wait');
+});

@@ -35,7 +35,9 @@ async function compilesOver(turn: (i: number) => Promise<unknown>): Promise<numb
   return schemaCompilations() - before;
 }
 
-test('Chat Completions: the same tool and response schemas over many turns compile once each', async () => {
+// Declared schemas are checked without compiling (core/schema.ts checkSchema); only the schema a
+// reply is checked against is compiled: here the response format, once over all the turns.
+test('Chat Completions: over many turns the response schema compiles once, the declared tool schema never', async () => {
   const openai = new OpenAI({ baseURL: mock.url('openai'), apiKey: session.apiKey, maxRetries: 0, timeout: 10_000 });
   const parameters = freshSchema('chat-tool');
   const schema = freshSchema('chat-format');
@@ -48,7 +50,7 @@ test('Chat Completions: the same tool and response schemas over many turns compi
       response_format: { type: 'json_schema', json_schema: { name: 'answer', schema } },
     }),
   );
-  assert.equal(compiles, 2);
+  assert.equal(compiles, 1);
 });
 
 test('Responses: the same tool schema over many turns compiles once', async () => {

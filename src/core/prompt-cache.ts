@@ -48,6 +48,22 @@ class PrefixHash {
     this.h2 = Math.imul(h2 ^ 0x1f, 1597334677);
     return this;
   }
+  /** feed(text) in steps: text[from, to), then end() once the whole text is fed. */
+  feedPart(text: string, from: number, to: number): void {
+    let h1 = this.h1;
+    let h2 = this.h2;
+    for (let i = from; i < to; i++) {
+      const c = text.charCodeAt(i);
+      h1 = Math.imul(h1 ^ c, 2654435761);
+      h2 = Math.imul(h2 ^ c, 1597334677);
+    }
+    this.h1 = h1;
+    this.h2 = h2;
+  }
+  end(): void {
+    this.h1 = Math.imul(this.h1 ^ 0x1f, 2654435761);
+    this.h2 = Math.imul(this.h2 ^ 0x1f, 1597334677);
+  }
   digest(): string {
     const h1 = Math.imul(this.h1 ^ (this.h1 >>> 16), 2246822507) ^ Math.imul(this.h2 ^ (this.h2 >>> 13), 3266489909);
     const h2 = Math.imul(this.h2 ^ (this.h2 >>> 16), 2246822507) ^ Math.imul(h1 ^ (h1 >>> 13), 3266489909);
@@ -80,6 +96,78 @@ function feedMessage(hash: PrefixHash, message: Message): void {
   }
 }
 
+/** Prefix keys made ahead by a PrefixKeyTally, kept on the request (not enumerable). */
+const KEYS = Symbol('promptCacheKeys');
+type Keyed = ChatRequest & { [KEYS]?: string[] };
+
+/**
+ * The prefix keys of one request made a step at a time (what probe() would make at once), so that
+ * a large request's hashing happens between other work (transport/count-in-slices.ts).
+ */
+export class PrefixKeyTally {
+  /** What probe() feeds, in order; null marks a key taken. */
+  private readonly items: (string | null)[] = [];
+  private item = 0;
+  private at = 0;
+  private readonly hash = new PrefixHash(0);
+  private readonly keys: string[] = [];
+
+  constructor(private readonly request: ChatRequest) {
+    const items = this.items;
+    items.push(request.model, request.tools.length ? JSON.stringify(request.tools) : '', null);
+    for (const message of request.messages) {
+      items.push(message.role);
+      for (const part of message.parts) {
+        items.push(part.type);
+        switch (part.type) {
+          case 'text':
+          case 'reasoning':
+            items.push(part.text);
+            break;
+          case 'image':
+            items.push(part.url);
+            break;
+          case 'tool_call':
+            items.push(part.id, part.name, part.argumentsText);
+            break;
+          case 'tool_result':
+            items.push(part.callId, part.content, part.isError ? '1' : '0');
+            break;
+        }
+      }
+      items.push(null);
+    }
+  }
+
+  /** Hashes at least `chars` characters (fewer at the end); true once every key is made. */
+  advance(chars: number): boolean {
+    const items = this.items;
+    let left = chars;
+    while (this.item < items.length && left > 0) {
+      const item = items[this.item];
+      if (item === null) {
+        this.keys.push(this.hash.digest());
+        left--;
+      } else {
+        const to = Math.min(item.length, this.at + left);
+        this.hash.feedPart(item, this.at, to);
+        left -= to - this.at + 1;
+        if (to < item.length) {
+          this.at = to;
+          continue;
+        }
+        this.hash.end();
+        this.at = 0;
+      }
+      this.item++;
+    }
+    if (this.item < items.length) return false;
+    if (!Object.isFrozen(this.request))
+      Object.defineProperty(this.request, KEYS, { value: this.keys, enumerable: false, configurable: true });
+    return true;
+  }
+}
+
 export class PromptCache {
   private readonly prefixes = new Set<string>();
 
@@ -95,12 +183,15 @@ export class PromptCache {
     if (request.promptCaching === 'none') return undefined;
     if (!this.mayCache(inputTokens)) return undefined;
     const tokens = inputTokenBoundaries(request);
-    const keys: string[] = [];
-    const hash = new PrefixHash(0).feed(request.model).feed(request.tools.length ? JSON.stringify(request.tools) : '');
-    keys.push(hash.digest());
-    for (const message of request.messages) {
-      feedMessage(hash, message);
+    let keys = (request as Keyed)[KEYS];
+    if (!keys) {
+      keys = [];
+      const hash = new PrefixHash(0).feed(request.model).feed(request.tools.length ? JSON.stringify(request.tools) : '');
       keys.push(hash.digest());
+      for (const message of request.messages) {
+        feedMessage(hash, message);
+        keys.push(hash.digest());
+      }
     }
     let cached = 0;
     for (let i = keys.length - 1; i >= 0; i--) {

@@ -171,6 +171,114 @@ export function compileSchema(schema: JsonSchema): CompiledSchema | SchemaError 
   return result;
 }
 
+/**
+ * Most subschemas a schema may have, counted as the objects in it outside data keywords (a
+ * `properties` map counts too). Ajv generates code for each,
+ * at a cost per subschema that is large and grows with the schema (docs/performance.md), and a
+ * compile cannot be interrupted: a larger schema is refused, so that no one schema holds the event
+ * loop for long. docs/security.md "Per-request work is bounded".
+ */
+export const MAX_SUBSCHEMAS = 1000;
+
+function tooLarge(subschemas: number): SchemaError {
+  return {
+    error: `the schema has ${subschemas} subschemas, more than the ${MAX_SUBSCHEMAS} Understudy compiles (each costs time on the server of every test)`,
+  };
+}
+
+/**
+ * Most tool schemas one request may declare where a dialect checks each declared schema (Anthropic
+ * Messages, Gemini): checking costs tens of microseconds per schema, so this bounds a request's
+ * checks to tens of milliseconds. OpenAI documents a limit of 128 functions per request.
+ */
+export const MAX_DECLARED_SCHEMAS = 1000;
+
+/** Validity of schemas only declared so far, by JSON text: null when valid. Bounded by characters. */
+const checked = new Map<string, string | null>();
+let checkedChars = 0;
+const CHECKED_CHARS = 8 * 1024 * 1024;
+
+/**
+ * Whether a schema can be compiled, without compiling it: what a request's declared schemas need
+ * (most are never validated against). Checks what compileSchema would refuse — not JSON, a
+ * non-string `$schema`, an external `$ref`, too many subschemas, a schema its draft's
+ * meta-schema rejects, a pattern that is not a regular expression, a local `$ref` that resolves to
+ * nothing — in time linear in the schema's size. Anything it cannot settle that way (anchors,
+ * nested `$id`s, dynamic references, any problem found, for the exact message) is compiled.
+ */
+export function checkSchema(schema: JsonSchema): SchemaError | undefined {
+  if (schema === true || schema === false) return undefined;
+  if (schema === null || typeof schema !== 'object' || Array.isArray(schema)) {
+    return { error: 'a schema must be an object or a boolean' };
+  }
+  let key: string;
+  try {
+    key = JSON.stringify(schema);
+  } catch (e) {
+    return { error: `the schema is not JSON: ${(e as Error).message}` };
+  }
+  const known = cache.get(key);
+  if (known !== undefined) return isSchemaError(known) ? known : undefined;
+  const seen = checked.get(key);
+  if (seen !== undefined) return seen === null ? undefined : { error: seen };
+  const error = quickCheck(key);
+  const result = error === 'compile' ? compileSchema(schema) : error;
+  const verdict = result === undefined || !isSchemaError(result) ? null : result.error;
+  while (checkedChars + key.length > CHECKED_CHARS && checked.size > 0) {
+    const oldest = checked.keys().next().value as string;
+    checked.delete(oldest);
+    checkedChars -= oldest.length;
+  }
+  checked.set(key, verdict);
+  checkedChars += key.length;
+  return verdict === null ? undefined : { error: verdict };
+}
+
+const checkers: Partial<Record<Draft, AjvInstance>> = {};
+
+/** undefined when valid, 'compile' when only compiling can tell (or give the exact message). */
+function quickCheck(key: string): SchemaError | undefined | 'compile' {
+  const schema = JSON.parse(key) as { [key: string]: unknown };
+  const $schema = schema.$schema;
+  if ($schema !== undefined && typeof $schema !== 'string') return { error: '$schema must be a string' };
+  const scan = scanSchema(schema);
+  if (scan.external !== undefined || scan.nestedId || scan.unsure) return 'compile';
+  if (scan.subschemas > MAX_SUBSCHEMAS) return tooLarge(scan.subschemas);
+  for (const pattern of scan.patterns) {
+    try {
+      new RegExp(pattern, 'u');
+    } catch {
+      return 'compile';
+    }
+  }
+  for (const ref of scan.localRefs) if (resolvePointer(schema, ref) === undefined) return 'compile';
+  delete schema.$schema;
+  delete schema.$id;
+  // validateSchema compiles nothing new (the meta-schema's validator is made once per instance), so
+  // this instance does not grow and is never recycled.
+  const draft = draftOf($schema as string | undefined);
+  const ajv = (checkers[draft] ??= newInstance(draft));
+  if (ajv.validateSchema(schema) !== true) return 'compile';
+  return undefined;
+}
+
+/** The value a `#/…` JSON Pointer fragment names in root, or undefined. */
+function resolvePointer(root: unknown, ref: string): unknown {
+  if (ref === '#') return root;
+  let node = root;
+  for (const raw of ref.slice(2).split('/')) {
+    let token: string;
+    try {
+      token = decodeURIComponent(raw).replace(/~1/g, '/').replace(/~0/g, '~');
+    } catch {
+      return undefined;
+    }
+    if (node === null || typeof node !== 'object' || !Object.prototype.hasOwnProperty.call(node, token)) return undefined;
+    node = (node as Record<string, unknown>)[token];
+  }
+  return node;
+}
+
 function touch(key: string, result: CompiledSchema | SchemaError): void {
   cache.delete(key);
   cache.set(key, result);
@@ -203,6 +311,7 @@ function compileUncached(key: string): CompiledSchema | SchemaError {
       error: `external $ref "${scan.external}" is not allowed; Understudy never fetches schemas`,
     };
   }
+  if (scan.subschemas > MAX_SUBSCHEMAS) return tooLarge(scan.subschemas);
   // Compile without `$schema` (the instance is already the right dialect, and Ajv only knows the
   // exact http:// meta-schema URIs) and with a fixed root `$id` instead of the caller's: every
   // reference allowed here is a fragment of the root document, whose meaning a root `$id` does
@@ -253,8 +362,21 @@ function wrap(fn: ValidateFunction): CompiledSchema {
 const DATA_KEYWORDS = new Set(['const', 'enum', 'default', 'examples', 'example']);
 const REF_KEYWORDS = ['$ref', '$dynamicRef', '$recursiveRef'];
 
-function scanSchema(root: { [key: string]: unknown }): { external?: string; nestedId: boolean } {
-  const out: { external?: string; nestedId: boolean } = { nestedId: false };
+interface SchemaScan {
+  external?: string;
+  nestedId: boolean;
+  /** Objects in the schema, data keywords (enum, const, default, examples) left out. */
+  subschemas: number;
+  /** Values of `pattern` and keys of `patternProperties`. */
+  patterns: string[];
+  /** `$ref`s of the form `#` or `#/…`. */
+  localRefs: string[];
+  /** Something only a compile can judge: an anchor reference, a dynamic or recursive reference. */
+  unsure: boolean;
+}
+
+function scanSchema(root: { [key: string]: unknown }): SchemaScan {
+  const out: SchemaScan = { nestedId: false, subschemas: 0, patterns: [], localRefs: [], unsure: false };
   const stack: unknown[] = [root];
   while (stack.length > 0 && out.external === undefined) {
     const node = stack.pop();
@@ -263,6 +385,7 @@ function scanSchema(root: { [key: string]: unknown }): { external?: string; nest
       for (const item of node) if (item !== null && typeof item === 'object') stack.push(item);
       continue;
     }
+    out.subschemas++;
     const obj = node as { [key: string]: unknown };
     for (const kw of REF_KEYWORDS) {
       const ref = obj[kw];
@@ -270,10 +393,19 @@ function scanSchema(root: { [key: string]: unknown }): { external?: string; nest
         out.external = ref;
         return out;
       }
+      if (typeof ref === 'string') {
+        if (kw === '$ref' && (ref === '#' || ref.startsWith('#/'))) out.localRefs.push(ref);
+        else out.unsure = true;
+      }
     }
     if (obj !== root) {
       const id = obj.$id;
       if (typeof id === 'string' && !id.startsWith('#')) out.nestedId = true;
+    }
+    if (typeof obj.pattern === 'string') out.patterns.push(obj.pattern);
+    const patternProperties = obj.patternProperties;
+    if (patternProperties !== null && typeof patternProperties === 'object') {
+      for (const pattern of Object.keys(patternProperties)) out.patterns.push(pattern);
     }
     for (const k of Object.keys(obj)) {
       if (DATA_KEYWORDS.has(k)) continue;

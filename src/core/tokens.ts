@@ -5,7 +5,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { countO200k } from './bpe/o200k.js';
+import { countO200k, countO200kFrom, type O200kCursor } from './bpe/o200k.js';
 import { RankTable } from './bpe/rank-table.js';
 import type { ChatRequest, ResolvedReply } from './model.js';
 import { CountsByText } from './counts-by-text.js';
@@ -58,9 +58,21 @@ const CACHE_CHARS = 4_000_000;
 const CACHEABLE_LENGTH = 8_192;
 const cache = new CountsByText(CACHE_CHARS);
 
+// Long texts are counted where they cannot be sliced (a scripted reply's text, after selection):
+// repeating them must not cost a count each time. The map holds references to strings that
+// usually live anyway (a fixture's replies), bounded by characters.
+const LONG_CACHE_CHARS = 16 * 1024 * 1024;
+const longCache = new CountsByText(LONG_CACHE_CHARS);
+
 export function countTokens(text: string): number {
   if (text.length === 0) return 0;
-  if (text.length > CACHEABLE_LENGTH) return counter(text);
+  if (text.length > CACHEABLE_LENGTH) {
+    const hit = longCache.get(text);
+    if (hit !== undefined) return hit;
+    const count = counter(text);
+    longCache.set(text, count);
+    return count;
+  }
   const hit = cache.get(text);
   if (hit !== undefined) return hit;
   const count = counter(text);
@@ -108,9 +120,16 @@ function messageTokens(message: ChatRequest['messages'][number]): number {
 let lastCounted: ChatRequest | undefined;
 let lastCount = 0;
 
+/** Boundaries counted ahead by an InputTokenTally, kept on the request itself (not enumerable, so
+ * copies and JSON leave them out). */
+const COUNTED = Symbol('inputTokenBoundaries');
+type Counted = ChatRequest & { [COUNTED]?: number[] };
+
 /** Input tokens: request framing, then the tool declarations, then each message in order. */
 export function countInputTokens(request: ChatRequest): number {
   if (request === lastCounted) return lastCount;
+  const counted = (request as Counted)[COUNTED];
+  if (counted) return counted[counted.length - 1];
   let total = PER_REQUEST + toolTokens(request);
   for (const message of request.messages) total += messageTokens(message);
   if (Object.isFrozen(request)) {
@@ -123,6 +142,8 @@ export function countInputTokens(request: ChatRequest): number {
 /** Cumulative input tokens at each prefix boundary: [after tools, after message 0, after message 1, …].
  * The last value equals countInputTokens(request). */
 export function inputTokenBoundaries(request: ChatRequest): number[] {
+  const counted = (request as Counted)[COUNTED];
+  if (counted) return counted.slice();
   const bounds: number[] = [PER_REQUEST + toolTokens(request)];
   for (const message of request.messages) bounds.push(bounds[bounds.length - 1] + messageTokens(message));
   return bounds;
@@ -133,4 +154,80 @@ export function countOutputTokens(reply: Pick<ResolvedReply, 'content' | 'toolCa
   if (reply.content) total += countTokens(reply.content);
   for (const call of reply.toolCalls) total += PER_MESSAGE + countTokens(call.name) + countTokens(call.argumentsText);
   return total;
+}
+
+/** Texts longer than this are counted a step at a time by a tally. */
+const STEP_CHARS = 8_192;
+
+/**
+ * The input tokens of one request counted a step at a time, so that a large request can be counted
+ * between other work (transport/count-in-slices.ts). Once done, countInputTokens and
+ * inputTokenBoundaries of that request read the result: the same numbers they would compute.
+ */
+export class InputTokenTally {
+  /** Texts to count in order; a number is a fixed count, null closes a boundary. */
+  private readonly items: (string | number | null)[] = [];
+  private item = 0;
+  private readonly cursor: O200kCursor = { at: 0 };
+  private total = PER_REQUEST;
+  private readonly bounds: number[] = [];
+
+  constructor(private readonly request: ChatRequest) {
+    const items = this.items;
+    for (const tool of request.tools) {
+      items.push(PER_TOOL, tool.name, tool.description ?? '', JSON.stringify(tool.parameters));
+    }
+    items.push(null);
+    for (const message of request.messages) {
+      items.push(PER_MESSAGE, message.role);
+      for (const part of message.parts) {
+        switch (part.type) {
+          case 'text':
+          case 'reasoning':
+            items.push(part.text);
+            break;
+          case 'tool_call':
+            items.push(part.name, part.argumentsText);
+            break;
+          case 'tool_result':
+            items.push(part.content);
+            break;
+          case 'image':
+            items.push(85);
+            break;
+        }
+      }
+      items.push(null);
+    }
+  }
+
+  /** Counts at least `chars` characters (fewer at the end); true once the whole request is counted. */
+  advance(chars: number): boolean {
+    const items = this.items;
+    const cursor = this.cursor;
+    let left = chars;
+    while (this.item < items.length && left > 0) {
+      const item = items[this.item];
+      if (item === null) {
+        this.bounds.push(this.total);
+      } else if (typeof item === 'number') {
+        this.total += item;
+      } else if (cursor.at === 0 && item.length <= STEP_CHARS) {
+        this.total += countTokens(item);
+        left -= item.length + 1;
+      } else {
+        const from = cursor.at;
+        this.total += countO200kFrom(rankTable(), item, cursor, left);
+        left -= cursor.at - from + 1;
+        if (cursor.at < item.length) continue;
+        cursor.at = 0;
+      }
+      this.item++;
+    }
+    if (this.item < items.length) return false;
+    // A frozen request (one the decode memo shares) is counted again where it is used.
+    if (!Object.isFrozen(this.request))
+      Object.defineProperty(this.request, COUNTED, { value: this.bounds, enumerable: false, configurable: true });
+    return true;
+  }
 }

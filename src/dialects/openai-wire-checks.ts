@@ -4,7 +4,7 @@
 // of them reads as the field list of an endpoint and costs one lookup per field sent.
 
 import { invalidRequest, type NeutralError } from '../core/errors.js';
-import { compileSchema, isSchemaError } from '../core/schema.js';
+import { checkSchema } from '../core/schema.js';
 import { strictSchemaProblem } from './openai-strict-schema.js';
 import { isObject, typeName } from './openai-wire-values.js';
 
@@ -137,25 +137,33 @@ export function given(value: unknown): boolean {
 
 // ---------- schemas ----------
 
-/** The Structured Outputs verdict of each compiled schema (the compile cache gives one object per
- * distinct schema text, so each schema is walked once). */
-const strictVerdicts = new WeakMap<object, string | null>();
+/** The Structured Outputs verdict of schemas sent with `strict: true`, by schema text (bounded:
+ * the oldest are forgotten first). */
+const strictVerdicts = new Map<string, string | null>();
+const STRICT_VERDICTS = 2048;
 
 /**
- * A tool's parameters or an output schema must compile (the compile is cached by schema text) and,
+ * A tool's parameters or an output schema must be a schema Understudy can compile (checked without
+ * compiling where that can be told, and cached by schema text: core/schema.ts checkSchema) and,
  * with `strict: true`, keep OpenAI's Structured Outputs rules.
  */
 export function expectSchema(schema: Record<string, unknown>, param: string, what: string, code: string, strict = false): void {
-  const compiled = compileSchema(schema);
-  if (isSchemaError(compiled)) fail(`Invalid schema for ${what}: ${compiled.error}.`, param, code);
+  const invalid = checkSchema(schema);
+  if (invalid) fail(`Invalid schema for ${what}: ${invalid.error}.`, param, code);
   if (!strict) return;
-  let problem = strictVerdicts.get(compiled);
+  const key = JSON.stringify(schema);
+  let problem = strictVerdicts.get(key);
   if (problem === undefined) {
     problem = strictSchemaProblem(schema);
-    strictVerdicts.set(compiled, problem);
+    if (strictVerdicts.size >= STRICT_VERDICTS) strictVerdicts.delete(strictVerdicts.keys().next().value as string);
+    strictVerdicts.set(key, problem);
   }
   if (problem !== null) fail(`Invalid schema for ${what}: ${problem}`, param, code);
 }
+
+/** Most tools one request may declare: OpenAI documents 128 functions for Chat Completions; other
+ * OpenAI routes take Understudy's own bound on declared schemas. */
+export const CHAT_MAX_TOOLS = 128;
 
 // ---------- field rules ----------
 

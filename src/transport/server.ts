@@ -32,6 +32,7 @@ import { writePlanned } from './paced-writer.js';
 import { chaosFor, decideChaos, type ChaosDecision, type ChaosOptions } from './chaos.js';
 import { DEFAULT_BODY_LIMIT, jsonTooDeep, MAX_JSON_DEPTH, readBody, readBodyThen, type BodyResult } from './body.js';
 import { DecodeMemo } from './decode-memo.js';
+import { countInSlices, holdsText, nextTurn, SLICED_COUNT_CHARS } from './count-in-slices.js';
 import { EdgeLink } from '../cluster/edge.js';
 import { OwnerLink } from '../cluster/owner.js';
 import { RECORDS_PATH } from '../cluster/protocol.js';
@@ -79,6 +80,8 @@ interface Exchange {
 /** Templated bodies up to this size are written as strings (see deliver); node:http writes a string
  * of up to 16 KB, header included, from the stack straight to the socket. */
 const SMALL_BODY = 8 * 1024;
+/** What parse() returns for a body it refused (and answered). */
+const UNPARSED = Symbol('unparsed');
 /** What a body handed over as a copy tells its template: sent, the buffer free again. */
 const COPIED: Flushable = { writableFinished: true, destroyed: false };
 
@@ -360,7 +363,6 @@ export class UnderstudyServer {
     base: JournalRecord,
   ): Promise<void> | undefined {
     const dialect = route.operation.dialect;
-    const requestId = base.requestId;
     if (!body.ok) {
       if (body.reason === 'aborted') {
         this.recordAborted(session, base, 'the client closed the connection before its request body arrived');
@@ -400,16 +402,57 @@ export class UnderstudyServer {
     // and the decode memo keys on.
     const context = dialect.statefulDecode ? undefined : this.decodeContextOf(wire, queryText);
     const remembered = context && this.decodeMemo.lookup(body.text, context);
+    if (body.text.length >= SLICED_COUNT_CHARS && !remembered) {
+      // A large body: parsing, decoding and counting each get turns of their own (count-in-slices.ts).
+      const text = body.text;
+      const parsed = this.parse(session, res, dialect, text, base);
+      if (parsed === UNPARSED) return;
+      return nextTurn(res).then((connected) => {
+        if (!connected) return this.recordAborted(session, base, LEFT_EARLY);
+        const decoded = this.decodeParsed(session, res, dialect, text, parsed, context ?? wire, base);
+        if (!decoded) return undefined;
+        return countInSlices(decoded, res).then((counted) =>
+          counted
+            ? this.afterDecode(req, res, text, session, dialect, decoded, context, undefined, wire, base)
+            : this.recordAborted(session, base, LEFT_EARLY),
+        );
+      });
+    }
     const decoded = remembered ?? this.decode(session, res, dialect, body.text, context ?? wire, base);
     if (!decoded) return;
+    // A stateful decode can make a large request of a small body (a continuation of a stored one).
+    if (dialect.statefulDecode && holdsText(decoded, SLICED_COUNT_CHARS)) {
+      const text = body.text;
+      return countInSlices(decoded, res).then((counted) =>
+        counted
+          ? this.afterDecode(req, res, text, session, dialect, decoded, context, undefined, wire, base)
+          : this.recordAborted(session, base, LEFT_EARLY),
+      );
+    }
+    return this.afterDecode(req, res, body.text, session, dialect, decoded, context, remembered, wire, base);
+  }
+
+  private afterDecode(
+    req: IncomingMessage,
+    res: ServerResponse,
+    text: string,
+    session: Session,
+    dialect: ChatDialect,
+    decoded: ChatRequest,
+    context: WireContext | undefined,
+    remembered: ChatRequest | undefined,
+    wire: WireContext,
+    base: JournalRecord,
+  ): Promise<void> | undefined {
+    const requestId = base.requestId;
     if (this.cluster?.kind === 'edge' && this.cluster.needsOwner(session, decoded)) {
       session.journal.counters.requests--;
-      this.cluster.forward(req, res, body.text);
+      this.cluster.forward(req, res, text);
       return undefined;
     }
     if (context) {
       // A remembered body's text is kept once for every journal entry that repeats it.
-      base.requestText = remembered ? this.decodeMemo.keptText : body.text;
+      base.requestText = remembered ? this.decodeMemo.keptText : text;
       base.decodeContext = context;
       base.decodeRequest = decodeForJournal;
     } else {
@@ -421,7 +464,9 @@ export class UnderstudyServer {
     base.stream = decoded.stream;
     const decision = decideChaos(chaos, seedOf(requestId), session.journal.counters.requests, latestUserText(decoded), decoded.stream);
     if (decision.delayMs > 0) {
-      return waitConnected(decision.delayMs, res).then((connected) => (connected ? this.afterChaos(x, chaos, decision) : undefined));
+      return waitConnected(decision.delayMs, res).then((connected) =>
+        connected ? this.afterChaos(x, chaos, decision) : this.recordAborted(x.session, x.entry, LEFT_EARLY),
+      );
     }
     return this.afterChaos(x, chaos, decision);
   }
@@ -435,6 +480,12 @@ export class UnderstudyServer {
     wire: WireContext,
     base: JournalRecord,
   ): ChatRequest | undefined {
+    const parsed = this.parse(session, res, dialect, text, base);
+    return parsed === UNPARSED ? undefined : this.decodeParsed(session, res, dialect, text, parsed, wire, base);
+  }
+
+  /** Parses and checks a body's JSON; answers the error and returns UNPARSED when it fails. */
+  private parse(session: Session, res: ServerResponse, dialect: ChatDialect, text: string, base: JournalRecord): unknown {
     let parsed: unknown;
     try {
       parsed = JSON.parse(text);
@@ -445,7 +496,7 @@ export class UnderstudyServer {
         'invalid_json',
       );
       this.finishError(session, res, dialect, error, base);
-      return undefined;
+      return UNPARSED;
     }
     if (jsonTooDeep(text)) {
       const error = invalidRequest(
@@ -454,8 +505,20 @@ export class UnderstudyServer {
         'json_too_deep',
       );
       this.finishError(session, res, dialect, error, base);
-      return undefined;
+      return UNPARSED;
     }
+    return parsed;
+  }
+
+  private decodeParsed(
+    session: Session,
+    res: ServerResponse,
+    dialect: ChatDialect,
+    text: string,
+    parsed: unknown,
+    wire: WireContext,
+    base: JournalRecord,
+  ): ChatRequest | undefined {
     const decoded = dialect.decode(parsed, wire);
     if (isNeutralError(decoded)) {
       session.journal.counters.invalid++;
@@ -498,6 +561,7 @@ export class UnderstudyServer {
       return waitConnected(answer.delayMs, x.res).then((connected) => {
         if (connected) return this.sendAnswer(x, answer, generation);
         answer.reservation?.release();
+        this.recordAborted(x.session, x.entry, LEFT_EARLY);
         return undefined;
       });
     }
@@ -799,6 +863,7 @@ function streamHeaders(contentType: string): Record<string, string> {
   return headers;
 }
 const EMPTY_QUERY = new URLSearchParams();
+const LEFT_EARLY = 'the client closed the connection before its answer was delivered';
 const JSON_CONTENT_TYPE = /^application\/(?:[\w.+-]+\+)?json\b/i;
 
 /** How the owner decodes, when the journal is read, a request an edge answered. */

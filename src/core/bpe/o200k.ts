@@ -30,22 +30,60 @@ let next = new Int32Array(0);
 let prev = new Int32Array(0);
 let heap = new Float64Array(0);
 
+/**
+ * A piece is looked for within this many UTF-16 units: a longer run (of letters of one case, CJK,
+ * whitespace, punctuation or emoji, the only kinds of piece that can be long) is cut here and
+ * counting goes on after the cut as if a new piece began there. So merging and the search for a
+ * piece's end stay linear in the text's length, with bounded memory. Shorter pieces are exact.
+ */
+export const PIECE_WINDOW = 16_384;
+/** Characters past the window that the pattern may look at to end a shorter piece. */
+const WINDOW_MARGIN = 16;
+
 /** Number of o200k_base tokens in text. */
 export function countO200k(table: RankTable, text: string): number {
+  whole.at = 0;
+  return countO200kFrom(table, text, whole, text.length);
+}
+
+/** Where counting a text in steps stands: `at` is a piece boundary, text.length once done. */
+export interface O200kCursor {
+  at: number;
+}
+
+const whole: O200kCursor = { at: 0 };
+
+/**
+ * Tokens from the cursor on until at least `minChars` characters are counted (a piece is never
+ * cut) or the text ends; moves the cursor. Counting a text in such steps gives the same total as
+ * countO200k.
+ */
+export function countO200kFrom(table: RankTable, text: string, cursor: O200kCursor, minChars: number): number {
   let count = 0;
-  let at = 0;
+  let at = cursor.at;
   const length = text.length;
-  while (at < length) {
-    const end = pieceEnd(text, at);
+  const stop = Math.min(length, at + minChars);
+  while (at < stop) {
+    const end = length - at > PIECE_WINDOW + WINDOW_MARGIN ? windowedPieceEnd(text, at) : pieceEnd(text, at);
     if (end < 0) {
       at = nextPieceStart(text, at);
-      if (at < 0) break;
+      if (at < 0) at = length;
       continue;
     }
     count += countPiece(table, text, at, end);
     at = end;
   }
+  cursor.at = at;
   return count;
+}
+
+/** pieceEnd(text, at), looked for in the window after `at` only; a piece reaching the window's
+ * end is cut there (never between the halves of a surrogate pair). */
+function windowedPieceEnd(text: string, at: number): number {
+  const end = pieceEnd(text.slice(at, at + PIECE_WINDOW + WINDOW_MARGIN), 0);
+  if (end < PIECE_WINDOW) return end < 0 ? -1 : at + end;
+  const last = text.charCodeAt(at + PIECE_WINDOW - 1);
+  return last >= 0xd800 && last <= 0xdbff ? at + PIECE_WINDOW - 1 : at + PIECE_WINDOW;
 }
 
 /** Tokens in text[from, to), one pre-tokenised piece. */

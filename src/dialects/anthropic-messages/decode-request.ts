@@ -11,7 +11,7 @@
 
 import { invalidRequest, type NeutralError } from '../../core/errors.js';
 import type { ChatRequest, JsonValue, Message, OutputFormat, Part, ToolChoice, ToolDefinition } from '../../core/model.js';
-import { compileSchema, isSchemaError } from '../../core/schema.js';
+import { checkSchema as checkDeclaredSchema, MAX_DECLARED_SCHEMAS } from '../../core/schema.js';
 import type { WireContext } from '../dialect.js';
 
 /** Versions the API accepts in `anthropic-version`. */
@@ -179,8 +179,9 @@ function cacheControl(value: unknown, path: string): void {
 }
 
 function checkSchema(schema: Obj, path: string): void {
-  const compiled = compileSchema(schema);
-  if (isSchemaError(compiled)) fail(path, `JSON schema is invalid: ${compiled.error}`);
+  // Checked, not compiled: most declared schemas are never validated against (core/schema.ts).
+  const invalid = checkDeclaredSchema(schema);
+  if (invalid) fail(path, `JSON schema is invalid: ${invalid.error}`);
 }
 
 // ---------- header ----------
@@ -450,7 +451,14 @@ function decodeSystem(raw: unknown): Message | null {
 function decodeTools(raw: unknown): ToolDefinition[] {
   if (absent(raw)) return [];
   const names = new Set<string>();
-  const tools = list(raw, 'tools').map((rawTool, i): ToolDefinition => {
+  const declared = list(raw, 'tools');
+  if (declared.length > MAX_DECLARED_SCHEMAS) {
+    fail(
+      'tools',
+      `Understudy checks the schemas of at most ${MAX_DECLARED_SCHEMAS} tools per request; this request declares ${declared.length}`,
+    );
+  }
+  const tools = declared.map((rawTool, i): ToolDefinition => {
     const path = `tools.${i}`;
     const tool = obj(rawTool, path);
     const type = tool.type;

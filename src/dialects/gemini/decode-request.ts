@@ -20,7 +20,7 @@ import type {
   ToolChoice,
   ToolDefinition,
 } from '../../core/model.js';
-import { compileSchema, isSchemaError } from '../../core/schema.js';
+import { checkSchema, MAX_DECLARED_SCHEMAS } from '../../core/schema.js';
 import type { WireContext } from '../dialect.js';
 import {
   expectArray,
@@ -483,8 +483,9 @@ function decodeSystemInstruction(raw: unknown): Message | undefined {
 // ---------- tools ----------
 
 function checkCompiles(schema: JsonSchema, at: string): void {
-  const compiled = compileSchema(schema);
-  if (isSchemaError(compiled)) fieldRule(at, `the schema cannot be used: ${compiled.error}`);
+  // Checked, not compiled: most declared schemas are never validated against (core/schema.ts).
+  const invalid = checkSchema(schema);
+  if (invalid) fieldRule(at, `the schema cannot be used: ${invalid.error}`);
 }
 
 function decodeDeclaration(raw: unknown, at: string): ToolDefinition {
@@ -559,7 +560,11 @@ function decodeTools(raw: unknown): ToolDefinition[] {
     const declarations = field(tool, 'functionDeclarations');
     if (unset(declarations)) return;
     const path = `${at}.function_declarations`;
-    expectArray(declarations, path).forEach((rawDecl, k) => {
+    const listed = expectArray(declarations, path);
+    if (tools.length + listed.length > MAX_DECLARED_SCHEMAS) {
+      fieldRule(path, `Understudy checks the schemas of at most ${MAX_DECLARED_SCHEMAS} function declarations per request`);
+    }
+    listed.forEach((rawDecl, k) => {
       const declaration = decodeDeclaration(rawDecl, `${path}[${k}]`);
       if (seen.has(declaration.name)) fieldRule(`${path}[${k}].name`, `duplicate function declaration "${declaration.name}"`);
       seen.add(declaration.name);

@@ -11,6 +11,7 @@ import {
   checkFields,
   expectOneOf,
   expectRange,
+  CHAT_MAX_TOOLS,
   expectSchema,
   expectType,
   fail,
@@ -216,7 +217,9 @@ function decodeMessages(raw: unknown): Message[] {
 
     const parts: Part[] = [];
     if (role === 'assistant') {
-      if (m.content !== undefined && m.content !== null) parts.push(...decodeContent(m.content, `${p}.content`, role));
+      // A loop, not push(...): a spread of hundreds of thousands of parts overflows the stack.
+      if (m.content !== undefined && m.content !== null)
+        for (const part of decodeContent(m.content, `${p}.content`, role)) parts.push(part);
       if (given(m.refusal)) expectType(m.refusal, 'string', `${p}.refusal`);
       if (given(m.audio)) ASSISTANT_AUDIO(m.audio, `${p}.audio`);
       if (m.function_call !== undefined && m.function_call !== null) {
@@ -288,7 +291,7 @@ function decodeMessages(raw: unknown): Message[] {
     } else {
       if (m.content === undefined || m.content === null)
         fail(`Missing required parameter: '${p}.content'.`, `${p}.content`, 'missing_required_parameter');
-      parts.push(...decodeContent(m.content, `${p}.content`, role));
+      for (const part of decodeContent(m.content, `${p}.content`, role)) parts.push(part);
     }
     messages.push({ role, parts });
   });
@@ -304,6 +307,14 @@ function decodeMessages(raw: unknown): Message[] {
 function decodeTools(raw: unknown): ToolDefinition[] {
   if (raw === undefined || raw === null) return [];
   expectType(raw, 'array', 'tools', 'an array of objects');
+  const count = (raw as unknown[]).length;
+  if (count > CHAT_MAX_TOOLS) {
+    fail(
+      `Invalid 'tools': array too long. Expected an array with maximum length ${CHAT_MAX_TOOLS}, but got an array with length ${count} instead.`,
+      'tools',
+      'array_above_max_length',
+    );
+  }
   return (raw as unknown[]).map((rawTool, i) => {
     const p = `tools[${i}]`;
     expectType(rawTool, 'object', p);

@@ -171,7 +171,7 @@ export function decodeInput(raw: unknown, resolver: ItemResolver): Message[] {
   let turn: Message | undefined;
   const addAssistant = (parts: Part[]) => {
     if (!turn) messages.push((turn = { role: 'assistant', parts: [] }));
-    turn.parts.push(...parts);
+    for (const part of parts) turn.parts.push(part); // not push(...): a long spread overflows the stack
   };
 
   (raw as unknown[]).forEach((rawItem, i) => {

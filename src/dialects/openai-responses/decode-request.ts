@@ -3,6 +3,7 @@
 // `instructions` as a system message, then the input items. Order of refusals: malformed fields
 // (400), unknown stored ids (404), a full store (409) — all before anything is selected.
 
+import { MAX_DECLARED_SCHEMAS } from '../../core/schema.js';
 import type { IncomingHttpHeaders } from 'node:http';
 import { invalidRequest, type NeutralError } from '../../core/errors.js';
 import type { ChatRequest, Message, OutputFormat, Part, ToolChoice, ToolDefinition } from '../../core/model.js';
@@ -207,6 +208,13 @@ function rejectUnsupportedFeatures(body: Record<string, unknown>): void {
 function decodeTools(raw: unknown): { tools: ToolDefinition[]; echo: unknown[] } {
   if (!given(raw)) return { tools: [], echo: [] };
   expectType(raw, 'array', 'tools', 'an array of objects');
+  if ((raw as unknown[]).length > MAX_DECLARED_SCHEMAS) {
+    fail(
+      `Invalid 'tools': Understudy checks the schemas of at most ${MAX_DECLARED_SCHEMAS} tools per request; this request declares ${(raw as unknown[]).length}.`,
+      'tools',
+      'array_above_max_length',
+    );
+  }
   const tools: ToolDefinition[] = [];
   const echo: unknown[] = [];
   (raw as unknown[]).forEach((rawTool, i) => {
