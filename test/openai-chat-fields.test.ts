@@ -341,6 +341,8 @@ const ROWS: Row[] = [
       ['weather', T],
       [[1], T, 'tools[0]'],
       [[{ type: 'function' }], MISSING, 'tools[0].function'],
+      // OpenAI documents at most 128 functions per request.
+      [Array.from({ length: 129 }, (_, i) => ({ type: 'function', function: { name: `f${i}` } })), 'array_above_max_length', 'tools'],
     ],
   },
   {
