@@ -1,4 +1,4 @@
-// Issue 13 §1, the units under test/bounded-work.test.ts: counting a request in slices gives the
+// Issue 13 §1, the units under test/timing/bounded-work.test.ts: counting a request in slices gives the
 // counts it would get at once, runs cut at the window stay close to gpt-tokenizer's counts, and
 // the JSON depth scan that skips strings with indexOf agrees with the scan it replaced.
 

@@ -1516,10 +1516,11 @@ test('an aborted delayed request consumes nothing', async () => {
 
   const { entries } = await session.journal();
   assert.deepEqual(
-    entries.map((e) => [e.status, e.step]),
+    entries.map((e) => [e.event, e.status, e.step]),
     [
-      [200, 'step-1'],
-      [200, 'step-2'],
+      ['request_aborted', 499, 'step-1'],
+      ['reply_returned', 200, 'step-1'],
+      ['reply_returned', 200, 'step-2'],
     ],
   );
   await session.verify();

@@ -7,8 +7,8 @@ import assert from 'node:assert/strict';
 import { request } from 'node:http';
 import { after, before, test } from 'node:test';
 import OpenAI from 'openai';
-import { connectUnderstudy, type UnderstudySession } from '../src/client/index.js';
-import { startUnderstudyThread, type UnderstudyThread } from './support/understudy-thread.js';
+import { connectUnderstudy, type UnderstudySession } from '../../src/client/index.js';
+import { startUnderstudyThread, type UnderstudyThread } from '../support/understudy-thread.js';
 
 const MB = 1024 * 1024;
 const PARALLEL_LIMIT_MS = 100;
