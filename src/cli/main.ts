@@ -15,7 +15,25 @@ const USAGE = `usage:
                    [--control-token TOKEN] [--cors ORIGIN...]
                    [--latency MS] [--chaos-drop PCT] [--rate-limit-after N] [--content-filter TERM...]
                    [--workers N|auto]
-  understudy validate FILE...`;
+  understudy validate FILE...
+  reply limits, for both: [--max-reply-bytes N] [--max-stream-chunks N]`;
+
+const LIMIT_FLAGS = {
+  'max-reply-bytes': { type: 'string' },
+  'max-stream-chunks': { type: 'string' },
+} as const;
+
+/** The reply limits the flags set (docs/fixtures.md "Limits"); checked by replyLimits(). */
+function limitsFromFlags(values: Record<string, unknown>): { maxReplyBytes?: number; maxStreamChunks?: number } {
+  const num = (flag: string) => {
+    const raw = values[flag];
+    if (raw === undefined) return undefined;
+    const n = Number(raw);
+    if (!Number.isSafeInteger(n) || n < 1) throw new Error(`--${flag} must be a positive integer, got "${String(raw)}"`);
+    return n;
+  };
+  return { maxReplyBytes: num('max-reply-bytes'), maxStreamChunks: num('max-stream-chunks') };
+}
 
 function chaosFromFlags(values: Record<string, unknown>): ChaosOptions | undefined {
   const chaos: ChaosOptions = {};
@@ -40,7 +58,17 @@ function chaosFromFlags(values: Record<string, unknown>): ChaosOptions | undefin
 async function main(argv: string[]): Promise<number> {
   const [command, ...rest] = argv;
   const print = (line: string) => process.stdout.write(`${line}\n`);
-  if (command === 'validate') return runValidate(rest, print);
+  if (command === 'validate') {
+    let parsed;
+    try {
+      parsed = parseArgs({ args: rest, allowPositionals: true, options: LIMIT_FLAGS });
+    } catch (error) {
+      process.stderr.write(`${(error as Error).message}\n${USAGE}\n`);
+      return 2;
+    }
+    const limits = limitsFromFlags(parsed.values);
+    return runValidate(parsed.positionals, print, { replyBytes: limits.maxReplyBytes, streamChunks: limits.maxStreamChunks });
+  }
   if (command === 'serve') {
     let parsed;
     try {
@@ -59,6 +87,7 @@ async function main(argv: string[]): Promise<number> {
           'rate-limit-after': { type: 'string' },
           'content-filter': { type: 'string', multiple: true, default: [] },
           workers: { type: 'string', default: '1' },
+          ...LIMIT_FLAGS,
         },
       });
     } catch (error) {
@@ -88,6 +117,7 @@ async function main(argv: string[]): Promise<number> {
         controlToken: parsed.values['control-token'] ?? process.env.UNDERSTUDY_CONTROL_TOKEN,
         corsOrigins: parsed.values.cors ?? [],
         chaos: chaosFromFlags(parsed.values),
+        ...limitsFromFlags(parsed.values),
         ...(index !== undefined && { cluster: { index, workers } }),
       },
       // Only the owner (worker 0) prints; the others would repeat it.

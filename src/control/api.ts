@@ -231,7 +231,7 @@ async function controlAnswer(server: UnderstudyServer, req: IncomingMessage, pat
     }
     let fixture;
     if (body.fixture !== undefined) {
-      const checked = validateFixtureValue(body.fixture, source);
+      const checked = validateFixtureValue(body.fixture, source, server.replyLimits);
       if (!checked.ok) {
         // Problem paths point into the request body, where the fixture sits under /fixture.
         const problems = checked.problems.map((p) =>
@@ -281,7 +281,7 @@ async function controlAnswer(server: UnderstudyServer, req: IncomingMessage, pat
   switch (action) {
     case 'scripts': {
       if (method !== 'POST' && method !== 'PUT') fail(405, 'method_not_allowed', `${source}: use POST (add) or PUT (replace all)`);
-      const checked = validateFixtureValue(await readJson(req, source), source);
+      const checked = validateFixtureValue(await readJson(req, source), source, server.replyLimits);
       if (!checked.ok) fail(400, 'invalid_fixture', `${source}: the fixture is invalid`, checked.problems);
       try {
         session.load(checked.fixture, method === 'PUT');

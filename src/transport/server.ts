@@ -25,10 +25,12 @@ import { answerRequest, type Answer } from '../engine/exchange.js';
 import { newRecord, type JournalRecord } from '../engine/journal.js';
 import { flattened } from '../engine/ids.js';
 import { Registry } from '../engine/registry.js';
+import { replyLimits, type ReplyLimits } from '../engine/reply-limits.js';
 import type { Session, SessionOptions } from '../engine/session.js';
 import type { FixtureSpec } from '../engine/spec.js';
 import { applyCors, controlTokenFrom, isLoopbackHost, tokenMatches } from './access.js';
 import { writePlanned } from './paced-writer.js';
+import { writeStreamed } from './stream-writer.js';
 import { chaosFor, decideChaos, type ChaosDecision, type ChaosOptions } from './chaos.js';
 import { DEFAULT_BODY_LIMIT, jsonTooDeep, MAX_JSON_DEPTH, readBody, readBodyThen, type BodyResult } from './body.js';
 import { DecodeMemo } from './decode-memo.js';
@@ -54,6 +56,10 @@ export interface ServerOptions {
   corsOrigins?: string[];
   /** Set in the worker processes of `understudy serve --workers N` (docs/workers.md). */
   cluster?: { index: number; workers: number };
+  /** Largest scripted reply accepted when a script is loaded, in UTF-8 bytes (docs/fixtures.md "Limits"). */
+  maxReplyBytes?: number;
+  /** Most entries of a reply's scripted `chunks` list (docs/fixtures.md "Limits"). */
+  maxStreamChunks?: number;
 }
 
 /** One provider request on its way through the server, once its body is decoded. */
@@ -75,6 +81,8 @@ const COPIED: Flushable = { writableFinished: true, destroyed: false };
 export class UnderstudyServer {
   readonly registry: Registry;
   readonly http: Server;
+  /** What scripts loaded into this server's sessions are checked against. */
+  readonly replyLimits: ReplyLimits;
   private readonly bodyLimit: number;
   private address: AddressInfo | undefined;
   /** Counts requests that belong to no session, for their request ids. */
@@ -96,6 +104,7 @@ export class UnderstudyServer {
     const cluster = options.cluster;
     // An edge's sessions draw ids from their own sequence, so ids stay unique across workers.
     const seed = cluster && cluster.index > 0 ? { seed: `${options.defaultSession?.seed ?? 'default'}@${cluster.index}` } : {};
+    this.replyLimits = replyLimits({ replyBytes: options.maxReplyBytes, streamChunks: options.maxStreamChunks });
     this.registry = new Registry({ ...options.defaultSession, ...seed });
     for (const fixture of options.fixtures ?? []) this.registry.defaultSession.load(fixture);
     this.bodyLimit = options.bodyLimit ?? DEFAULT_BODY_LIMIT;
@@ -491,6 +500,7 @@ export class UnderstudyServer {
     const reply = answer.reply;
     const own = dialect.responseHeaders?.(ctx);
     if (request.stream) {
+      if (reply.large) return this.sendStreamed(x, answer, ctx, own);
       const stream = dialect.encodeStreamBody?.(reply, request, ctx) ?? joined(dialect.encodeStream(reply, request, ctx));
       this.deliver(res, answer, entry.requestId, 200, streamHeaders(stream.contentType), stream, own);
     } else {
@@ -499,6 +509,28 @@ export class UnderstudyServer {
     }
     this.recordReply(x, answer, ctx);
     return undefined;
+  }
+
+  /** A large unpaced stream: made and written a batch at a time, as fast as the client reads it;
+   * consumed once every byte was handed over, released if the client leaves first. */
+  private async sendStreamed(
+    x: Exchange,
+    answer: Extract<Answer, { kind: 'reply' }>,
+    ctx: DialectEncodeContext,
+    own: Record<string, string> | undefined,
+  ): Promise<void> {
+    const { dialect, request, res, entry } = x;
+    const reply = answer.reply;
+    const stream = dialect.encodeStreamEvents?.(reply, request, ctx) ?? sourced(dialect.encodeStream(reply, request, ctx));
+    res.writeHead(200, { ...streamHeaders(stream.contentType), ...own, 'x-request-id': entry.requestId });
+    const delivered = await writeStreamed(res, stream.events);
+    if (!delivered) {
+      answer.reservation?.release();
+      return;
+    }
+    answer.afterDelivery?.();
+    answer.reservation?.commit();
+    this.recordReply(x, answer, ctx);
   }
 
   /** A paced or faulted answer: written piece by piece on the scheduler's clock. */
