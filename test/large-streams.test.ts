@@ -164,13 +164,28 @@ test('a reply over the per-reply limit is refused at load, naming the file and t
   assert.equal(sum?.path, '/scenarios/0/replies/1');
   assert.match(sum?.message ?? '', /together.*text 8,388,608, reasoning 8,388,608, tool arguments 9/);
 
-  // The CLI says the same, as file:line:col  /path  message.
-  const cli = spawn(process.execPath, ['--import', 'tsx', 'src/cli/main.ts', 'validate', file], { stdio: ['ignore', 'pipe', 'pipe'] });
-  let out = '';
-  cli.stdout.setEncoding('utf8').on('data', (d: string) => (out += d));
-  const code = await new Promise((resolve) => cli.once('close', resolve));
-  assert.equal(code, 1);
-  assert.ok(out.startsWith(`${file}:5:17  /scenarios/0/steps/0/reply/text  expected a reply text of at most 16 MiB`), out.slice(0, 300));
+  // The CLI says the same, as file:line:col  /path  message; its flags set the limits.
+  const validate = async (...args: string[]) => {
+    const cli = spawn(process.execPath, ['--import', 'tsx', 'src/cli/main.ts', 'validate', ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
+    let out = '';
+    cli.stdout.setEncoding('utf8').on('data', (d: string) => (out += d));
+    cli.stderr.setEncoding('utf8').on('data', (d: string) => (out += d));
+    const code = await new Promise((resolve) => cli.once('close', resolve));
+    return { code, out };
+  };
+  const cli = await validate(file);
+  assert.equal(cli.code, 1);
+  assert.ok(
+    cli.out.startsWith(`${file}:5:17  /scenarios/0/steps/0/reply/text  expected a reply text of at most 16 MiB`),
+    cli.out.slice(0, 300),
+  );
+  const lowered = await validate('--max-reply-bytes', '20', 'examples/weather.yaml');
+  assert.equal(lowered.code, 1);
+  assert.match(
+    lowered.out,
+    /^examples\/weather\.yaml:20:17 {2}\/scenarios\/0\/steps\/1\/reply\/text {2}expected a reply text of at most 20 bytes/m,
+  );
+  assert.equal((await validate('--max-reply-bytes', '1e9', 'examples/weather.yaml')).code, 2);
 
   // A chunk list over the per-stream limit.
   const chunks = Array.from({ length: 100_001 }, () => 'z');

@@ -7,6 +7,7 @@ import { parseArgs } from 'node:util';
 import { runPrimary } from '../cluster/primary.js';
 import { WORKER_INDEX_ENV } from '../cluster/protocol.js';
 import type { ChaosOptions } from '../core/model.js';
+import { replyLimits } from '../engine/reply-limits.js';
 import { runServe } from './serve.js';
 import { runValidate } from './validate.js';
 
@@ -23,16 +24,24 @@ const LIMIT_FLAGS = {
   'max-stream-chunks': { type: 'string' },
 } as const;
 
-/** The reply limits the flags set (docs/fixtures.md "Limits"); checked by replyLimits(). */
-function limitsFromFlags(values: Record<string, unknown>): { maxReplyBytes?: number; maxStreamChunks?: number } {
+/** The reply limits the flags set (docs/fixtures.md "Limits"), or undefined after saying on
+ * stderr why they cannot be used (bad usage). */
+function limitsFromFlags(values: Record<string, unknown>): { maxReplyBytes?: number; maxStreamChunks?: number } | undefined {
   const num = (flag: string) => {
     const raw = values[flag];
     if (raw === undefined) return undefined;
     const n = Number(raw);
-    if (!Number.isSafeInteger(n) || n < 1) throw new Error(`--${flag} must be a positive integer, got "${String(raw)}"`);
+    if (!Number.isSafeInteger(n) || n < 1) throw new RangeError(`--${flag} must be a positive integer, got "${String(raw)}"`);
     return n;
   };
-  return { maxReplyBytes: num('max-reply-bytes'), maxStreamChunks: num('max-stream-chunks') };
+  try {
+    const limits = { maxReplyBytes: num('max-reply-bytes'), maxStreamChunks: num('max-stream-chunks') };
+    replyLimits({ replyBytes: limits.maxReplyBytes, streamChunks: limits.maxStreamChunks });
+    return limits;
+  } catch (error) {
+    process.stderr.write(`${(error as Error).message}\n`);
+    return undefined;
+  }
 }
 
 function chaosFromFlags(values: Record<string, unknown>): ChaosOptions | undefined {
@@ -67,6 +76,7 @@ async function main(argv: string[]): Promise<number> {
       return 2;
     }
     const limits = limitsFromFlags(parsed.values);
+    if (!limits) return 2;
     return runValidate(parsed.positionals, print, { replyBytes: limits.maxReplyBytes, streamChunks: limits.maxStreamChunks });
   }
   if (command === 'serve') {
@@ -99,6 +109,8 @@ async function main(argv: string[]): Promise<number> {
       process.stderr.write(`--port must be an integer 0-65535, got "${parsed.values.port}"\n`);
       return 2;
     }
+    const limits = limitsFromFlags(parsed.values);
+    if (!limits) return 2;
     const workers = parsed.values.workers === 'auto' ? availableParallelism() : Number(parsed.values.workers);
     if (!Number.isInteger(workers) || workers < 1 || workers > 64) {
       process.stderr.write(`--workers must be an integer 1-64 or "auto", got "${parsed.values.workers}"\n`);
@@ -117,7 +129,7 @@ async function main(argv: string[]): Promise<number> {
         controlToken: parsed.values['control-token'] ?? process.env.UNDERSTUDY_CONTROL_TOKEN,
         corsOrigins: parsed.values.cors ?? [],
         chaos: chaosFromFlags(parsed.values),
-        ...limitsFromFlags(parsed.values),
+        ...limits,
         ...(index !== undefined && { cluster: { index, workers } }),
       },
       // Only the owner (worker 0) prints; the others would repeat it.
