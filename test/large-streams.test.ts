@@ -4,6 +4,7 @@
 
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
+import { createServer } from 'node:http';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { connect, type Socket } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -15,10 +16,12 @@ import fc from 'fast-check';
 import OpenAI from 'openai';
 import { connectUnderstudy, startUnderstudy } from '../src/client/index.js';
 import { wordPieces } from '../src/core/stream-pieces.js';
+import { arraySource } from '../src/dialects/dialect.js';
 import { splitInputJson } from '../src/dialects/anthropic-messages/encode-stream.js';
 import { splitArguments } from '../src/dialects/openai-chat/encode-stream.js';
 import { defaultChunks } from '../src/engine/resolve.js';
 import { loadFixtureFile } from '../src/engine/fixture-file.js';
+import { writeStreamed } from '../src/transport/stream-writer.js';
 import { startMemoryServer, type MemoryServer } from './support/memory-server.js';
 
 const MB = 1024 * 1024;
@@ -453,4 +456,23 @@ test('a long text streams in at most 100,000 pieces that join to it and cut only
       assert.ok(pieces.slice(0, -1).every((p) => p.length === 24));
     }),
   );
+});
+
+test('an event far bigger than a write batch arrives whole over HTTP, however its surrogate pairs fall on the batch edges', async () => {
+  const events = (offset: number) => ['a'.repeat(offset) + '\u{1F600}'.repeat(200_000) + '!', 'tail'];
+  const server = createServer((req, res) => {
+    res.writeHead(200, { 'content-type': 'text/plain; charset=utf-8' });
+    void writeStreamed(res, arraySource(events(Number(req.url?.slice(1)))));
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  try {
+    const { port } = server.address() as { port: number };
+    for (const offset of [0, 1, 2, 3]) {
+      const response = await fetch(`http://127.0.0.1:${port}/${offset}`, { signal: AbortSignal.timeout(10_000) });
+      const body = await response.text();
+      assert.ok(body === events(offset).join(''), `offset ${offset}: the body arrived changed`);
+    }
+  } finally {
+    server.close();
+  }
 });
