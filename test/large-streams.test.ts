@@ -264,9 +264,9 @@ const STREAM_ROUTES = [
   { path: '/v1beta/models/gemini-2.5-flash:streamGenerateContent?alt=sse', body: { contents: [{ parts: [{ text: 'big' }] }] } },
 ];
 
-function rawRequest(port: string, apiKey: string, route: number): string {
+function rawRequest(port: string, apiKey: string, route: number, stream: boolean): string {
   const { path, body } = STREAM_ROUTES[route % STREAM_ROUTES.length] as (typeof STREAM_ROUTES)[number];
-  const text = JSON.stringify(body);
+  const text = JSON.stringify(stream ? body : { ...body, stream: false });
   return (
     `POST ${path} HTTP/1.1\r\nhost: 127.0.0.1:${port}\r\nauthorization: Bearer ${apiKey}\r\nx-api-key: ${apiKey}\r\n` +
     `x-goog-api-key: ${apiKey}\r\nanthropic-version: 2023-06-01\r\n` +
@@ -274,13 +274,13 @@ function rawRequest(port: string, apiKey: string, route: number): string {
   );
 }
 
-/** A raw HTTP/1.1 client that asks for a stream (route: index into STREAM_ROUTES) and never
- * reads: its socket is paused at once. */
-function nonReader(url: string, apiKey: string, route = 0): Promise<Socket> {
+/** A raw HTTP/1.1 client that asks for a stream (route: index into STREAM_ROUTES; or for the
+ * JSON answer, with `stream` false) and never reads: its socket is paused at once. */
+function nonReader(url: string, apiKey: string, route = 0, stream = true): Promise<Socket> {
   const { port } = new URL(url);
   return new Promise((resolve, reject) => {
     const socket = connect(Number(port), '127.0.0.1', () => {
-      socket.write(rawRequest(port, apiKey, route));
+      socket.write(rawRequest(port, apiKey, route, stream));
       socket.pause();
       resolve(socket);
     });
@@ -378,28 +378,40 @@ test('ten clients that never read a large stream (four dialects) hold little of 
   }
 });
 
-test('a client that leaves before a large stream was delivered consumes nothing: the next request gets that step', async () => {
+test('a client that leaves before a large answer was delivered (stream or JSON) consumes nothing: the next request gets that step', async () => {
   const mock = await startUnderstudy();
   try {
     const session = await mock.session('queue');
     const text = wordsText(8 * 1000 * 1000);
-    await session.load({ name: 'queue', replies: [{ text }, { text: 'second' }] });
-    const socket = await nonReader(mock.baseUrl, session.apiKey);
-    await untilJournal(session, 1);
-    await new Promise((resolve) => setTimeout(resolve, 300));
-    socket.destroy();
-    await new Promise((resolve) => setTimeout(resolve, 100));
+    await session.load({ name: 'queue', replies: [{ text }, { text }, { text: 'third' }] });
     const openai = new OpenAI({ baseURL: session.url('openai'), apiKey: session.apiKey, maxRetries: 0, timeout: 60_000 });
+    let requests = 0;
+    const leaveEarly = async (stream: boolean) => {
+      const socket = await nonReader(mock.baseUrl, session.apiKey, 0, stream);
+      await untilJournal(session, ++requests);
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      socket.destroy();
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    };
+
+    await leaveEarly(true);
     let got = '';
+    requests++;
     for await (const chunk of await openai.chat.completions.create({
       model: 'gpt-4o',
       messages: [{ role: 'user', content: 'big' }],
       stream: true,
     }))
       got += chunk.choices[0]?.delta?.content ?? '';
-    assert.ok(got === text, 'the first step was not given whole to the request after the one that left');
-    const second = await openai.chat.completions.create({ model: 'gpt-4o', messages: [{ role: 'user', content: 'again' }] });
-    assert.equal(second.choices[0]?.message.content, 'second');
+    assert.ok(got === text, 'the first step was not given whole to the stream after the one that left');
+
+    await leaveEarly(false);
+    requests++;
+    const whole = await openai.chat.completions.create({ model: 'gpt-4o', messages: [{ role: 'user', content: 'big' }] });
+    assert.ok(whole.choices[0]?.message.content === text, 'the second step was not given whole to the request after the one that left');
+
+    const third = await openai.chat.completions.create({ model: 'gpt-4o', messages: [{ role: 'user', content: 'again' }] });
+    assert.equal(third.choices[0]?.message.content, 'third');
     await session.verify();
   } finally {
     await mock.close();

@@ -499,8 +499,8 @@ export class UnderstudyServer {
     if (answer.pacing || answer.fault) return this.sendPlanned(x, answer, ctx);
     const reply = answer.reply;
     const own = dialect.responseHeaders?.(ctx);
+    if (reply.large) return this.sendLarge(x, answer, ctx, own);
     if (request.stream) {
-      if (reply.large) return this.sendStreamed(x, answer, ctx, own);
       const stream = dialect.encodeStreamBody?.(reply, request, ctx) ?? joined(dialect.encodeStream(reply, request, ctx));
       this.deliver(res, answer, entry.requestId, 200, streamHeaders(stream.contentType), stream, own);
     } else {
@@ -511,9 +511,10 @@ export class UnderstudyServer {
     return undefined;
   }
 
-  /** A large unpaced stream: made and written a batch at a time, as fast as the client reads it;
-   * consumed once every byte was handed over, released if the client leaves first. */
-  private async sendStreamed(
+  /** A large unpaced answer: a stream made and written a batch at a time, a JSON body written in
+   * slices, as fast as the client reads; consumed once every byte was handed to the kernel,
+   * released if the client leaves first. */
+  private async sendLarge(
     x: Exchange,
     answer: Extract<Answer, { kind: 'reply' }>,
     ctx: DialectEncodeContext,
@@ -521,9 +522,17 @@ export class UnderstudyServer {
   ): Promise<void> {
     const { dialect, request, res, entry } = x;
     const reply = answer.reply;
-    const stream = dialect.encodeStreamEvents?.(reply, request, ctx) ?? sourced(dialect.encodeStream(reply, request, ctx));
-    res.writeHead(200, { ...streamHeaders(stream.contentType), ...own, 'x-request-id': entry.requestId });
-    const delivered = await writeStreamed(res, stream.events);
+    let events: EventSource;
+    if (request.stream) {
+      const stream = dialect.encodeStreamEvents?.(reply, request, ctx) ?? sourced(dialect.encodeStream(reply, request, ctx));
+      res.writeHead(200, { ...streamHeaders(stream.contentType), ...own, 'x-request-id': entry.requestId });
+      events = stream.events;
+    } else {
+      const body = dialect.encodeResponse(reply, request, ctx);
+      res.writeHead(200, { ...JSON_HEADERS, ...own, 'x-request-id': entry.requestId, 'content-length': String(Buffer.byteLength(body)) });
+      events = arraySource([body]);
+    }
+    const delivered = await writeStreamed(res, events);
     if (!delivered) {
       answer.reservation?.release();
       return;
