@@ -70,6 +70,8 @@ async function serve(): Promise<void> {
     });
   });
   process.once('SIGTERM', () => void mock.close().then(() => process.exit(0)));
+  // A test process that dies without stopping it takes it along.
+  process.once('disconnect', () => process.exit(0));
   process.send?.({ url: mock.baseUrl });
 }
 
