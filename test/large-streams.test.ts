@@ -364,11 +364,12 @@ test('ten clients that never read a large stream (four dialects) hold little of 
         `(heap and buffers ${((held.heap - baseline.heap) / MB).toFixed(1)} / ${heapLeftMb.toFixed(1)} MB); a request beside them took ${took.toFixed(0)} ms`,
     );
     // What the server holds for them (heap and buffers) is the window; RSS also counts the heap the
-    // ten requests' own work grew, so its margin is wider. Before, each held its whole stream.
+    // ten requests' own work grew and what the allocator keeps, so its margins are wider. Before,
+    // each held its whole stream, and the byte templates kept copies after they closed.
     const heapHeldMb = (held.heap - baseline.heap) / MB;
     assert.ok(heapHeldMb < 20, `ten non-reading clients hold ${heapHeldMb.toFixed(1)} MB of heap and buffers in the server`);
     assert.ok(heldMb < 150, `ten non-reading clients cost ${heldMb.toFixed(0)} MB of RSS in the server`);
-    assert.ok(leftMb < 40, `${leftMb.toFixed(0)} MB of RSS stayed after the ten clients closed`);
+    assert.ok(leftMb < 100, `${leftMb.toFixed(0)} MB of RSS stayed after the ten clients closed`);
     assert.ok(heapLeftMb < 10, `${heapLeftMb.toFixed(0)} MB of heap and buffers stayed after the ten clients closed`);
     // Each left before its stream was delivered: none is journalled as answered.
     assert.equal((await big.journal()).entries.filter((e) => e.status === 200).length, 4);
