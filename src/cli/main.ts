@@ -7,6 +7,7 @@ import { parseArgs } from 'node:util';
 import { runPrimary } from '../cluster/primary.js';
 import { WORKER_INDEX_ENV } from '../cluster/protocol.js';
 import type { ChaosOptions } from '../core/model.js';
+import { replyLimits } from '../engine/reply-limits.js';
 import { runServe } from './serve.js';
 import { runValidate } from './validate.js';
 
@@ -15,7 +16,33 @@ const USAGE = `usage:
                    [--control-token TOKEN] [--cors ORIGIN...] [--allow-host NAME...]
                    [--latency MS] [--chaos-drop PCT] [--rate-limit-after N] [--content-filter TERM...]
                    [--workers N|auto]
-  understudy validate FILE...`;
+  understudy validate FILE...
+  reply limits, for both: [--max-reply-bytes N] [--max-stream-chunks N]`;
+
+const LIMIT_FLAGS = {
+  'max-reply-bytes': { type: 'string' },
+  'max-stream-chunks': { type: 'string' },
+} as const;
+
+/** The reply limits the flags set (docs/fixtures.md "Limits"), or undefined after saying on
+ * stderr why they cannot be used (bad usage). */
+function limitsFromFlags(values: Record<string, unknown>): { maxReplyBytes?: number; maxStreamChunks?: number } | undefined {
+  const num = (flag: string) => {
+    const raw = values[flag];
+    if (raw === undefined) return undefined;
+    const n = Number(raw);
+    if (!Number.isSafeInteger(n) || n < 1) throw new RangeError(`--${flag} must be a positive integer, got "${String(raw)}"`);
+    return n;
+  };
+  try {
+    const limits = { maxReplyBytes: num('max-reply-bytes'), maxStreamChunks: num('max-stream-chunks') };
+    replyLimits({ replyBytes: limits.maxReplyBytes, streamChunks: limits.maxStreamChunks });
+    return limits;
+  } catch (error) {
+    process.stderr.write(`${(error as Error).message}\n`);
+    return undefined;
+  }
+}
 
 function chaosFromFlags(values: Record<string, unknown>): ChaosOptions | undefined {
   const chaos: ChaosOptions = {};
@@ -40,7 +67,18 @@ function chaosFromFlags(values: Record<string, unknown>): ChaosOptions | undefin
 async function main(argv: string[]): Promise<number> {
   const [command, ...rest] = argv;
   const print = (line: string) => process.stdout.write(`${line}\n`);
-  if (command === 'validate') return runValidate(rest, print);
+  if (command === 'validate') {
+    let parsed;
+    try {
+      parsed = parseArgs({ args: rest, allowPositionals: true, options: LIMIT_FLAGS });
+    } catch (error) {
+      process.stderr.write(`${(error as Error).message}\n${USAGE}\n`);
+      return 2;
+    }
+    const limits = limitsFromFlags(parsed.values);
+    if (!limits) return 2;
+    return runValidate(parsed.positionals, print, { replyBytes: limits.maxReplyBytes, streamChunks: limits.maxStreamChunks });
+  }
   if (command === 'serve') {
     let parsed;
     try {
@@ -60,6 +98,7 @@ async function main(argv: string[]): Promise<number> {
           'rate-limit-after': { type: 'string' },
           'content-filter': { type: 'string', multiple: true, default: [] },
           workers: { type: 'string', default: '1' },
+          ...LIMIT_FLAGS,
         },
       });
     } catch (error) {
@@ -71,6 +110,8 @@ async function main(argv: string[]): Promise<number> {
       process.stderr.write(`--port must be an integer 0-65535, got "${parsed.values.port}"\n`);
       return 2;
     }
+    const limits = limitsFromFlags(parsed.values);
+    if (!limits) return 2;
     const workers = parsed.values.workers === 'auto' ? availableParallelism() : Number(parsed.values.workers);
     if (!Number.isInteger(workers) || workers < 1 || workers > 64) {
       process.stderr.write(`--workers must be an integer 1-64 or "auto", got "${parsed.values.workers}"\n`);
@@ -90,6 +131,7 @@ async function main(argv: string[]): Promise<number> {
         corsOrigins: parsed.values.cors ?? [],
         allowedHosts: parsed.values['allow-host'] ?? [],
         chaos: chaosFromFlags(parsed.values),
+        ...limits,
         ...(index !== undefined && { cluster: { index, workers } }),
       },
       // Only the owner (worker 0) prints; the others would repeat it.

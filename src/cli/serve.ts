@@ -16,12 +16,14 @@ export interface ServeOptions {
   chaos?: ChaosOptions;
   /** In a worker of `--workers N`. */
   cluster?: { index: number; workers: number };
+  maxReplyBytes?: number;
+  maxStreamChunks?: number;
 }
 
 export async function runServe(options: ServeOptions, out: (line: string) => void): Promise<UnderstudyServer | undefined> {
   const fixtures: FixtureSpec[] = [];
   for (const file of options.fixtures) {
-    const result = await loadFixtureFile(file);
+    const result = await loadFixtureFile(file, { replyBytes: options.maxReplyBytes, streamChunks: options.maxStreamChunks });
     if (!result.ok) {
       out(formatProblems(result.problems));
       return undefined;
@@ -37,6 +39,8 @@ export async function runServe(options: ServeOptions, out: (line: string) => voi
     corsOrigins: options.corsOrigins,
     allowedHosts: options.allowedHosts,
     cluster: options.cluster,
+    maxReplyBytes: options.maxReplyBytes,
+    maxStreamChunks: options.maxStreamChunks,
   });
   let url: string;
   try {

@@ -5,6 +5,7 @@
 import { formatProblems, validateFixtureValue } from '../engine/fixture-file.js';
 import type { JournalCounters, JournalEntry } from '../engine/journal.js';
 import type { Session, SessionOptions } from '../engine/session.js';
+import { replyLimits, type ReplyLimits } from '../engine/reply-limits.js';
 import type { FixtureSpec, ScenarioSpec } from '../engine/spec.js';
 import type { VerifyExpectations, VerifyReport } from '../engine/verify.js';
 import { UnderstudyServer, type ServerOptions } from '../transport/server.js';
@@ -64,8 +65,8 @@ function toFixture(value: Loadable): FixtureSpec {
   return { scenarios: list.map((x) => (x instanceof ScenarioBuilder ? x.build() : (x as ScenarioSpec))) };
 }
 
-function checked(value: unknown, source: string): FixtureSpec {
-  const result = validateFixtureValue(value, source);
+function checked(value: unknown, source: string, limits: ReplyLimits): FixtureSpec {
+  const result = validateFixtureValue(value, source, limits);
   if (!result.ok) throw new Error(`invalid script:\n${formatProblems(result.problems)}`);
   return result.fixture;
 }
@@ -87,18 +88,21 @@ class LocalSession implements UnderstudySession {
     return this.server.providerUrl(provider);
   }
   scenario(name: string): ScenarioBuilder {
-    const builder = new ScenarioBuilder(name, (spec) => this.session.load(checked({ scenarios: [spec] }, `scenario "${name}"`)));
+    const builder = new ScenarioBuilder(name, (spec) =>
+      this.session.load(checked({ scenarios: [spec] }, `scenario "${name}"`, this.server.replyLimits)),
+    );
     this.builders.push(builder);
     return builder;
   }
   /** In process, scenarios apply at once; this only reports a builder whose `next` never resolved. */
   async push() {
     for (const builder of this.builders) {
-      if (builder.danglingNext().length > 0) checked({ scenarios: [builder.build()] }, `scenario "${builder.name}"`);
+      if (builder.danglingNext().length > 0)
+        checked({ scenarios: [builder.build()] }, `scenario "${builder.name}"`, this.server.replyLimits);
     }
   }
   async load(fixture: Loadable, options: { replace?: boolean } = {}) {
-    this.session.load(checked(toFixture(fixture), 'load()'), options.replace);
+    this.session.load(checked(toFixture(fixture), 'load()', this.server.replyLimits), options.replace);
   }
   async reset(options: { scripts?: boolean } = {}) {
     this.session.reset(options);
@@ -123,7 +127,10 @@ class LocalSession implements UnderstudySession {
 
 /** Starts Understudy in this process on 127.0.0.1 and an ephemeral port unless told otherwise. */
 export async function startUnderstudy(options: ServerOptions = {}): Promise<Understudy> {
-  const server = new UnderstudyServer(options);
+  // Fixtures given here are checked as any loaded script is (limits included) before the server starts.
+  const limits = replyLimits({ replyBytes: options.maxReplyBytes, streamChunks: options.maxStreamChunks });
+  const fixtures = options.fixtures?.map((fixture, i) => checked(fixture, `startUnderstudy() fixtures[${i}]`, limits));
+  const server = new UnderstudyServer(fixtures ? { ...options, fixtures } : options);
   const { url } = await server.listen();
   const defaultSession = new LocalSession(server, server.registry.defaultSession);
   return {

@@ -3,6 +3,7 @@
 
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { parseFixtureText, validateFixtureValue, type FixtureResult } from '../engine/fixture-file.js';
+import type { ReplyLimits } from '../engine/reply-limits.js';
 import type { Session } from '../engine/session.js';
 import type { FallbackMode } from '../engine/spec.js';
 import type { ChaosOptions } from '../core/model.js';
@@ -83,9 +84,9 @@ async function readText(req: IncomingMessage, source: string): Promise<string> {
 }
 
 /** A fixture sent as the body: YAML bodies are read with line and column positions, as files are. */
-async function readFixtureBody(req: IncomingMessage, source: string): Promise<FixtureResult> {
-  if (!isYamlBody(req)) return validateFixtureValue(await readJson(req, source), source);
-  return parseFixtureText(await readText(req, source), source);
+async function readFixtureBody(req: IncomingMessage, source: string, limits: Partial<ReplyLimits>): Promise<FixtureResult> {
+  if (!isYamlBody(req)) return validateFixtureValue(await readJson(req, source), source, limits);
+  return parseFixtureText(await readText(req, source), source, limits);
 }
 
 async function readJson(req: IncomingMessage, source: string): Promise<unknown> {
@@ -282,7 +283,7 @@ async function controlAnswer(server: UnderstudyServer, req: IncomingMessage, pat
     }
     let fixture;
     if (body.fixture !== undefined) {
-      const checked = validateFixtureValue(body.fixture, source);
+      const checked = validateFixtureValue(body.fixture, source, server.replyLimits);
       if (!checked.ok) {
         // Problem paths point into the request body, where the fixture sits under /fixture.
         const problems = checked.problems.map((p) =>
@@ -332,7 +333,7 @@ async function controlAnswer(server: UnderstudyServer, req: IncomingMessage, pat
   switch (action) {
     case 'scripts': {
       if (method !== 'POST' && method !== 'PUT') fail(405, 'method_not_allowed', `${source}: use POST (add) or PUT (replace all)`);
-      const checked = await readFixtureBody(req, source);
+      const checked = await readFixtureBody(req, source, server.replyLimits);
       if (!checked.ok) fail(400, 'invalid_fixture', `${source}: the fixture is invalid`, checked.problems);
       try {
         session.load(checked.fixture, method === 'PUT');

@@ -188,7 +188,9 @@ export interface ResolvedReply {
   wholeToolCalls: boolean;
   /** Identity shared by every resolution of the same scripted reply (absent when ids were
    * generated): dialects may cache encodings of the parts above under it. Read-only. */
-  shape: object | undefined;
+  shape: object | undefined; /** True when the reply is too heavy to stream as one string (core/stream-pieces.ts,
+   * LARGE_REPLY_WEIGHT): the transport writes it event by event, with backpressure. */
+  large?: boolean;
 }
 
 export interface Usage {

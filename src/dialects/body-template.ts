@@ -26,6 +26,9 @@ const MAX_KEYS = 8;
 const SMALL_TEXT = 8 * 1024;
 /** Spare bodies kept per template: enough for every connection a load test keeps busy at once. */
 const MAX_SPARES = 64;
+/** Bodies bigger than this get no template: the server writes large streams incrementally
+ * instead, and a template's spare bodies (up to MAX_SPARES of them) would hold many copies. */
+const MAX_TEMPLATE = 1024 * 1024;
 /** Room left after the template for tails (usage chunk, [DONE]) of varying length. */
 const TAIL_ROOM = 512;
 /** Whether id[from..] is made only of ASCII letters, digits, `_` and `-`: written into JSON
@@ -146,6 +149,7 @@ export function templatedBody(
 
 function buildTemplate(render: (id: string) => string, idLength: number, whole: boolean): Template | 'unusable' {
   const a = Buffer.from(render('A'.repeat(idLength)), 'utf8');
+  if (a.length > MAX_TEMPLATE) return 'unusable';
   const b = Buffer.from(render('B'.repeat(idLength)), 'utf8');
   if (a.length !== b.length) return 'unusable';
   const idOffsets: number[] = [];

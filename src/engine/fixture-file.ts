@@ -9,6 +9,7 @@ import { extname } from 'node:path';
 import type { Document, LineCounter } from 'yaml';
 import type * as YamlModule from 'yaml';
 import { JSON_PATH_SEGMENT } from './json-path.js';
+import { replyLimits, sizeText, type ReplyLimits } from './reply-limits.js';
 import type { FixtureSpec } from './spec.js';
 
 export interface FixtureProblem {
@@ -42,24 +43,24 @@ type Locator = (path: Path, atKey: boolean) => Position | undefined;
 // ---------------------------------------------------------------- public API
 
 /** Parses fixture text (JSON when `file` ends in .json, YAML otherwise) and validates it. */
-export function parseFixtureText(text: string, file: string): FixtureResult {
+export function parseFixtureText(text: string, file: string, limits?: Partial<ReplyLimits>): FixtureResult {
   const source = text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
-  if (extname(file).toLowerCase() === '.json') return parseJsonText(source, file);
-  return parseYamlText(source, file);
+  if (extname(file).toLowerCase() === '.json') return parseJsonText(source, file, replyLimits(limits));
+  return parseYamlText(source, file, replyLimits(limits));
 }
 
 /** Validates an already parsed value (no line/column information). */
-export function validateFixture(value: unknown, file: string): FixtureResult {
-  return validateWithLocator(value, file, undefined);
+export function validateFixture(value: unknown, file: string, limits?: Partial<ReplyLimits>): FixtureResult {
+  return validateWithLocator(value, file, undefined, replyLimits(limits));
 }
 
 /** The same as validateFixture, for bodies that did not come from a file (e.g. the control API);
  * `source` names where the value came from, e.g. `control:POST /_understudy/sessions/x/scripts`. */
-export function validateFixtureValue(value: unknown, source: string): FixtureResult {
-  return validateWithLocator(value, source, undefined);
+export function validateFixtureValue(value: unknown, source: string, limits?: Partial<ReplyLimits>): FixtureResult {
+  return validateWithLocator(value, source, undefined, replyLimits(limits));
 }
 
-export async function loadFixtureFile(path: string): Promise<FixtureResult> {
+export async function loadFixtureFile(path: string, limits?: Partial<ReplyLimits>): Promise<FixtureResult> {
   let text: string;
   try {
     text = await readFile(path, 'utf8');
@@ -75,7 +76,7 @@ export async function loadFixtureFile(path: string): Promise<FixtureResult> {
             : (err.message ?? String(error));
     return { ok: false, problems: [{ file: path, path: '(file)', message: `expected a readable fixture file; ${reason}` }] };
   }
-  return parseFixtureText(text, path);
+  return parseFixtureText(text, path, limits);
 }
 
 /** One line per problem: `file:line:col  /path  message` (line:col omitted when unknown). */
@@ -98,7 +99,7 @@ function yaml(): typeof YamlModule {
   return (yamlModule ??= createRequire(import.meta.url)('yaml') as typeof YamlModule);
 }
 
-function parseYamlText(text: string, file: string): FixtureResult {
+function parseYamlText(text: string, file: string, limits: ReplyLimits): FixtureResult {
   const { LineCounter, parseDocument } = yaml();
   const lineCounter = new LineCounter();
   const doc = parseDocument(text, { lineCounter, prettyErrors: false, merge: true, uniqueKeys: true });
@@ -132,10 +133,10 @@ function parseYamlText(text: string, file: string): FixtureResult {
       problems: [{ file, path: '(syntax)', message: `invalid YAML: ${oneLine(String((error as Error).message ?? error))}` }],
     };
   }
-  return validateWithLocator(value, file, documentLocator(doc, lineCounter));
+  return validateWithLocator(value, file, documentLocator(doc, lineCounter), limits);
 }
 
-function parseJsonText(text: string, file: string): FixtureResult {
+function parseJsonText(text: string, file: string, limits: ReplyLimits): FixtureResult {
   let value: unknown;
   try {
     value = JSON.parse(text);
@@ -166,7 +167,7 @@ function parseJsonText(text: string, file: string): FixtureResult {
     }
     return locator?.(path, atKey);
   };
-  return validateWithLocator(value, file, locate);
+  return validateWithLocator(value, file, locate, limits);
 }
 
 function oneLine(message: string): string {
@@ -350,9 +351,9 @@ function documentLocator(doc: Document, lineCounter: LineCounter): Locator {
 
 // ---------------------------------------------------------------- validation
 
-function validateWithLocator(value: unknown, file: string, locate: Locator | undefined): FixtureResult {
+function validateWithLocator(value: unknown, file: string, locate: Locator | undefined, limits: ReplyLimits): FixtureResult {
   const raw: RawProblem[] = [];
-  const ctx = new Checker(raw);
+  const ctx = new Checker(raw, limits);
   ctx.fixture(value);
   if (raw.length === 0) {
     const fixture = cloneJson(value) as FixtureSpec & { $schema?: string };
@@ -495,7 +496,10 @@ function has(obj: Obj, key: string): boolean {
 }
 
 class Checker {
-  constructor(private readonly problems: RawProblem[]) {}
+  constructor(
+    private readonly problems: RawProblem[],
+    private readonly limits: ReplyLimits,
+  ) {}
 
   private report(path: Path, message: string, atKey = false): void {
     this.problems.push({ path, message, atKey });
@@ -774,6 +778,7 @@ class Checker {
         }
       }
     }
+    this.replySize(reply, path, jsonOk);
     if (set('delayMs')) {
       const d = reply.delayMs;
       if (!(typeof d === 'number' && Number.isFinite(d) && d >= 0)) {
@@ -802,6 +807,50 @@ class Checker {
         });
       }
     }
+  }
+
+  /** A reply within the per-reply byte limit, its chunk list within the per-stream one. */
+  private replySize(reply: Obj, path: Path, jsonOk: boolean): void {
+    const { replyBytes, streamChunks } = this.limits;
+    const parts: [string, number][] = [];
+    if (typeof reply.text === 'string') parts.push(['text', Buffer.byteLength(reply.text)]);
+    else if (jsonOk && reply.json !== undefined) parts.push(['json', Buffer.byteLength(JSON.stringify(reply.json))]);
+    if (typeof reply.reasoning === 'string') parts.push(['reasoning', Buffer.byteLength(reply.reasoning)]);
+    let args = 0;
+    if (Array.isArray(reply.toolCalls)) {
+      reply.toolCalls.forEach((call: unknown, i) => {
+        if (!isObj(call) || call.arguments === undefined) return;
+        const text = typeof call.arguments === 'string' ? call.arguments : JSON.stringify(call.arguments);
+        if (typeof text !== 'string') return;
+        const bytes = Buffer.byteLength(text);
+        args += bytes;
+        if (bytes > replyBytes) this.report([...path, 'toolCalls', i, 'arguments'], this.overLimit('tool-call arguments', bytes));
+      });
+    }
+    if (args > 0) parts.push(['tool arguments', args]);
+    let total = 0;
+    for (const [key, bytes] of parts) {
+      total += bytes;
+      if (bytes > replyBytes && key !== 'tool arguments') this.report([...path, key], this.overLimit(`a reply ${key}`, bytes));
+    }
+    if (total > replyBytes && parts.every(([, bytes]) => bytes <= replyBytes)) {
+      const detail = parts.map(([key, bytes]) => `${key} ${bytes.toLocaleString('en-US')}`).join(', ');
+      this.report(path, `${this.overLimit('a reply (text or JSON, reasoning and tool arguments together)', total)}: ${detail}`);
+    }
+    if (Array.isArray(reply.chunks) && reply.chunks.length > streamChunks) {
+      this.report(
+        [...path, 'chunks'],
+        `expected at most ${streamChunks.toLocaleString('en-US')} stream chunks (the per-stream limit; raise it with the ` +
+          `maxStreamChunks option or --max-stream-chunks); found ${reply.chunks.length.toLocaleString('en-US')}`,
+      );
+    }
+  }
+
+  private overLimit(what: string, bytes: number): string {
+    return (
+      `expected ${what} of at most ${sizeText(this.limits.replyBytes)} of UTF-8 (the per-reply limit; raise it with the ` +
+      `maxReplyBytes option or --max-reply-bytes); found ${sizeText(bytes)}`
+    );
   }
 
   /** Returns the call id when one is set and valid. */

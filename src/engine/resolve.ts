@@ -2,11 +2,20 @@
 // usage counted.
 
 import type { ChatRequest, Reply, ResolvedReply } from '../core/model.js';
+import { EVENT_WEIGHT, LARGE_REPLY_WEIGHT, wordPieces } from '../core/stream-pieces.js';
 import { countInputTokens, countOutputTokens } from '../core/tokens.js';
 
-/** Splits text into word-sized pieces that keep their whitespace, for default streaming. */
+/** Splits text into word-sized pieces that keep their whitespace, for default streaming (runs of
+ * whole words past STREAM_PIECES words). */
 export function defaultChunks(text: string): string[] {
-  return text.match(/\s*\S+\s*|\s+/g) ?? [];
+  return wordPieces(text);
+}
+
+/** Whether a reply's stream is too heavy to be made and written as one string. */
+function isLarge(parts: Omit<StaticParts, 'large'>): boolean {
+  let weight = (parts.content?.length ?? 0) + (parts.reasoning?.length ?? 0) + parts.chunks.length * EVENT_WEIGHT;
+  for (const call of parts.toolCalls) weight += call.argumentsText.length;
+  return weight > LARGE_REPLY_WEIGHT;
 }
 
 export function replyContent(reply: Reply): string | null {
@@ -39,7 +48,7 @@ function buildParts(reply: Reply, stream: boolean, ids: IdSource, wholeToolCalls
         ...(call.id === undefined && { generatedId: true }),
       }))
     : NONE;
-  return {
+  const parts: StaticParts = {
     content,
     chunks: reply.chunks ?? (content === null || !stream ? NONE : defaultChunks(content)),
     toolCalls,
@@ -48,6 +57,8 @@ function buildParts(reply: Reply, stream: boolean, ids: IdSource, wholeToolCalls
     wholeToolCalls,
     shape: undefined,
   };
+  if (isLarge(parts)) parts.large = true;
+  return parts;
 }
 
 function partsFor(reply: Reply, stream: boolean, ids: IdSource, wholeToolCalls: boolean): StaticParts {
@@ -83,6 +94,7 @@ export function resolveReply(reply: Reply, request: ChatRequest, ids: IdSource, 
     shape: parts.shape,
     usage,
   };
+  if (parts.large) resolved.large = true;
   usage.outputTokens = countOutputTokens(resolved);
   return resolved;
 }

@@ -18,12 +18,13 @@ export interface WritePlan {
   seed: number;
 }
 
-/** Splits pieces so that the fault lands after `afterBytes` bytes (UTF-16 units; close enough for ASCII wire text). */
-function cutAtBytes(pieces: string[], bytes: number): string[] {
+/** The pieces before a fault after `bytes` bytes (UTF-16 units; close enough for ASCII wire
+ * text), the last one cut short. Only the pieces before the fault are made. */
+function cutAtBytes(pieces: EventSource, bytes: number): string[] {
   const out: string[] = [];
   let left = bytes;
-  for (const piece of pieces) {
-    if (left <= 0) break;
+  for (let i = 0; i < pieces.length && left > 0; i++) {
+    const piece = pieces.at(i);
     if (piece.length <= left) {
       out.push(piece);
       left -= piece.length;
@@ -35,12 +36,17 @@ function cutAtBytes(pieces: string[], bytes: number): string[] {
   return out;
 }
 
+/** The first `count` pieces, made when they are sent. */
+function firstPieces(pieces: EventSource, count: number): EventSource {
+  return { length: Math.min(count, pieces.length), at: (i) => pieces.at(i) };
+}
+
 export function writePlanned(res: ServerResponse, plan: WritePlan): Promise<boolean> {
   const { pacing, fault } = plan;
   let pieces = plan.pieces;
   if (fault) {
-    const all = Array.from({ length: pieces.length }, (_, i) => plan.pieces.at(i));
-    pieces = arraySource(fault.afterBytes !== undefined ? cutAtBytes(all, fault.afterBytes) : all.slice(0, fault.afterChunks ?? 1));
+    pieces =
+      fault.afterBytes !== undefined ? arraySource(cutAtBytes(pieces, fault.afterBytes)) : firstPieces(pieces, fault.afterChunks ?? 1);
   }
   const random = seededRandom(plan.seed);
   const gap = pacing?.chunksPerSecond ? 1000 / pacing.chunksPerSecond : 0;

@@ -25,10 +25,12 @@ import { answerRequest, type Answer } from '../engine/exchange.js';
 import { ABORTED_STATUS, newRecord, type JournalRecord } from '../engine/journal.js';
 import { flattened } from '../engine/ids.js';
 import { Registry } from '../engine/registry.js';
+import { replyLimits, type ReplyLimits } from '../engine/reply-limits.js';
 import type { Session, SessionOptions } from '../engine/session.js';
 import type { FixtureSpec } from '../engine/spec.js';
 import { applyCors, browserRefusal, controlRefusal, controlTokenFrom, isLoopbackHost, tokenMatches, type AccessRules } from './access.js';
 import { writePlanned } from './paced-writer.js';
+import { writeStreamed } from './stream-writer.js';
 import { chaosFor, decideChaos, type ChaosDecision, type ChaosOptions } from './chaos.js';
 import { DEFAULT_BODY_LIMIT, jsonTooDeep, MAX_JSON_DEPTH, readBody, readBodyThen, type BodyResult } from './body.js';
 import { DecodeMemo } from './decode-memo.js';
@@ -65,6 +67,10 @@ export interface ServerOptions {
   requestTimeoutMs?: number;
   /** Set in the worker processes of `understudy serve --workers N` (docs/workers.md). */
   cluster?: { index: number; workers: number };
+  /** Largest scripted reply accepted when a script is loaded, in UTF-8 bytes (docs/fixtures.md "Limits"). */
+  maxReplyBytes?: number;
+  /** Most entries of a reply's scripted `chunks` list (docs/fixtures.md "Limits"). */
+  maxStreamChunks?: number;
 }
 
 /** One provider request on its way through the server, once its body is decoded. */
@@ -88,6 +94,8 @@ const COPIED: Flushable = { writableFinished: true, destroyed: false };
 export class UnderstudyServer {
   readonly registry: Registry;
   readonly http: Server;
+  /** What scripts loaded into this server's sessions are checked against. */
+  readonly replyLimits: ReplyLimits;
   private readonly bodyLimit: number;
   private address: AddressInfo | undefined;
   /** Counts requests that belong to no session, for their request ids. */
@@ -111,6 +119,7 @@ export class UnderstudyServer {
     const cluster = options.cluster;
     // An edge's sessions draw ids from their own sequence, so ids stay unique across workers.
     const seed = cluster && cluster.index > 0 ? { seed: `${options.defaultSession?.seed ?? 'default'}@${cluster.index}` } : {};
+    this.replyLimits = replyLimits({ replyBytes: options.maxReplyBytes, streamChunks: options.maxStreamChunks });
     this.registry = new Registry({ ...options.defaultSession, ...seed });
     for (const fixture of options.fixtures ?? []) this.registry.defaultSession.load(fixture);
     this.bodyLimit = options.bodyLimit ?? DEFAULT_BODY_LIMIT;
@@ -608,15 +617,50 @@ export class UnderstudyServer {
     if (answer.pacing || answer.fault) return this.sendPlanned(x, answer, ctx);
     const reply = answer.reply;
     const own = dialect.responseHeaders?.(ctx);
+    if (reply.large) return this.sendLarge(x, answer, ctx, own);
+    let delivered: boolean;
     if (request.stream) {
       const stream = dialect.encodeStreamBody?.(reply, request, ctx) ?? joined(dialect.encodeStream(reply, request, ctx));
-      this.deliver(res, answer, entry.requestId, 200, streamHeaders(stream.contentType), stream, own);
+      delivered = this.deliver(res, answer, entry.requestId, 200, streamHeaders(stream.contentType), stream, own);
     } else {
       const whole = dialect.encodeResponseBody?.(reply, request, ctx) ?? { body: dialect.encodeResponse(reply, request, ctx) };
-      this.deliver(res, answer, entry.requestId, 200, JSON_HEADERS, whole, own);
+      delivered = this.deliver(res, answer, entry.requestId, 200, JSON_HEADERS, whole, own);
     }
-    this.recordReply(x, answer, ctx);
+    if (delivered) this.recordReply(x, answer, ctx);
+    else this.recordAborted(session, entry, LEFT_EARLY);
     return undefined;
+  }
+
+  /** A large unpaced answer: a stream made and written a batch at a time, a JSON body written in
+   * slices, as fast as the client reads; consumed once every byte was handed to the kernel,
+   * released if the client leaves first. */
+  private async sendLarge(
+    x: Exchange,
+    answer: Extract<Answer, { kind: 'reply' }>,
+    ctx: DialectEncodeContext,
+    own: Record<string, string> | undefined,
+  ): Promise<void> {
+    const { dialect, request, res, entry } = x;
+    const reply = answer.reply;
+    let events: EventSource;
+    if (request.stream) {
+      const stream = dialect.encodeStreamEvents?.(reply, request, ctx) ?? sourced(dialect.encodeStream(reply, request, ctx));
+      res.writeHead(200, { ...streamHeaders(stream.contentType), ...own, 'x-request-id': entry.requestId });
+      events = stream.events;
+    } else {
+      const body = dialect.encodeResponse(reply, request, ctx);
+      res.writeHead(200, { ...JSON_HEADERS, ...own, 'x-request-id': entry.requestId, 'content-length': String(Buffer.byteLength(body)) });
+      events = arraySource([body]);
+    }
+    const delivered = await writeStreamed(res, events);
+    if (!delivered) {
+      answer.reservation?.release();
+      this.recordAborted(x.session, entry, LEFT_EARLY);
+      return;
+    }
+    answer.afterDelivery?.();
+    answer.reservation?.commit();
+    this.recordReply(x, answer, ctx);
   }
 
   /** A paced or faulted answer: written piece by piece on the scheduler's clock. */
@@ -652,6 +696,7 @@ export class UnderstudyServer {
     const delivered = await writePlanned(res, { pieces, pacing: answer.pacing, fault, errorEvent, seed: seedOf(entry.requestId) });
     if (!delivered) {
       answer.reservation?.release();
+      this.recordAborted(x.session, entry, LEFT_EARLY);
       return;
     }
     answer.afterDelivery?.();
@@ -669,7 +714,7 @@ export class UnderstudyServer {
   }
 
   /** Writes the whole response. Once the bytes are handed to the socket the reserved step is
-   * consumed; if the client already left, it is released. */
+   * consumed; if the client already left, it is released. Returns whether it was delivered. */
   private deliver(
     res: ServerResponse,
     answer: Answer,
@@ -679,7 +724,7 @@ export class UnderstudyServer {
     bytes: AnswerBytes,
     /** The dialect's own headers for this answer (e.g. Anthropic's `request-id`). */
     own?: Record<string, string>,
-  ): void {
+  ): boolean {
     const { body, sentBy } = bytes;
     const latin1 = bytes.encoding === 'latin1';
     const length = typeof body !== 'string' || latin1 ? body.length : Buffer.byteLength(body);
@@ -703,9 +748,11 @@ export class UnderstudyServer {
     const delivered = !res.destroyed;
     if (delivered && answer.kind === 'reply') answer.afterDelivery?.();
     const reservation = answer.reservation;
-    if (!reservation) return;
-    if (delivered) reservation.commit();
-    else reservation.release();
+    if (reservation) {
+      if (delivered) reservation.commit();
+      else reservation.release();
+    }
+    return delivered;
   }
 
   private finishError(session: Session, res: ServerResponse, dialect: ChatDialect, error: NeutralError, entry: JournalRecord): void {

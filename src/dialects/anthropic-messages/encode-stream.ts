@@ -5,6 +5,7 @@
 
 import type { NeutralError } from '../../core/errors.js';
 import type { ChatRequest, EncodeContext, ResolvedReply } from '../../core/model.js';
+import { fixedPieces, wordPieces } from '../../core/stream-pieces.js';
 import { countInputTokens } from '../../core/tokens.js';
 import type { EventSource, StreamBody, StreamEncoding } from '../dialect.js';
 import { templatedBody, usageKey } from '../body-template.js';
@@ -22,17 +23,9 @@ function event(name: string, data: string): string {
   return `event: ${name}\ndata: ${data}\n\n`;
 }
 
-/** Splits text into word-sized pieces that keep their whitespace. */
-function words(text: string): string[] {
-  return text.match(/\s*\S+\s*|\s+/g) ?? [];
-}
-
 /** Fixed-size fragments of a tool call's input JSON, as `input_json_delta` carries them. */
 export function splitInputJson(text: string): string[] {
-  if (text.length <= ARGUMENT_FRAGMENT) return [text];
-  const parts: string[] = [];
-  for (let at = 0; at < text.length; at += ARGUMENT_FRAGMENT) parts.push(text.slice(at, at + ARGUMENT_FRAGMENT));
-  return parts;
+  return fixedPieces(text, ARGUMENT_FRAGMENT);
 }
 
 function blockStart(index: number, block: string): string {
@@ -60,7 +53,7 @@ function encodeBlocks(reply: ResolvedReply): string[] {
   if (reply.reasoning !== null) {
     events.push(blockStart(index, '{"type":"thinking","thinking":"","signature":""}'));
     started();
-    for (const piece of words(reply.reasoning)) {
+    for (const piece of wordPieces(reply.reasoning)) {
       events.push(blockDelta(index, `{"type":"thinking_delta","thinking":${JSON.stringify(piece)}}`));
     }
     events.push(blockDelta(index, `{"type":"signature_delta","signature":${JSON.stringify(thinkingSignature(reply.reasoning))}}`));

@@ -8,7 +8,7 @@
 
 import type { NeutralError } from '../../core/errors.js';
 import type { ChatRequest, ResolvedReply } from '../../core/model.js';
-import type { DialectEncodeContext, StreamEncoding } from '../dialect.js';
+import type { DialectEncodeContext, EventSource, StreamEncoding } from '../dialect.js';
 import { encodeGeminiError } from './errors.js';
 import { contentJson, functionCallParts, isVertex, responseTail, textPart, thoughtPart, usageJson } from './encode-response.js';
 import { mapGeminiFinishReason } from './map-finish-reason.js';
@@ -27,24 +27,64 @@ function frame(chunks: string[], sse: boolean): StreamEncoding {
   return { contentType: JSON_TYPE, events };
 }
 
-export function encodeGeminiStream(reply: ResolvedReply, _request: ChatRequest, ctx: DialectEncodeContext): StreamEncoding {
-  const vertex = isVertex(ctx);
-  const groups: string[][] = [];
-  if (reply.reasoning) groups.push([thoughtPart(reply.reasoning)]);
-  for (const piece of reply.chunks) if (piece.length > 0) groups.push([textPart(piece)]);
-  const calls = functionCallParts(reply);
-  if (calls.length > 0) groups.push(calls);
-  if (groups.length === 0) groups.push(reply.content === null ? [] : [textPart(reply.content)]);
+// A scripted reply's non-empty text pieces, found once per reply shape (not per request).
+const piecesCache = new WeakMap<object, string[]>();
 
+function textPieces(reply: ResolvedReply): string[] {
+  let pieces = reply.shape ? piecesCache.get(reply.shape) : undefined;
+  if (pieces === undefined) {
+    pieces = reply.chunks.filter((piece) => piece.length > 0);
+    if (reply.shape) piecesCache.set(reply.shape, pieces);
+  }
+  return pieces;
+}
+
+/** The stream's chunks, each made when it is asked for: the thought (when scripted), one chunk
+ * per text piece, then the function calls together; or one chunk of the whole content. */
+function chunkSource(reply: ResolvedReply, ctx: DialectEncodeContext): { length: number; at(index: number): string } {
+  const vertex = isVertex(ctx);
+  const pieces = textPieces(reply);
+  const calls = functionCallParts(reply);
+  const thought = reply.reasoning ? 1 : 0;
+  const groups = thought + pieces.length + (calls.length > 0 ? 1 : 0);
+  const length = groups === 0 ? 1 : groups;
+  const partsAt = (i: number): string[] => {
+    if (groups === 0) return reply.content === null ? [] : [textPart(reply.content)];
+    if (i < thought) return [thoughtPart(reply.reasoning as string)];
+    if (i - thought < pieces.length) return [textPart(pieces[i - thought] as string)];
+    return calls;
+  };
   const tail = responseTail(ctx);
   const running = usageJson(reply.usage, false, vertex);
-  const last = groups.length - 1;
-  const chunks = groups.map((parts, i) => {
-    const finish = i === last ? `"finishReason":"${mapGeminiFinishReason(reply.finishReason)}",` : '';
-    const usage = i === last ? usageJson(reply.usage, true, vertex) : running;
-    return `{"candidates":[{"content":${contentJson(parts)},${finish}"index":0}],"usageMetadata":${usage}${tail}`;
-  });
-  return frame(chunks, isSse(ctx));
+  const last = length - 1;
+  return {
+    length,
+    at(i) {
+      const finish = i === last ? `"finishReason":"${mapGeminiFinishReason(reply.finishReason)}",` : '';
+      const usage = i === last ? usageJson(reply.usage, true, vertex) : running;
+      return `{"candidates":[{"content":${contentJson(partsAt(i))},${finish}"index":0}],"usageMetadata":${usage}${tail}`;
+    },
+  };
+}
+
+/** The stream's events, made one at a time as they are sent (large and paced streams). */
+export function encodeGeminiStreamEvents(
+  reply: ResolvedReply,
+  _request: ChatRequest,
+  ctx: DialectEncodeContext,
+): { contentType: string; events: EventSource } {
+  const chunks = chunkSource(reply, ctx);
+  const n = chunks.length;
+  if (isSse(ctx)) return { contentType: SSE_TYPE, events: { length: n, at: (i) => `data: ${chunks.at(i)}\r\n\r\n` } };
+  return {
+    contentType: JSON_TYPE,
+    events: { length: n + 1, at: (i) => (i === n ? ']' : i === 0 ? `[${chunks.at(i)}` : `,\r\n${chunks.at(i)}`) },
+  };
+}
+
+export function encodeGeminiStream(reply: ResolvedReply, request: ChatRequest, ctx: DialectEncodeContext): StreamEncoding {
+  const { contentType, events } = encodeGeminiStreamEvents(reply, request, ctx);
+  return { contentType, events: Array.from({ length: events.length }, (_, i) => events.at(i)) };
 }
 
 /** A stream that fails after it started: the error object as the stream's chunk, which the genai

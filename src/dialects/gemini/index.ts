@@ -1,7 +1,7 @@
 import type { ChatDialect } from '../dialect.js';
 import { decodeGeminiRequest } from './decode-request.js';
 import { encodeGeminiResponse } from './encode-response.js';
-import { encodeGeminiStream, encodeGeminiStreamErrorEvent, encodeGeminiStreamFailure } from './encode-stream.js';
+import { encodeGeminiStream, encodeGeminiStreamErrorEvent, encodeGeminiStreamEvents, encodeGeminiStreamFailure } from './encode-stream.js';
 import { encodeGeminiError } from './errors.js';
 
 /** Gemini's generateContent and streamGenerateContent, on the Gemini API and on Vertex AI. */
@@ -11,6 +11,7 @@ export const gemini: ChatDialect = {
   decode: decodeGeminiRequest,
   encodeResponse: encodeGeminiResponse,
   encodeStream: encodeGeminiStream,
+  encodeStreamEvents: encodeGeminiStreamEvents,
   encodeError: encodeGeminiError,
   encodeStreamFailure: encodeGeminiStreamFailure,
   encodeStreamErrorEvent: encodeGeminiStreamErrorEvent,

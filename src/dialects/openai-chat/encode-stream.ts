@@ -4,6 +4,7 @@
 import type { ChatRequest, EncodeContext, ResolvedReply } from '../../core/model.js';
 import type { NeutralError } from '../../core/errors.js';
 import type { EventBytes, EventSource, StreamBody, StreamEncoding } from '../dialect.js';
+import { fixedPieces } from '../../core/stream-pieces.js';
 import { templatedBody } from '../body-template.js';
 import { encodeOpenAIError } from './errors.js';
 import { openaiChatUsage } from './openai-chat-usage.js';
@@ -12,10 +13,7 @@ const ARGUMENT_FRAGMENT = 24;
 const STREAM_CONTENT_TYPE = 'text/event-stream; charset=utf-8';
 
 export function splitArguments(text: string): string[] {
-  if (text.length <= ARGUMENT_FRAGMENT) return [text];
-  const parts: string[] = [];
-  for (let at = 0; at < text.length; at += ARGUMENT_FRAGMENT) parts.push(text.slice(at, at + ARGUMENT_FRAGMENT));
-  return parts;
+  return fixedPieces(text, ARGUMENT_FRAGMENT);
 }
 
 /** The `choices` array of each chunk, in order: everything that depends on the reply alone. */

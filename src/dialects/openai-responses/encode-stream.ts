@@ -6,7 +6,7 @@
 
 import type { NeutralError } from '../../core/errors.js';
 import type { ChatRequest, EncodeContext, ResolvedReply } from '../../core/model.js';
-import type { StreamEncoding } from '../dialect.js';
+import type { EventSource, StreamEncoding } from '../dialect.js';
 import { splitArguments } from '../openai-chat/encode-stream.js';
 import {
   functionCallItem,
@@ -45,14 +45,70 @@ const RESPONSE_ERROR_CODES = new Set([
   'image_file_not_found',
 ]);
 
+/** A run of events made when they are asked for: `count` of them, event `k` of the run made by
+ * `make` with its stream-wide sequence number. */
+interface Run {
+  count: number;
+  make(k: number, sequence: number): string;
+}
+
+function framed(type: string, fields: Record<string, unknown>, sequence: number): string {
+  const data = JSON.stringify({ type, ...fields, sequence_number: sequence });
+  return `event: ${type}\ndata: ${data}\n\n`;
+}
+
+/** A stream's events in order, kept as runs so that none is made before it is sent: a stream of a
+ * long reply holds its plan and the reply's shared parts, not a string per event. */
 class EventWriter {
-  readonly events: string[] = [];
-  private sequence = 0;
+  private readonly runs: Run[] = [];
+  private total = 0;
 
   emit(type: string, fields: Record<string, unknown>): void {
-    const data = JSON.stringify({ type, ...fields, sequence_number: this.sequence++ });
-    this.events.push(`event: ${type}\ndata: ${data}\n\n`);
+    this.runs.push({ count: 1, make: (_k, sequence) => framed(type, fields, sequence) });
+    this.total++;
   }
+
+  /** One event per item, made from it when sent. */
+  emitEach(items: readonly string[], type: string, fieldsOf: (item: string) => Record<string, unknown>): void {
+    if (items.length === 0) return;
+    this.runs.push({ count: items.length, make: (k, sequence) => framed(type, fieldsOf(items[k] as string), sequence) });
+    this.total += items.length;
+  }
+
+  get events(): string[] {
+    const source = this.source();
+    return Array.from({ length: source.length }, (_, i) => source.at(i));
+  }
+
+  source(): EventSource {
+    const runs = this.runs;
+    // Events are asked for in order: the run of the last one is where the next is looked for first.
+    let run = 0;
+    let first = 0;
+    return {
+      length: this.total,
+      at(i) {
+        if (i < first) {
+          run = 0;
+          first = 0;
+        }
+        while (i >= first + (runs[run] as Run).count) first += (runs[run++] as Run).count;
+        return (runs[run] as Run).make(i - first, i);
+      },
+    };
+  }
+}
+
+// A scripted reply's non-empty deltas, found once per reply shape (not per request).
+const deltasCache = new WeakMap<object, string[]>();
+
+function nonEmptyChunks(reply: ResolvedReply): string[] {
+  let deltas = reply.shape ? deltasCache.get(reply.shape) : undefined;
+  if (deltas === undefined) {
+    deltas = reply.chunks.filter((delta) => delta.length > 0);
+    if (reply.shape) deltasCache.set(reply.shape, deltas);
+  }
+  return deltas;
 }
 
 function start(writer: EventWriter, request: ChatRequest, ctx: EncodeContext): void {
@@ -61,7 +117,7 @@ function start(writer: EventWriter, request: ChatRequest, ctx: EncodeContext): v
   writer.emit('response.in_progress', { response: initial });
 }
 
-export function encodeResponsesStream(reply: ResolvedReply, request: ChatRequest, ctx: EncodeContext): StreamEncoding {
+function plan(reply: ResolvedReply, request: ChatRequest, ctx: EncodeContext): EventWriter {
   const writer = new EventWriter();
   const ids = itemIds(ctx.responseId);
   const { status, incomplete } = statusOf(reply.finishReason);
@@ -88,9 +144,7 @@ export function encodeResponsesStream(reply: ResolvedReply, request: ChatRequest
     const base = { item_id: ids.message, output_index: at, content_index: 0 };
     writer.emit('response.output_item.added', { output_index: at, item: messageItem(ids.message, 'in_progress', null) });
     writer.emit('response.content_part.added', { ...base, part: textPart('') });
-    for (const delta of reply.chunks) {
-      if (delta.length > 0) writer.emit('response.output_text.delta', { ...base, delta, logprobs: [] });
-    }
+    writer.emitEach(nonEmptyChunks(reply), 'response.output_text.delta', (delta) => ({ ...base, delta, logprobs: [] }));
     writer.emit('response.output_text.done', { ...base, text, logprobs: [] });
     writer.emit('response.content_part.done', { ...base, part: textPart(text) });
     const done = messageItem(ids.message, status === 'incomplete' ? 'incomplete' : 'completed', text);
@@ -103,9 +157,11 @@ export function encodeResponsesStream(reply: ResolvedReply, request: ChatRequest
     const id = ids.call(i);
     writer.emit('response.output_item.added', { output_index: at, item: functionCallItem(id, call, '', 'in_progress') });
     const fragments = reply.wholeToolCalls ? [call.argumentsText] : splitArguments(call.argumentsText);
-    for (const delta of fragments) {
-      if (delta.length > 0) writer.emit('response.function_call_arguments.delta', { item_id: id, output_index: at, delta });
-    }
+    writer.emitEach(
+      fragments.filter((delta) => delta.length > 0),
+      'response.function_call_arguments.delta',
+      (delta) => ({ item_id: id, output_index: at, delta }),
+    );
     writer.emit('response.function_call_arguments.done', {
       item_id: id,
       output_index: at,
@@ -119,7 +175,20 @@ export function encodeResponsesStream(reply: ResolvedReply, request: ChatRequest
 
   const final = responseObject(request, ctx, { status, incomplete, output, usage: usageObject(reply.usage) });
   writer.emit(status === 'incomplete' ? 'response.incomplete' : 'response.completed', { response: final });
-  return { contentType: CONTENT_TYPE, events: writer.events };
+  return writer;
+}
+
+export function encodeResponsesStream(reply: ResolvedReply, request: ChatRequest, ctx: EncodeContext): StreamEncoding {
+  return { contentType: CONTENT_TYPE, events: plan(reply, request, ctx).events };
+}
+
+/** encodeResponsesStream's events, each made when it is sent (large and paced streams). */
+export function encodeResponsesStreamEvents(
+  reply: ResolvedReply,
+  request: ChatRequest,
+  ctx: EncodeContext,
+): { contentType: string; events: EventSource } {
+  return { contentType: CONTENT_TYPE, events: plan(reply, request, ctx).source() };
 }
 
 /** A stream that fails after it started: created and in_progress, then `response.failed` (for the

@@ -2,7 +2,12 @@ import type { ChatDialect } from '../dialect.js';
 import { encodeOpenAIError } from '../openai-chat/errors.js';
 import { decodeResponsesRequest } from './decode-request.js';
 import { encodeResponsesResponse } from './encode-response.js';
-import { encodeResponsesStream, encodeResponsesStreamErrorEvent, encodeResponsesStreamFailure } from './encode-stream.js';
+import {
+  encodeResponsesStream,
+  encodeResponsesStreamErrorEvent,
+  encodeResponsesStreamEvents,
+  encodeResponsesStreamFailure,
+} from './encode-stream.js';
 import { storeDeliveredResponse } from './store-response.js';
 
 export const openaiResponses: ChatDialect = {
@@ -11,6 +16,7 @@ export const openaiResponses: ChatDialect = {
   decode: decodeResponsesRequest,
   encodeResponse: encodeResponsesResponse,
   encodeStream: encodeResponsesStream,
+  encodeStreamEvents: encodeResponsesStreamEvents,
   encodeError: encodeOpenAIError,
   encodeStreamFailure: encodeResponsesStreamFailure,
   encodeStreamErrorEvent: encodeResponsesStreamErrorEvent,
