@@ -11,6 +11,9 @@ export class CountsByText {
   }
 
   set(text: string, count: number): void {
+    // One text past the whole bound is not kept: keeping it would evict everything else (and leave
+    // the map walking a long run of deleted entries on every later eviction).
+    if (text.length > this.maxChars) return;
     while (this.chars + text.length > this.maxChars && this.counts.size > 0) {
       const oldest = this.counts.keys().next().value as string;
       this.counts.delete(oldest);

@@ -60,8 +60,9 @@ const cache = new CountsByText(CACHE_CHARS);
 
 // Long texts are counted where they cannot be sliced (a scripted reply's text, after selection):
 // repeating them must not cost a count each time. The map holds references to strings that
-// usually live anyway (a fixture's replies), bounded by characters.
-const LONG_CACHE_CHARS = 16 * 1024 * 1024;
+// usually live anyway (a fixture's replies), bounded by characters: twice the default largest
+// scripted reply (engine/reply-limits.ts), so that such a reply is counted once.
+const LONG_CACHE_CHARS = 32 * 1024 * 1024;
 const longCache = new CountsByText(LONG_CACHE_CHARS);
 
 export function countTokens(text: string): number {
