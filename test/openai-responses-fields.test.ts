@@ -5,20 +5,10 @@
 // and a refused one is OpenAI's 400. A field whose check is missing fails its row.
 
 import assert from 'node:assert/strict';
-import { after, before, describe, test } from 'node:test';
+import { after, before, test } from 'node:test';
 import OpenAI from 'openai';
+import { runFieldTable, type Bad, type Body, type FieldRow } from './support/openai-field-table.js';
 import { startUnderstudy, type Understudy, type UnderstudySession } from '../src/client/index.js';
-
-type Body = Record<string, unknown>;
-/** [value, code, param (when not the row's field)] */
-type Bad = [unknown, string | null, string?];
-interface Row {
-  field: string;
-  /** The request with the field set to `v`; default: the base request plus the top-level field. */
-  body?: (v: unknown) => Body;
-  ok: unknown[];
-  bad: Bad[];
-}
 
 const BASE: Body = { model: 'gpt-4.1-mini', input: 'Hi', store: false };
 const TOOL = { type: 'function', name: 'weather', parameters: { type: 'object', properties: { city: { type: 'string' } } }, strict: false };
@@ -67,7 +57,7 @@ const ABOVE_D = 'decimal_above_max_value';
 const MISSING = 'missing_required_parameter';
 const UNSUPPORTED = 'unsupported_parameter';
 
-const ROWS: Row[] = [
+const ROWS: FieldRow[] = [
   // ---- sampling and limits ----
   {
     field: 'temperature',
@@ -464,28 +454,7 @@ async function send(body: Body): Promise<unknown> {
   return openai.responses.create(body as never);
 }
 
-describe('every documented Responses field', () => {
-  for (const row of ROWS) {
-    const build = row.body ?? ((v: unknown) => ({ ...BASE, [row.field]: v }));
-    test(row.field, async () => {
-      for (const value of row.ok) {
-        await send(build(value)).catch((e: unknown) => assert.fail(`${row.field} = ${JSON.stringify(value)} refused: ${String(e)}`));
-      }
-      for (const [value, code, param = row.field] of row.bad) {
-        const what = `${row.field} = ${JSON.stringify(value)?.slice(0, 60)}`;
-        const error = await send(build(value)).then(
-          () => assert.fail(`${what}: accepted`),
-          (e: unknown) => e,
-        );
-        assert.ok(error instanceof OpenAI.BadRequestError, `${what}: expected a 400, got ${String(error)}`);
-        assert.equal(error.type, 'invalid_request_error', what);
-        assert.equal(error.param, param, `${what}: param (${error.message})`);
-        assert.equal(error.code, code, `${what}: code (${error.message})`);
-        assert.match((error.error as { message: string }).message, messageStyle(code, param), what);
-      }
-    });
-  }
-});
+runFieldTable('every documented Responses field', ROWS, BASE, send, messageStyle);
 
 test('a top-level field the API does not know is refused by name', async () => {
   const error = await send({ ...BASE, temprature: 0.5 }).then(

@@ -652,10 +652,15 @@ export class UnderstudyServer {
       res.writeHead(200, { ...JSON_HEADERS, ...own, 'x-request-id': entry.requestId, 'content-length': String(Buffer.byteLength(body)) });
       events = arraySource([body]);
     }
-    const delivered = await writeStreamed(res, events);
+    this.settleWritten(x, answer, ctx, await writeStreamed(res, events));
+  }
+
+  /** After an answer written over time: consumed and journalled if it was delivered, released
+   * and journalled as aborted if the client left first. */
+  private settleWritten(x: Exchange, answer: Extract<Answer, { kind: 'reply' }>, ctx: DialectEncodeContext, delivered: boolean): void {
     if (!delivered) {
       answer.reservation?.release();
-      this.recordAborted(x.session, entry, LEFT_EARLY);
+      this.recordAborted(x.session, x.entry, LEFT_EARLY);
       return;
     }
     answer.afterDelivery?.();
@@ -694,14 +699,7 @@ export class UnderstudyServer {
         : undefined;
     res.writeHead(200, { ...headers, 'x-request-id': entry.requestId });
     const delivered = await writePlanned(res, { pieces, pacing: answer.pacing, fault, errorEvent, seed: seedOf(entry.requestId) });
-    if (!delivered) {
-      answer.reservation?.release();
-      this.recordAborted(x.session, entry, LEFT_EARLY);
-      return;
-    }
-    answer.afterDelivery?.();
-    answer.reservation?.commit();
-    this.recordReply(x, answer, ctx);
+    this.settleWritten(x, answer, ctx, delivered);
   }
 
   private recordReply(x: Exchange, answer: Extract<Answer, { kind: 'reply' }>, ctx: DialectEncodeContext): void {
