@@ -10,6 +10,7 @@ import type { JsonSchema, JsonValue } from '../src/core/model.js';
 import { compileSchema, isSchemaError } from '../src/core/schema.js';
 import { smallestInstance } from '../src/core/schema-instance.js';
 import { regexExample } from '../src/core/regex-example.js';
+import { PYDANTIC_PERSON } from './support/pydantic-person.js';
 
 function valid(schema: JsonSchema, value: unknown): string[] {
   const compiled = compileSchema(schema);
@@ -41,39 +42,8 @@ function atSchemaPath(schema: JsonSchema, pointer: string): unknown {
   return node;
 }
 
-// What pydantic v2 emits for a strict response_format (openai's to_strict_json_schema): every
-// property required, Optional as anyOf with null, enums and nested models in $defs.
-const PYDANTIC_STRICT: JsonSchema = {
-  $defs: {
-    Address: {
-      additionalProperties: false,
-      properties: {
-        street: { title: 'Street', type: 'string' },
-        postcode: { anyOf: [{ type: 'string' }, { type: 'null' }], title: 'Postcode' },
-      },
-      required: ['street', 'postcode'],
-      title: 'Address',
-      type: 'object',
-    },
-    Role: { enum: ['admin', 'member'], title: 'Role', type: 'string' },
-  },
-  additionalProperties: false,
-  properties: {
-    name: { title: 'Name', type: 'string' },
-    age: { title: 'Age', type: 'integer' },
-    role: { $ref: '#/$defs/Role' },
-    address: { $ref: '#/$defs/Address' },
-    previous: { anyOf: [{ $ref: '#/$defs/Address' }, { type: 'null' }] },
-    tags: { items: { type: 'string' }, title: 'Tags', type: 'array' },
-    score: { anyOf: [{ type: 'number' }, { type: 'null' }], title: 'Score' },
-  },
-  required: ['name', 'age', 'role', 'address', 'previous', 'tags', 'score'],
-  title: 'Person',
-  type: 'object',
-};
-
 test('a pydantic strict schema: every required property, the first enum value, nested $defs, Optional as its simplest branch', () => {
-  assert.deepEqual(make(PYDANTIC_STRICT), {
+  assert.deepEqual(make(PYDANTIC_PERSON), {
     name: '',
     age: 0,
     role: 'admin',

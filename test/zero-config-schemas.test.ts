@@ -18,6 +18,7 @@ import { generateText, stepCountIs, tool } from 'ai';
 import { z } from 'zod';
 
 import { startUnderstudy, type Understudy, type UnderstudySession } from '../src/index.js';
+import { PYDANTIC_PERSON } from './support/pydantic-person.js';
 
 const ZERO_CONFIG_TEXT = 'This is a scripted answer from Understudy.';
 const MODEL = 'gpt-4o-mini';
@@ -59,37 +60,6 @@ const SMALLEST_PERSON = {
   previous: null,
   tags: [],
   score: 0,
-};
-
-// The same model as pydantic v2 emits it for a strict response_format (what Python's
-// `client.chat.completions.parse(response_format=Person)` sends).
-const PYDANTIC_PERSON = {
-  $defs: {
-    Address: {
-      additionalProperties: false,
-      properties: {
-        street: { title: 'Street', type: 'string' },
-        postcode: { anyOf: [{ type: 'string' }, { type: 'null' }], title: 'Postcode' },
-      },
-      required: ['street', 'postcode'],
-      title: 'Address',
-      type: 'object',
-    },
-    Role: { enum: ['admin', 'member'], title: 'Role', type: 'string' },
-  },
-  additionalProperties: false,
-  properties: {
-    name: { title: 'Name', type: 'string' },
-    age: { title: 'Age', type: 'integer' },
-    role: { $ref: '#/$defs/Role' },
-    address: { $ref: '#/$defs/Address' },
-    previous: { anyOf: [{ $ref: '#/$defs/Address' }, { type: 'null' }] },
-    tags: { items: { type: 'string' }, title: 'Tags', type: 'array' },
-    score: { anyOf: [{ type: 'number' }, { type: 'null' }], title: 'Score' },
-  },
-  required: ['name', 'age', 'role', 'address', 'previous', 'tags', 'score'],
-  title: 'Person',
-  type: 'object',
 };
 
 describe('structured output through the OpenAI SDK parse helpers', () => {
