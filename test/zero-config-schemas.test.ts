@@ -163,7 +163,7 @@ describe('agent loops end with the tool executed', () => {
   const Weather = z.object({ city: z.string(), unit: z.enum(['celsius', 'fahrenheit']), days: z.number().int().min(1).max(7) });
 
   for (const api of ['responses', 'chat_completions'] as const) {
-    test(`OpenAI Agents SDK (${api}): the strict zod tool runs and the run ends with a final text`, async () => {
+    test(`OpenAI Agents SDK (${api}): the strict zod tool runs and the run ends with a final text [agents-openai.tools.json +]`, async () => {
       await agents.reset();
       setOpenAIAPI(api);
       const route = api === 'responses' ? 'POST /v1/responses' : 'POST /v1/chat/completions';
@@ -191,6 +191,32 @@ describe('agent loops end with the tool executed', () => {
       );
     });
   }
+
+  test('OpenAI Agents SDK: a tool no arguments can satisfy fails the run with the 409, and the tool never runs [agents-openai.tools.json -]', async () => {
+    await agents.reset();
+    setOpenAIAPI('responses');
+    let ran = false;
+    const pick = agentTool({
+      name: 'pick',
+      description: 'Pick a number',
+      parameters: z.object({ n: z.number().int().min(5).max(3) }),
+      execute: () => {
+        ran = true;
+        return 'picked';
+      },
+    });
+    const agent = new Agent({ name: 'Picker', instructions: 'Pick.', model: MODEL, tools: [pick] });
+    const failure = await run(agent, 'Pick one', { maxTurns: 4 }).catch((e: unknown) => e);
+    assert.ok(failure instanceof OpenAI.ConflictError, String(failure));
+    assert.equal(failure.code, 'zero_config_unsatisfiable');
+    assert.match(failure.message, /#\/properties\/n\/minimum/);
+    assert.equal(ran, false);
+    const { entries } = await agents.journal();
+    assert.deepEqual(
+      entries.map((e) => [e.status, e.error?.code]),
+      [[409, 'zero_config_unsatisfiable']],
+    );
+  });
 
   test('OpenAI Agents SDK with an outputType: the tool runs, then the final output parses', async () => {
     await agents.reset();
