@@ -419,6 +419,36 @@ test('a client that leaves before a large answer was delivered (stream or JSON) 
   }
 });
 
+test('a client that stops reading a large stream is disconnected after stalledReaderMs: its step is released and journalled as stalled', async () => {
+  const mock = await startUnderstudy({ stalledReaderMs: 400 });
+  try {
+    const session = await mock.session('stalls');
+    const text = wordsText(8 * 1000 * 1000);
+    await session.load({ name: 'big', replies: [{ text }, { text: 'after the big one' }] });
+    const socket = await nonReader(mock.baseUrl, session.apiKey, 0, true);
+    // The client reads nothing (its socket is paused): the server must give up on it by itself.
+    let journal = await session.journal();
+    for (let i = 0; i < 200 && journal.entries.length === 0; i++) {
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      journal = await session.journal();
+    }
+    socket.destroy();
+    assert.equal(journal.entries[0]?.event, 'request_aborted');
+    assert.match(journal.entries[0]?.error?.message ?? '', /stopped reading its answer for 400 ms/);
+    const openai = new OpenAI({ baseURL: session.url('openai'), apiKey: session.apiKey, maxRetries: 0, timeout: 60_000 });
+    let got = '';
+    for await (const chunk of await openai.chat.completions.create({
+      model: 'gpt-4o',
+      messages: [{ role: 'user', content: 'big' }],
+      stream: true,
+    }))
+      got += chunk.choices[0]?.delta?.content ?? '';
+    assert.ok(got === text, 'the stalled request did not consume the step');
+  } finally {
+    await mock.close();
+  }
+});
+
 test('a long text streams in at most 100,000 pieces that join to it and cut only between words; tool arguments likewise', () => {
   const word = fc.stringMatching(/^[a-zé😀]{1,6}$/);
   const space = fc.constantFrom(' ', '\n', '  ', '\t', '\u00a0');

@@ -7,6 +7,7 @@ import type { Pacing, StreamFault } from '../core/model.js';
 import { arraySource, type EventSource } from '../dialects/dialect.js';
 import { writePiece } from './chunk-writer.js';
 import { scheduleAt, seededRandom } from './scheduler.js';
+import { DEFAULT_STALLED_READER_MS, whenDrained } from './stalled-reader.js';
 
 export interface WritePlan {
   /** Events (streams) or one body (JSON answers). */
@@ -16,6 +17,8 @@ export interface WritePlan {
   /** The dialect's in-stream error event, for `fault.kind === 'error'`. */
   errorEvent?: string;
   seed: number;
+  /** How long a client may stop reading before it is disconnected (stalled-reader.ts). */
+  stalledReaderMs?: number;
 }
 
 /** The pieces before a fault after `bytes` bytes (UTF-16 units; close enough for ASCII wire
@@ -99,7 +102,7 @@ export function writePlanned(res: ServerResponse, plan: WritePlan): Promise<bool
           // A slow reader: wait until its buffer drains instead of queueing without bound.
           if (flowing) scheduleAt(at, step);
           else
-            drains.once('drain', () => {
+            whenDrained(res, drains, plan.stalledReaderMs ?? DEFAULT_STALLED_READER_MS, () => {
               at = Math.max(at, performance.now());
               scheduleAt(at, step);
             });

@@ -31,6 +31,7 @@ import type { FixtureSpec } from '../engine/spec.js';
 import { applyCors, browserRefusal, controlRefusal, controlTokenFrom, isLoopbackHost, tokenMatches, type AccessRules } from './access.js';
 import { writePlanned } from './paced-writer.js';
 import { writeStreamed } from './stream-writer.js';
+import { closedAsStalled, DEFAULT_STALLED_READER_MS } from './stalled-reader.js';
 import { chaosFor, decideChaos, type ChaosDecision, type ChaosOptions } from './chaos.js';
 import { DEFAULT_BODY_LIMIT, jsonTooDeep, MAX_JSON_DEPTH, readBody, readBodyThen, type BodyResult } from './body.js';
 import { DecodeMemo } from './decode-memo.js';
@@ -65,6 +66,9 @@ export interface ServerOptions {
   headersTimeoutMs?: number;
   /** Longest wait for a whole request, headers and body, in ms (default 60 s). */
   requestTimeoutMs?: number;
+  /** Longest a client may stop reading a large or paced answer before it is disconnected, in ms
+   * (default 60 s); its step is released, not consumed. */
+  stalledReaderMs?: number;
   /** Set in the worker processes of `understudy serve --workers N` (docs/workers.md). */
   cluster?: { index: number; workers: number };
   /** Largest scripted reply accepted when a script is loaded, in UTF-8 bytes (docs/fixtures.md "Limits"). */
@@ -652,7 +656,7 @@ export class UnderstudyServer {
       res.writeHead(200, { ...JSON_HEADERS, ...own, 'x-request-id': entry.requestId, 'content-length': String(Buffer.byteLength(body)) });
       events = arraySource([body]);
     }
-    this.settleWritten(x, answer, ctx, await writeStreamed(res, events));
+    this.settleWritten(x, answer, ctx, await writeStreamed(res, events, this.options.stalledReaderMs));
   }
 
   /** After an answer written over time: consumed and journalled if it was delivered, released
@@ -660,7 +664,13 @@ export class UnderstudyServer {
   private settleWritten(x: Exchange, answer: Extract<Answer, { kind: 'reply' }>, ctx: DialectEncodeContext, delivered: boolean): void {
     if (!delivered) {
       answer.reservation?.release();
-      this.recordAborted(x.session, x.entry, LEFT_EARLY);
+      this.recordAborted(
+        x.session,
+        x.entry,
+        closedAsStalled(x.res)
+          ? `the client stopped reading its answer for ${this.options.stalledReaderMs ?? DEFAULT_STALLED_READER_MS} ms (stalledReaderMs): the server closed the connection`
+          : LEFT_EARLY,
+      );
       return;
     }
     answer.afterDelivery?.();
@@ -698,7 +708,14 @@ export class UnderstudyServer {
           )
         : undefined;
     res.writeHead(200, { ...headers, 'x-request-id': entry.requestId });
-    const delivered = await writePlanned(res, { pieces, pacing: answer.pacing, fault, errorEvent, seed: seedOf(entry.requestId) });
+    const delivered = await writePlanned(res, {
+      pieces,
+      pacing: answer.pacing,
+      fault,
+      errorEvent,
+      seed: seedOf(entry.requestId),
+      stalledReaderMs: this.options.stalledReaderMs,
+    });
     this.settleWritten(x, answer, ctx, delivered);
   }
 

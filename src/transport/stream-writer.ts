@@ -5,13 +5,14 @@
 
 import type { ServerResponse } from 'node:http';
 import type { EventSource } from '../dialects/dialect.js';
+import { DEFAULT_STALLED_READER_MS, whenDrained } from './stalled-reader.js';
 
 /** Characters of events joined into one write (docs/performance.md, "Large streams"). */
 export const STREAM_BATCH = 64 * 1024;
 
 /** Resolves with whether every byte was handed to the kernel before the response closed: false
  * when the client left first (nothing is then consumed). */
-export function writeStreamed(res: ServerResponse, events: EventSource): Promise<boolean> {
+export function writeStreamed(res: ServerResponse, events: EventSource, stalledReaderMs = DEFAULT_STALLED_READER_MS): Promise<boolean> {
   return new Promise((resolve) => {
     let index = 0;
     /** What of the current batch is still to write. */
@@ -20,7 +21,6 @@ export function writeStreamed(res: ServerResponse, events: EventSource): Promise
     const finish = (delivered: boolean) => {
       if (settled) return;
       settled = true;
-      res.off('drain', pump);
       pending = '';
       resolve(delivered);
     };
@@ -45,7 +45,7 @@ export function writeStreamed(res: ServerResponse, events: EventSource): Promise
           pending = pending.slice(cut);
         } else pending = '';
         if (!res.write(piece)) {
-          res.once('drain', pump);
+          whenDrained(res, res, stalledReaderMs, pump);
           return;
         }
       }
