@@ -14,15 +14,15 @@ import Anthropic from '@anthropic-ai/sdk';
 import { GoogleGenAI } from '@google/genai';
 import fc from 'fast-check';
 import OpenAI from 'openai';
-import { connectUnderstudy, startUnderstudy } from '../src/client/index.js';
-import { wordPieces } from '../src/core/stream-pieces.js';
-import { arraySource } from '../src/dialects/dialect.js';
-import { splitInputJson } from '../src/dialects/anthropic-messages/encode-stream.js';
-import { splitArguments } from '../src/dialects/openai-chat/encode-stream.js';
-import { defaultChunks } from '../src/engine/resolve.js';
-import { loadFixtureFile } from '../src/engine/fixture-file.js';
-import { writeStreamed } from '../src/transport/stream-writer.js';
-import { startMemoryServer, type MemoryServer } from './support/memory-server.js';
+import { connectUnderstudy, startUnderstudy } from '../../src/client/index.js';
+import { wordPieces } from '../../src/core/stream-pieces.js';
+import { arraySource } from '../../src/dialects/dialect.js';
+import { splitInputJson } from '../../src/dialects/anthropic-messages/encode-stream.js';
+import { splitArguments } from '../../src/dialects/openai-chat/encode-stream.js';
+import { defaultChunks } from '../../src/engine/resolve.js';
+import { loadFixtureFile } from '../../src/engine/fixture-file.js';
+import { writeStreamed } from '../../src/transport/stream-writer.js';
+import { startMemoryServer, type MemoryServer } from '../support/memory-server.js';
 
 const MB = 1024 * 1024;
 
