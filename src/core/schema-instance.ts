@@ -34,6 +34,7 @@ import {
   type Schema,
 } from './schema-facts.js';
 import { MAX_LENGTH, numberOf, stringOf } from './schema-scalars.js';
+import { TextKeyedCache } from './text-keyed-cache.js';
 
 /** The value, or the schema path (`#/properties/age/minimum`) where none could be made, and why. */
 export type InstanceResult = Made;
@@ -43,7 +44,7 @@ const BUDGET = 20_000;
 const CACHE_LIMIT = 1000;
 
 // Keyed by the JSON text, as compileSchema is: a request decoded afresh brings new schema objects.
-const byText = new Map<string, InstanceResult>();
+const byText = new TextKeyedCache<InstanceResult>(8 * 1024 * 1024, CACHE_LIMIT);
 
 /** The smallest value `schema` accepts (see the rules above); the value is shared and frozen. */
 export function smallestInstance(schema: JsonSchema): InstanceResult {
@@ -54,16 +55,10 @@ export function smallestInstance(schema: JsonSchema): InstanceResult {
     return { ok: false, schemaPath: '#', reason: 'the schema is not JSON' };
   }
   let result = byText.get(key);
-  if (result) {
-    // Least recently used first: a hit moves to the end.
-    byText.delete(key);
-    byText.set(key, result);
-    return result;
-  }
+  if (result) return result;
   result = make(schema);
   if (result.ok) deepFreeze(result.value);
   byText.set(key, result);
-  if (byText.size > CACHE_LIMIT) byText.delete(byText.keys().next().value as string);
   return result;
 }
 

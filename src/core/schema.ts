@@ -8,6 +8,7 @@ import type { Ajv2019 } from 'ajv/dist/2019.js';
 import type { Ajv2020 } from 'ajv/dist/2020.js';
 import type { FormatsPlugin } from 'ajv-formats';
 import type { JsonSchema, JsonValue } from './model.js';
+import { TextKeyedCache } from './text-keyed-cache.js';
 
 /** One problem found by validation, structured; `text` is the human-readable form. */
 export interface SchemaProblem {
@@ -94,6 +95,9 @@ const AJV_OPTIONS: Options = {
  * validators it produced.
  */
 const RECYCLE_AFTER = 500;
+/** …or once the schemas it compiled add up to this many characters of JSON: a few large schemas
+ * retain as much as many small ones. */
+const RECYCLE_AFTER_CHARS = 2 * 1024 * 1024;
 
 function newInstance(draft: Draft): AjvInstance {
   const ajv = new (ajvClass(draft))(AJV_OPTIONS);
@@ -101,19 +105,21 @@ function newInstance(draft: Draft): AjvInstance {
   return ajv;
 }
 
-const instances: Record<Draft, { ajv: AjvInstance | null; uses: number }> = {
-  'draft-07': { ajv: null, uses: 0 },
-  '2019-09': { ajv: null, uses: 0 },
-  '2020-12': { ajv: null, uses: 0 },
+const instances: Record<Draft, { ajv: AjvInstance | null; uses: number; chars: number }> = {
+  'draft-07': { ajv: null, uses: 0, chars: 0 },
+  '2019-09': { ajv: null, uses: 0, chars: 0 },
+  '2020-12': { ajv: null, uses: 0, chars: 0 },
 };
 
-function sharedInstance(draft: Draft): AjvInstance {
+function sharedInstance(draft: Draft, chars: number): AjvInstance {
   const slot = instances[draft];
-  if (slot.ajv === null || slot.uses >= RECYCLE_AFTER) {
+  if (slot.ajv === null || slot.uses >= RECYCLE_AFTER || slot.chars + chars > RECYCLE_AFTER_CHARS) {
     slot.ajv = newInstance(draft);
     slot.uses = 0;
+    slot.chars = 0;
   }
   slot.uses++;
+  slot.chars += chars;
   return slot.ajv;
 }
 
@@ -129,9 +135,11 @@ export function draftOf(schemaUri: string | undefined): Draft {
 // ---------- the cache ----------
 
 export const SCHEMA_CACHE_LIMIT = 2000;
+/** Characters of schema text the cache may hold (distinct large schemas must not pile up). */
+const SCHEMA_CACHE_CHARS = 2 * 1024 * 1024;
 
-/** Insertion-ordered; a hit moves the entry to the end, so the first key is the least recently used. */
-const cache = new Map<string, CompiledSchema | SchemaError>();
+/** Least recently used first out. */
+const cache = new TextKeyedCache<CompiledSchema | SchemaError>(SCHEMA_CACHE_CHARS, SCHEMA_CACHE_LIMIT);
 
 /** Number of entries held in the cache (for tests and diagnostics). */
 export function schemaCacheSize(): number {
@@ -159,15 +167,9 @@ export function compileSchema(schema: JsonSchema): CompiledSchema | SchemaError 
     return { error: `the schema is not JSON: ${(e as Error).message}` };
   }
   let result = cache.get(key);
-  if (result !== undefined) {
-    touch(key, result);
-    return result;
-  }
+  if (result !== undefined) return result;
   result = compileUncached(key);
   cache.set(key, result);
-  if (cache.size > SCHEMA_CACHE_LIMIT) {
-    cache.delete(cache.keys().next().value as string);
-  }
   return result;
 }
 
@@ -194,9 +196,7 @@ function tooLarge(subschemas: number): SchemaError {
 export const MAX_DECLARED_SCHEMAS = 1000;
 
 /** Validity of schemas only declared so far, by JSON text: null when valid. Bounded by characters. */
-const checked = new Map<string, string | null>();
-let checkedChars = 0;
-const CHECKED_CHARS = 8 * 1024 * 1024;
+const checked = new TextKeyedCache<string | null>(8 * 1024 * 1024);
 
 /**
  * Whether a schema can be compiled, without compiling it: what a request's declared schemas need
@@ -217,20 +217,14 @@ export function checkSchema(schema: JsonSchema): SchemaError | undefined {
   } catch (e) {
     return { error: `the schema is not JSON: ${(e as Error).message}` };
   }
-  const known = cache.get(key);
+  const known = cache.peek(key);
   if (known !== undefined) return isSchemaError(known) ? known : undefined;
-  const seen = checked.get(key);
+  const seen = checked.peek(key);
   if (seen !== undefined) return seen === null ? undefined : { error: seen };
   const error = quickCheck(key);
   const result = error === 'compile' ? compileSchema(schema) : error;
   const verdict = result === undefined || !isSchemaError(result) ? null : result.error;
-  while (checkedChars + key.length > CHECKED_CHARS && checked.size > 0) {
-    const oldest = checked.keys().next().value as string;
-    checked.delete(oldest);
-    checkedChars -= oldest.length;
-  }
   checked.set(key, verdict);
-  checkedChars += key.length;
   return verdict === null ? undefined : { error: verdict };
 }
 
@@ -279,11 +273,6 @@ function resolvePointer(root: unknown, ref: string): unknown {
   return node;
 }
 
-function touch(key: string, result: CompiledSchema | SchemaError): void {
-  cache.delete(key);
-  cache.set(key, result);
-}
-
 const ALWAYS_VALID: CompiledSchema = {
   validate: () => [],
   problems: () => [],
@@ -324,7 +313,7 @@ function compileUncached(key: string): CompiledSchema | SchemaError {
   // and `#/…` references inside them resolve against that resource. Ajv registers such ids in the
   // instance it compiles with, so these (rare) schemas get an instance of their own, thrown away
   // with the cache entry, instead of polluting the shared one.
-  const ajv = scan.nestedId ? newInstance(draft) : sharedInstance(draft);
+  const ajv = scan.nestedId ? newInstance(draft) : sharedInstance(draft, key.length);
   let fn: ValidateFunction;
   try {
     fn = ajv.compile(schema);

@@ -5,6 +5,7 @@
 
 import { invalidRequest, type NeutralError } from '../core/errors.js';
 import { checkSchema } from '../core/schema.js';
+import { TextKeyedCache } from '../core/text-keyed-cache.js';
 import { strictSchemaProblem } from './openai-strict-schema.js';
 import { isObject, typeName } from './openai-wire-values.js';
 
@@ -139,8 +140,7 @@ export function given(value: unknown): boolean {
 
 /** The Structured Outputs verdict of schemas sent with `strict: true`, by schema text (bounded:
  * the oldest are forgotten first). */
-const strictVerdicts = new Map<string, string | null>();
-const STRICT_VERDICTS = 2048;
+const strictVerdicts = new TextKeyedCache<string | null>(8 * 1024 * 1024, 2048);
 
 /**
  * A tool's parameters or an output schema must be a schema Understudy can compile (checked without
@@ -155,7 +155,6 @@ export function expectSchema(schema: Record<string, unknown>, param: string, wha
   let problem = strictVerdicts.get(key);
   if (problem === undefined) {
     problem = strictSchemaProblem(schema);
-    if (strictVerdicts.size >= STRICT_VERDICTS) strictVerdicts.delete(strictVerdicts.keys().next().value as string);
     strictVerdicts.set(key, problem);
   }
   if (problem !== null) fail(`Invalid schema for ${what}: ${problem}`, param, code);

@@ -110,6 +110,11 @@ export interface JournalRecord extends Omit<JournalEntry, 'seq' | 'time' | 'requ
 
 const ENTRY_OVERHEAD = 512;
 
+/** A string of its own characters (no reference to the string it was sliced from). */
+function ownCopy(text: string): string {
+  return text.split('').join('');
+}
+
 function estimateBytes(record: JournalRecord): number {
   let bytes = ENTRY_OVERHEAD + (record.requestText?.length ?? 0) + (record.requestPreview?.length ?? 0);
   if (record.request) for (const m of record.request.messages) for (const p of m.parts) bytes += 'text' in p ? p.text.length : 64;
@@ -262,7 +267,8 @@ export class Journal {
     }
     if (record.requestText !== undefined && record.requestText.length > this.limits.entryBytes) {
       record.truncated = true;
-      record.requestPreview = record.requestText.slice(0, Math.min(this.limits.entryBytes, 4096));
+      // A copy, not a slice: V8's slice of a long string keeps the whole body alive beneath it.
+      record.requestPreview = ownCopy(record.requestText.slice(0, Math.min(this.limits.entryBytes, 4096)));
       record.requestText = undefined;
       record.decodeRequest = undefined;
       record.decodeContext = undefined;
