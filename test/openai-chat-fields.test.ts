@@ -358,6 +358,8 @@ const ROWS: FieldRow[] = [
       [{ type: 'notatype' }, 'invalid_function_parameters'],
       [{ type: 'object', properties: { city: { type: 'string', pattern: '([' } } }, 'invalid_function_parameters'],
       [{ type: 'object', properties: { city: { $ref: '#/$defs/missing' } } }, 'invalid_function_parameters'],
+      [{ type: 'array' }, 'invalid_function_parameters'],
+      [{ type: 'string' }, 'invalid_function_parameters'],
     ],
   },
   { field: 'tools[0].function.strict', body: (v) => tool({ strict: v }), ok: [false], bad: [['yes', T]] },
@@ -418,8 +420,10 @@ const ROWS: FieldRow[] = [
     bad: [
       ['object', T],
       [{ type: 'notatype' }, 'invalid_json_schema'],
-      [{ type: 'string', pattern: '([' }, 'invalid_json_schema'],
+      [{ type: 'object', properties: { a: { type: 'string', pattern: '([' } } }, 'invalid_json_schema'],
       [{ $ref: '#/definitions/nowhere' }, 'invalid_json_schema'],
+      // The root is an object on OpenAI's routes.
+      [{ type: 'array', items: { type: 'string' } }, 'invalid_json_schema'],
     ],
   },
   {

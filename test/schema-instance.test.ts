@@ -398,3 +398,20 @@ test('property: an impossible numeric range is refused, naming a path that exist
     { numRuns: 100 },
   );
 });
+
+test('a required property named like an inherited one ("constructor", "toString") must be present', () => {
+  const schema = JSON.parse(
+    '{"type":"object","properties":{"constructor":{"type":"string"},"toString":{"type":"string"}},"required":["constructor","toString"]}',
+  ) as JsonSchema;
+  const compiled = compileSchema(schema);
+  assert.ok(!isSchemaError(compiled));
+  assert.deepEqual(
+    compiled.problems({}).map((p) => p.keyword),
+    ['required', 'required'],
+    'an empty object lacks both (inherited members do not count)',
+  );
+  const made = smallestInstance(schema);
+  assert.ok(made.ok);
+  assert.deepEqual(made.value, { constructor: '', toString: '' });
+  assert.ok(Object.prototype.hasOwnProperty.call(made.value, 'constructor'));
+});

@@ -323,7 +323,8 @@ function objectOf(facts: Facts, path: string, ctx: FoldContext): Made {
     }
     const made = generate(schema, where, ctx);
     if (!made.ok) return made;
-    out[key] = made.value;
+    // An own property even for "__proto__" (an assignment would set the prototype instead).
+    Object.defineProperty(out, key, { value: made.value, enumerable: true, writable: true, configurable: true });
   }
   return { ok: true, value: out };
 }

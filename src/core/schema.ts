@@ -79,6 +79,9 @@ const AJV_OPTIONS: Options = {
   // Provider schemas carry keywords strict mode rejects (title is fine; propertyOrdering, x-… are not).
   strict: false,
   allErrors: true,
+  // `required` and the like look at own properties only: JSON.parse makes "__proto__" an own
+  // property, and without this an object lacking it would pass as having it (inherited).
+  ownProperties: true,
   // Never register a compiled schema's `$id` in the shared instance (ids would collide between
   // unrelated schemas and accumulate).
   addUsedSchema: false,

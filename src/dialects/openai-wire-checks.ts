@@ -148,6 +148,14 @@ const strictVerdicts = new TextKeyedCache<string | null>(8 * 1024 * 1024, 2048);
  * with `strict: true`, keep OpenAI's Structured Outputs rules.
  */
 export function expectSchema(schema: Record<string, unknown>, param: string, what: string, code: string, strict = false): void {
+  // Function parameters and response formats are objects at the root on every OpenAI route.
+  if (schema.type !== undefined && schema.type !== 'object') {
+    fail(
+      `Invalid schema for ${what}: schema must be a JSON Schema of 'type: "object"', got 'type: ${JSON.stringify(schema.type)}'.`,
+      param,
+      code,
+    );
+  }
   const invalid = checkSchema(schema);
   if (invalid) fail(`Invalid schema for ${what}: ${invalid.error}.`, param, code);
   if (!strict) return;
