@@ -115,6 +115,7 @@ test('DNS rebinding: a control request naming a host that is not loopback is ref
   for (const request of [
     `GET /_understudy/sessions HTTP/1.1\r\nHost: evil.example:${port}\r\n\r\n`,
     `POST /_understudy/sessions/default/reset HTTP/1.1\r\nHost: evil.example:${port}\r\nContent-Length: 0\r\n\r\n`,
+    `GET /_understudy/sessions HTTP/1.1\r\nHost: 127.0.0.1:80@evil.example\r\n\r\n`,
     `POST /_understudy/sessions HTTP/1.1\r\nHost: evil.example:${port}\r\nOrigin: http://evil.example:${port}\r\nContent-Type: application/json\r\nContent-Length: 2\r\n\r\n{}`,
   ]) {
     const response = await rawRequest(port, request);

@@ -62,6 +62,14 @@ const YAML_TYPE = /^(?:application|text)\/(?:x-)?yaml\s*(?:;|$)/i;
 function bodyTypeRefusal(req: IncomingMessage, source: string): ControlError | undefined {
   const method = req.method ?? 'GET';
   if (method === 'GET' || method === 'HEAD' || method === 'OPTIONS') return undefined;
+  const encoding = req.headers['content-encoding'];
+  if (encoding !== undefined && encoding.toLowerCase() !== 'identity') {
+    return {
+      status: 415,
+      code: 'unsupported_content_encoding',
+      message: `${source}: send the body uncompressed (Content-Encoding "${encoding}")`,
+    };
+  }
   const type = req.headers['content-type'];
   const hasBody = req.headers['transfer-encoding'] !== undefined || Number(req.headers['content-length'] ?? 0) > 0;
   if (type === undefined ? !hasBody : JSON_TYPE.test(type) || YAML_TYPE.test(type)) return undefined;

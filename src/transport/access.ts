@@ -19,6 +19,9 @@ function isLoopbackName(hostname: string): boolean {
 /** The host name of a Host header value (`name:port`, `[v6]:port`), lower-cased. */
 export function hostnameOf(hostHeader: string): string {
   const host = hostHeader.trim().toLowerCase();
+  // Only a plain name or address with an optional port names a host; anything else (user info,
+  // paths) names none that could be allowed.
+  if (!/^(?:\[[0-9a-f:.]+\]|[a-z0-9._-]+)(?::\d{1,5})?$/.test(host)) return '';
   if (host.startsWith('[')) {
     const end = host.indexOf(']');
     return end < 0 ? host : host.slice(0, end + 1);

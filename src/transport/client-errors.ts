@@ -49,7 +49,7 @@ export function parserFailure(error: ParserError): NeutralError | undefined {
 
 const DESCRIPTIONS: Record<string, string> = {
   HPE_INVALID_CHUNK_SIZE: 'invalid chunk size in a chunked body',
-  HPE_UNEXPECTED_CONTENT_LENGTH: 'Content-Length sent together with Transfer-Encoding',
+  HPE_UNEXPECTED_CONTENT_LENGTH: 'Content-Length sent twice, or together with Transfer-Encoding',
   HPE_INVALID_CONTENT_LENGTH: 'invalid Content-Length',
   HPE_INVALID_TRANSFER_ENCODING: 'invalid Transfer-Encoding',
   HPE_INVALID_METHOD: 'invalid method',

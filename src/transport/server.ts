@@ -139,8 +139,18 @@ export class UnderstudyServer {
         this.internalError(req, res, error);
       }
     };
-    this.http = createServer(serverTimeouts(options), onRequest);
+    this.http = createServer({ ...serverTimeouts(options), requireHostHeader: false }, onRequest);
     this.http.on('clientError', (error: ParserError, socket: Socket) => this.clientError(error, socket));
+    // A CONNECT (a proxy tunnel): no route takes it.
+    this.http.on('connect', (req: IncomingMessage, socket: Socket) => {
+      const error: NeutralError = {
+        kind: 'method_not_allowed',
+        status: 405,
+        code: 'method_not_allowed',
+        message: 'CONNECT is not served: Understudy is not a proxy.',
+      };
+      answerParserFailure(socket, errorShapeFor('POST', '/'), error, `req_server-${++this.orphanRequests}`);
+    });
     // An Expect other than 100-continue: refused in the route's shape (node:http's own is empty).
     this.http.on('checkExpectation', (req: IncomingMessage, res: ServerResponse) => {
       req.resume();
@@ -225,6 +235,12 @@ export class UnderstudyServer {
     const q = url.indexOf('?');
     const path = q < 0 ? url : url.slice(0, q);
     if (this.options.corsOrigins?.length && applyCors(req, res, this.options.corsOrigins)) return;
+    if (req.headers.host === undefined && req.httpVersionMinor === 1) {
+      req.resume();
+      const error = invalidRequest('An HTTP/1.1 request must carry a Host header.', null, 'missing_host');
+      this.sendError(res, errorShapeFor(req.method ?? 'GET', path), error, `req_server-${++this.orphanRequests}`);
+      return undefined;
+    }
     if (path === CONTROL_PREFIX || path.startsWith(`${CONTROL_PREFIX}/`)) {
       const refused = controlRefusal(req, this.access);
       if (refused) {
@@ -390,6 +406,17 @@ export class UnderstudyServer {
               message: `Request body exceeds the limit of ${this.bodyLimit} bytes.`,
             }
           : invalidRequest('We could not parse the JSON body of your request: it is not valid UTF-8.', null, 'invalid_json');
+      this.finishError(session, res, dialect, error, base);
+      return;
+    }
+    const encoding = req.headers['content-encoding'];
+    if (encoding !== undefined && encoding.toLowerCase() !== 'identity') {
+      const error: NeutralError = {
+        kind: 'unsupported_media_type',
+        status: 415,
+        code: 'unsupported_content_encoding',
+        message: `Content-Encoding "${encoding}" is not supported: send the request body uncompressed.`,
+      };
       this.finishError(session, res, dialect, error, base);
       return;
     }
