@@ -156,19 +156,24 @@ export function schemaCompilations(): number {
   return compilations;
 }
 
-export function compileSchema(schema: JsonSchema): CompiledSchema | SchemaError {
-  if (schema === true) return ALWAYS_VALID;
-  if (schema === false) return NEVER_VALID;
+/** An object schema's cache key, its JSON text (not the object: callers may reuse and mutate
+ * schema objects), or why it has none. */
+function schemaKey(schema: JsonSchema): string | SchemaError {
   if (schema === null || typeof schema !== 'object' || Array.isArray(schema)) {
     return { error: 'a schema must be an object or a boolean' };
   }
-  // Keyed by the JSON text, not the object: callers may reuse and mutate schema objects.
-  let key: string;
   try {
-    key = JSON.stringify(schema);
+    return JSON.stringify(schema);
   } catch (e) {
     return { error: `the schema is not JSON: ${(e as Error).message}` };
   }
+}
+
+export function compileSchema(schema: JsonSchema): CompiledSchema | SchemaError {
+  if (schema === true) return ALWAYS_VALID;
+  if (schema === false) return NEVER_VALID;
+  const key = schemaKey(schema);
+  if (typeof key !== 'string') return key;
   let result = cache.get(key);
   if (result !== undefined) return result;
   result = compileUncached(key);
@@ -211,15 +216,8 @@ const checked = new TextKeyedCache<string | null>(8 * 1024 * 1024);
  */
 export function checkSchema(schema: JsonSchema): SchemaError | undefined {
   if (schema === true || schema === false) return undefined;
-  if (schema === null || typeof schema !== 'object' || Array.isArray(schema)) {
-    return { error: 'a schema must be an object or a boolean' };
-  }
-  let key: string;
-  try {
-    key = JSON.stringify(schema);
-  } catch (e) {
-    return { error: `the schema is not JSON: ${(e as Error).message}` };
-  }
+  const key = schemaKey(schema);
+  if (typeof key !== 'string') return key;
   const known = cache.peek(key);
   if (known !== undefined) return isSchemaError(known) ? known : undefined;
   const seen = checked.peek(key);

@@ -139,6 +139,11 @@ function dialectForUnknownPath(path: string): ChatDialect {
   return best?.dialect ?? openaiChat;
 }
 
+/** The dialect whose shape a route result answers in, matched or not. */
+export function dialectOf(route: RouteResult): ChatDialect {
+  return 'operation' in route ? route.operation.dialect : route.dialect;
+}
+
 export function operationById(id: string): Operation | undefined {
   return operations.get(id);
 }

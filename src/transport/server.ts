@@ -40,9 +40,8 @@ import { EdgeLink } from '../cluster/edge.js';
 import { OwnerLink } from '../cluster/owner.js';
 import { RECORDS_PATH } from '../cluster/protocol.js';
 import type { PortableRecord, SessionBatch } from '../cluster/records.js';
-import { answerParserFailure, failedRequestPath, parserFailure, type ParserError } from './client-errors.js';
-import type { Socket } from 'node:net';
-import { matchRoute, operationById, PROVIDER_PATHS, type RouteResult } from './routes.js';
+import { answerOutsideRoutes, errorShapeFor, sendControlError, serverTimeouts, type ErrorShape } from './front-door.js';
+import { dialectOf, matchRoute, operationById, PROVIDER_PATHS, type RouteResult } from './routes.js';
 
 export interface ServerOptions {
   host?: string;
@@ -140,29 +139,7 @@ export class UnderstudyServer {
       }
     };
     this.http = createServer({ ...serverTimeouts(options), requireHostHeader: false }, onRequest);
-    this.http.on('clientError', (error: ParserError, socket: Socket) => this.clientError(error, socket));
-    // A CONNECT (a proxy tunnel): no route takes it.
-    this.http.on('connect', (req: IncomingMessage, socket: Socket) => {
-      const error: NeutralError = {
-        kind: 'method_not_allowed',
-        status: 405,
-        code: 'method_not_allowed',
-        message: 'CONNECT is not served: Understudy is not a proxy.',
-      };
-      answerParserFailure(socket, errorShapeFor('POST', '/'), error, `req_server-${++this.orphanRequests}`);
-    });
-    // An Expect other than 100-continue: refused in the route's shape (node:http's own is empty).
-    this.http.on('checkExpectation', (req: IncomingMessage, res: ServerResponse) => {
-      req.resume();
-      const path = (req.url ?? '/').split('?')[0];
-      const error: NeutralError = {
-        kind: 'invalid_request',
-        status: 417,
-        code: 'expectation_failed',
-        message: `Expect: ${String(req.headers.expect)} is not supported; only 100-continue is.`,
-      };
-      this.sendError(res, errorShapeFor(req.method ?? 'GET', path), error, `req_server-${++this.orphanRequests}`);
-    });
+    answerOutsideRoutes(this.http, () => this.orphanRequestId());
     if (cluster?.index === 0) {
       this.cluster = new OwnerLink(0, cluster.workers, this.registry, remoteJournalDecoder);
       this.privateHttp = createServer({ keepAliveTimeout: 65_000 }, onRequest);
@@ -238,7 +215,7 @@ export class UnderstudyServer {
     if (req.headers.host === undefined && req.httpVersionMinor === 1) {
       req.resume();
       const error = invalidRequest('An HTTP/1.1 request must carry a Host header.', null, 'missing_host');
-      this.sendError(res, errorShapeFor(req.method ?? 'GET', path), error, `req_server-${++this.orphanRequests}`);
+      this.sendError(res, errorShapeFor(req.method ?? 'GET', path), error, this.orphanRequestId());
       return undefined;
     }
     if (path === CONTROL_PREFIX || path.startsWith(`${CONTROL_PREFIX}/`)) {
@@ -283,7 +260,7 @@ export class UnderstudyServer {
       if (refused) {
         req.resume();
         const error: NeutralError = { kind: 'unauthorized', ...refused };
-        this.sendError(res, 'operation' in route ? route.operation.dialect : route.dialect, error, `req_server-${++this.orphanRequests}`);
+        this.sendError(res, dialectOf(route), error, this.orphanRequestId());
         return undefined;
       }
     }
@@ -293,7 +270,7 @@ export class UnderstudyServer {
         res,
         route.dialect,
         invalidRequest(`Invalid URL (${req.method} ${path}): ${route.badPath}.`, null, 'invalid_url'),
-        `req_server-${++this.orphanRequests}`,
+        this.orphanRequestId(),
       );
       return undefined;
     }
@@ -302,7 +279,7 @@ export class UnderstudyServer {
       this.cluster.forward(req, res);
       return undefined;
     }
-    const requestId = session ? session.nextRequestId() : `req_server-${++this.orphanRequests}`;
+    const requestId = session ? session.nextRequestId() : this.orphanRequestId();
     try {
       this.handleProvider(req, res, path, q < 0 ? '' : url.slice(q + 1), route, session, requestId, session?.lastIdNumber ?? -1);
     } catch (error) {
@@ -879,7 +856,7 @@ export class UnderstudyServer {
     res.writeHead(204).end();
   }
 
-  private sendError(res: ServerResponse, dialect: Pick<ChatDialect, 'encodeError'>, error: NeutralError, requestId: string): void {
+  private sendError(res: ServerResponse, dialect: ErrorShape, error: NeutralError, requestId: string): void {
     const encoded = dialect.encodeError(error, { requestId });
     if (res.headersSent) {
       res.destroy();
@@ -889,25 +866,14 @@ export class UnderstudyServer {
     res.end(encoded.body);
   }
 
-  /** A request Node's HTTP parser refused, answered in its route's shape (client-errors.ts). */
-  private clientError(error: ParserError, socket: Socket): void {
-    const failure = parserFailure(error);
-    if (!failure) {
-      socket.destroy();
-      return;
-    }
-    const path = failedRequestPath(error, socket) ?? '/';
-    answerParserFailure(socket, errorShapeFor('POST', path), failure, `req_server-${++this.orphanRequests}`);
+  /** An id for a request that belongs to no session. */
+  private orphanRequestId(): string {
+    return `req_server-${++this.orphanRequests}`;
   }
 
   /** A failure of Understudy itself, answered in the shape of the route's provider (or of the
    * control API) so that the client's SDK reports it as a server error, not a parse failure. */
-  private internalError(
-    req: IncomingMessage,
-    res: ServerResponse,
-    error: unknown,
-    requestId = `req_server-${++this.orphanRequests}`,
-  ): void {
+  private internalError(req: IncomingMessage, res: ServerResponse, error: unknown, requestId = this.orphanRequestId()): void {
     if (res.headersSent) {
       res.destroy();
       return;
@@ -967,44 +933,6 @@ function remoteJournalDecoder(text: string, wire: NonNullable<PortableRecord['wi
   const { zeroConfig, ...rest } = wire;
   const state = stateAsOfArrival(live, zeroConfig);
   return { context: { ...rest, query: new URLSearchParams(wire.query), state } satisfies WireContext, decode: decodeForJournal };
-}
-
-/** A test server's timeouts (docs/security.md): a request's headers must arrive within
- * `headersTimeoutMs` and the whole request within `requestTimeoutMs`; idle keep-alive connections
- * stay open longer than the SDKs' pools keep them, so a pooled socket is never closed under a client. */
-function serverTimeouts(options: ServerOptions) {
-  const headersTimeout = options.headersTimeoutMs ?? DEFAULT_HEADERS_TIMEOUT_MS;
-  return {
-    keepAliveTimeout: 65_000,
-    headersTimeout,
-    requestTimeout: Math.max(options.requestTimeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS, headersTimeout),
-    // How often node:http looks for connections past those limits.
-    connectionsCheckingInterval: Math.min(1_000, headersTimeout),
-  };
-}
-
-export const DEFAULT_HEADERS_TIMEOUT_MS = 10_000;
-export const DEFAULT_REQUEST_TIMEOUT_MS = 60_000;
-
-/** The control API's error shape, for failures found before a control handler runs. */
-const CONTROL_ERRORS: Pick<ChatDialect, 'encodeError'> = {
-  encodeError: (error: NeutralError) => ({
-    status: error.status,
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ error: { status: error.status, code: error.code, message: error.message } }),
-  }),
-};
-
-function sendControlError(res: ServerResponse, error: { status: number; code: string; message: string }): void {
-  res.writeHead(error.status, { 'content-type': 'application/json' });
-  res.end(JSON.stringify({ error }));
-}
-
-/** Whose error shape a request gets when it fails before (or outside) its route's handling. */
-function errorShapeFor(method: string, path: string): Pick<ChatDialect, 'encodeError'> {
-  if (path === CONTROL_PREFIX || path.startsWith(`${CONTROL_PREFIX}/`)) return CONTROL_ERRORS;
-  const route = matchRoute(method, path);
-  return 'operation' in route ? route.operation.dialect : route.dialect;
 }
 
 /** Capped by the kernel (net.core.somaxconn). */
