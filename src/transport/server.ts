@@ -33,9 +33,10 @@ import { writePlanned } from './paced-writer.js';
 import { writeStreamed } from './stream-writer.js';
 import { closedAsStalled, DEFAULT_STALLED_READER_MS } from './stalled-reader.js';
 import { chaosFor, decideChaos, type ChaosDecision, type ChaosOptions } from './chaos.js';
-import { DEFAULT_BODY_LIMIT, jsonTooDeep, MAX_JSON_DEPTH, readBody, readBodyThen, type BodyResult } from './body.js';
+import { DEFAULT_BODY_LIMIT, jsonTooDeep, readBody, readBodyThen, type BodyResult } from './body.js';
 import { DecodeMemo } from './decode-memo.js';
 import { countInSlices, holdsText, nextTurn, SLICED_COUNT_CHARS } from './count-in-slices.js';
+import { scanShapeInSlices, shapeRefusal } from './json-shape.js';
 import { EdgeLink } from '../cluster/edge.js';
 import { OwnerLink } from '../cluster/owner.js';
 import { RECORDS_PATH } from '../cluster/protocol.js';
@@ -420,19 +421,24 @@ export class UnderstudyServer {
     const context = dialect.statefulDecode ? undefined : this.decodeContextOf(wire, queryText);
     const remembered = context && this.decodeMemo.lookup(body.text, context);
     if (body.text.length >= SLICED_COUNT_CHARS && !remembered) {
-      // A large body: parsing, decoding and counting each get turns of their own (count-in-slices.ts).
+      // A large body: its shape is read in slices, then parsing, decoding and counting each get
+      // turns of their own (json-shape.ts, count-in-slices.ts).
       const text = body.text;
-      const parsed = this.parse(session, res, dialect, text, base);
-      if (parsed === UNPARSED) return;
-      return nextTurn(res).then((connected) => {
-        if (!connected) return this.recordAborted(session, base, LEFT_EARLY);
-        const decoded = this.decodeParsed(session, res, dialect, text, parsed, context ?? wire, base);
-        if (!decoded) return undefined;
-        return countInSlices(decoded, res).then((counted) =>
-          counted
-            ? this.afterDecode(req, res, text, session, dialect, decoded, context, undefined, wire, base)
-            : this.recordAborted(session, base, LEFT_EARLY),
-        );
+      return scanShapeInSlices(text, res).then((shape) => {
+        if (shape === undefined) return this.recordAborted(session, base, LEFT_EARLY);
+        if (shape !== 'ok') return this.finishError(session, res, dialect, shapeRefusal(shape), base);
+        const parsed = this.parse(session, res, dialect, text, base, true);
+        if (parsed === UNPARSED) return undefined;
+        return nextTurn(res).then((connected) => {
+          if (!connected) return this.recordAborted(session, base, LEFT_EARLY);
+          const decoded = this.decodeParsed(session, res, dialect, text, parsed, context ?? wire, base);
+          if (!decoded) return undefined;
+          return countInSlices(decoded, res).then((counted) =>
+            counted
+              ? this.afterDecode(req, res, text, session, dialect, decoded, context, undefined, wire, base)
+              : this.recordAborted(session, base, LEFT_EARLY),
+          );
+        });
       });
     }
     const decoded = remembered ?? this.decode(session, res, dialect, body.text, context ?? wire, base);
@@ -502,7 +508,14 @@ export class UnderstudyServer {
   }
 
   /** Parses and checks a body's JSON; answers the error and returns UNPARSED when it fails. */
-  private parse(session: Session, res: ServerResponse, dialect: ChatDialect, text: string, base: JournalRecord): unknown {
+  private parse(
+    session: Session,
+    res: ServerResponse,
+    dialect: ChatDialect,
+    text: string,
+    base: JournalRecord,
+    shapeRead = false,
+  ): unknown {
     let parsed: unknown;
     try {
       parsed = JSON.parse(text);
@@ -515,13 +528,8 @@ export class UnderstudyServer {
       this.finishError(session, res, dialect, error, base);
       return UNPARSED;
     }
-    if (jsonTooDeep(text)) {
-      const error = invalidRequest(
-        `The JSON body of your request nests arrays and objects deeper than ${MAX_JSON_DEPTH} levels.`,
-        null,
-        'json_too_deep',
-      );
-      this.finishError(session, res, dialect, error, base);
+    if (!shapeRead && jsonTooDeep(text)) {
+      this.finishError(session, res, dialect, shapeRefusal('too_deep'), base);
       return UNPARSED;
     }
     return parsed;

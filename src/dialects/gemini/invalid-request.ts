@@ -19,6 +19,19 @@ export function snake(name: string): string {
   return name.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`);
 }
 
+// The decoder reads every field by its camelCase name from the code, so the snake_case forms are
+// a small fixed set, made once each rather than for every field of every part.
+const snakeOfField = new Map<string, string>();
+
+function snakeOfKnown(camel: string): string {
+  let alt = snakeOfField.get(camel);
+  if (alt === undefined) {
+    alt = snake(camel);
+    snakeOfField.set(camel, alt);
+  }
+  return alt;
+}
+
 /** A path segment joined to its parent: `join('contents[0]', 'parts')`. */
 export function join(parent: string, child: string): string {
   return parent === '' ? child : `${parent}.${child}`;
@@ -70,7 +83,7 @@ export function isObject(value: unknown): value is Record<string, unknown> {
 export function field(obj: Record<string, unknown>, camel: string): unknown {
   const value = obj[camel];
   if (value !== undefined) return value;
-  const alt = snake(camel);
+  const alt = snakeOfKnown(camel);
   return alt === camel ? undefined : obj[alt];
 }
 
