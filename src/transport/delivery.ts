@@ -5,16 +5,9 @@
 import type { ServerResponse } from 'node:http';
 import { understudyConflict } from '../core/errors.js';
 import type { Pacing, StreamFault } from '../core/model.js';
-import {
-  arraySource,
-  type AnswerBytes,
-  type DialectEncodeContext,
-  type EventSource,
-  type Flushable,
-  type StreamBody,
-  type StreamEncoding,
-} from '../dialects/dialect.js';
+import { arraySource, type AnswerBytes, type DialectEncodeContext, type EventSource, type Flushable } from '../dialects/dialect.js';
 import { answerRequest, type Answer } from '../engine/exchange.js';
+import { jsonAnswer, streamAnswer } from './answer-bytes.js';
 import type { Outcomes } from './outcomes.js';
 import { writePlanned } from './paced-writer.js';
 import { encodeContext, inputOnly, LEFT_EARLY, seedOf, waitConnected, type Exchange } from './provider-exchange.js';
@@ -72,7 +65,7 @@ export class Delivery {
       return;
     }
 
-    if (answer.kind === 'error' && answer.error.inStream && request.stream && dialect.encodeStreamFailure) {
+    if (answer.kind === 'error' && answer.error.inStream && request.stream) {
       const ctx = encodeContext(x);
       const stream = dialect.encodeStreamFailure(answer.error, request, ctx);
       this.deliver(
@@ -102,10 +95,10 @@ export class Delivery {
     if (reply.large) return this.sendLarge(x, answer, ctx, own);
     let delivered: boolean;
     if (request.stream) {
-      const stream = dialect.encodeStreamBody?.(reply, request, ctx) ?? joined(dialect.encodeStream(reply, request, ctx));
+      const stream = streamAnswer(dialect, reply, request, ctx);
       delivered = this.deliver(res, answer, entry.requestId, 200, streamHeaders(stream.contentType), stream, own);
     } else {
-      const whole = dialect.encodeResponseBody?.(reply, request, ctx) ?? { body: dialect.encodeResponse(reply, request, ctx) };
+      const whole = jsonAnswer(dialect, reply, request, ctx);
       delivered = this.deliver(res, answer, entry.requestId, 200, JSON_HEADERS, whole, own);
     }
     if (delivered) this.recordReply(x, answer, ctx);
@@ -126,7 +119,7 @@ export class Delivery {
     const reply = answer.reply;
     let events: EventSource;
     if (request.stream) {
-      const stream = dialect.encodeStreamEvents?.(reply, request, ctx) ?? sourced(dialect.encodeStream(reply, request, ctx));
+      const stream = dialect.encodeStream(reply, request, ctx);
       res.writeHead(200, { ...streamHeaders(stream.contentType), ...own, 'x-request-id': entry.requestId });
       events = stream.events;
     } else {
@@ -163,7 +156,7 @@ export class Delivery {
     let headers: Record<string, string>;
     let pieces: EventSource;
     if (request.stream) {
-      const stream = dialect.encodeStreamEvents?.(reply, request, ctx) ?? sourced(dialect.encodeStream(reply, request, ctx));
+      const stream = dialect.encodeStream(reply, request, ctx);
       headers = { 'content-type': stream.contentType, 'cache-control': 'no-cache', ...dialect.responseHeaders?.(ctx) };
       pieces = stream.events;
     } else {
@@ -173,7 +166,7 @@ export class Delivery {
     const fault = answer.fault;
     const errorEvent =
       fault?.kind === 'error' && request.stream
-        ? dialect.encodeStreamErrorEvent?.(
+        ? dialect.encodeStreamErrorEvent(
             {
               kind: 'scripted',
               status: fault.error?.status ?? 500,
@@ -258,12 +251,4 @@ function streamHeaders(contentType: string): Record<string, string> {
   let headers = STREAM_HEADERS.get(contentType);
   if (!headers) STREAM_HEADERS.set(contentType, (headers = { 'content-type': contentType, 'cache-control': 'no-cache' }));
   return headers;
-}
-
-function sourced(stream: StreamEncoding): { contentType: string; events: EventSource } {
-  return { contentType: stream.contentType, events: arraySource(stream.events) };
-}
-
-function joined(stream: StreamEncoding): StreamBody {
-  return { contentType: stream.contentType, body: stream.events.join('') };
 }

@@ -112,7 +112,7 @@ export class ProviderPipeline {
     };
     // A stateless decode sees only its decode context, which the journal keeps for its later decode
     // and the decode memo keys on.
-    const context = dialect.statefulDecode ? undefined : this.decoder.contextOf(wire, queryText);
+    const context = dialect.statefulDecode ? undefined : this.decoder.contextOf(dialect, wire, queryText);
     const remembered = this.decoder.remembered(body.text, context);
     const text = body.text;
     if (text.length >= SLICED_COUNT_CHARS && !remembered) return this.decodeLarge(req, res, text, session, dialect, context, wire, base);

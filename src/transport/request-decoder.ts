@@ -59,7 +59,7 @@ export class RequestDecoder {
    * only the headers a decode reads. Journal entries keep it (not the whole header map) for their
    * lazy decode; while requests repeat all of it, the same object is returned, so that journal
    * entries share it and the decode memo can key on it. */
-  contextOf(wire: WireContext, queryText: string): WireContext {
+  contextOf(dialect: ChatDialect, wire: WireContext, queryText: string): WireContext {
     const last = this.lastContext;
     const state = wire.state;
     const zeroConfig = state.zeroConfig?.() ?? false;
@@ -68,7 +68,7 @@ export class RequestDecoder {
       last.queryText === queryText &&
       last.state === state &&
       last.zeroConfig === zeroConfig &&
-      sameDecodeContext(last.context, wire)
+      sameDecodeContext(last.context, wire, dialect.decodeHeaders)
     ) {
       return last.context;
     }
@@ -76,7 +76,7 @@ export class RequestDecoder {
       operation: wire.operation,
       params: wire.params,
       query: wire.query,
-      headers: decodeHeadersOf(wire.headers),
+      headers: decodeHeadersOf(wire.headers, dialect.decodeHeaders),
       state: stateAsOfArrival(state, zeroConfig),
     };
     this.lastContext = { context, queryText, state, zeroConfig };
@@ -109,13 +109,18 @@ function retryAttempt(headers: IncomingMessage['headers']): number | undefined {
   return m ? Math.max(0, Number(m[1]) - 1) : undefined;
 }
 
-// The only headers a stateless decode sees (its decode context; decision 0005). A decode that needs
-// another must be given it here.
-const DECODE_HEADERS = ['anthropic-version', 'anthropic-beta', 'x-stainless-retry-count', 'amz-sdk-request'];
+// Besides the headers a dialect's decode reads (ChatDialect.decodeHeaders), the journal's decode
+// reads the SDK's retry attempt from these.
+const RETRY_HEADERS = ['x-stainless-retry-count', 'amz-sdk-request'];
 
-function decodeHeadersOf(headers: IncomingHttpHeaders): Record<string, string | string[] | undefined> {
+/** The only headers a stateless decode sees (its decode context; decision 0005). */
+function decodeHeadersOf(headers: IncomingHttpHeaders, read: readonly string[]): Record<string, string | string[] | undefined> {
   const kept: Record<string, string | string[] | undefined> = {};
-  for (const name of DECODE_HEADERS) {
+  for (const name of read) {
+    const value = headers[name];
+    if (value !== undefined) kept[name] = value;
+  }
+  for (const name of RETRY_HEADERS) {
     const value = headers[name];
     if (value !== undefined) kept[name] = value;
   }
@@ -124,10 +129,11 @@ function decodeHeadersOf(headers: IncomingHttpHeaders): Record<string, string | 
 
 /** Whether a decode context made earlier holds the route and headers this request's would (the
  * caller compares the query text and the session state). */
-function sameDecodeContext(kept: WireContext, wire: WireContext): boolean {
+function sameDecodeContext(kept: WireContext, wire: WireContext, read: readonly string[]): boolean {
   if (kept.operation !== wire.operation) return false;
   if (kept.params !== wire.params && !sameStrings(kept.params, wire.params)) return false;
-  for (const name of DECODE_HEADERS) if (kept.headers[name] !== wire.headers[name]) return false;
+  for (const name of read) if (kept.headers[name] !== wire.headers[name]) return false;
+  for (const name of RETRY_HEADERS) if (kept.headers[name] !== wire.headers[name]) return false;
   return true;
 }
 

@@ -18,8 +18,7 @@
 // allocation and garbage collection than the copy itself. Lent bodies are checked oldest first when
 // the template is next used, which costs less than a 'finish' listener on every response.
 
-import type { Usage } from '../core/model.js';
-import type { Flushable } from './dialect.js';
+import type { Flushable } from '../dialects/dialect.js';
 
 const MAX_KEYS = 8;
 /** Tail-less templates up to this many bytes answer as latin1 text (see above). */
@@ -87,7 +86,7 @@ type Slot = Template | 'seen' | 'unusable';
 
 /** Everything a rendering depends on besides the reply's shape and the id, as plain values
  * (compared one by one: building and hashing a string key cost more than the lookup saves). */
-export type TemplateKey = readonly (string | number | boolean)[];
+export type TemplateKey = readonly (string | number | boolean | object)[];
 
 interface Keyed {
   key: TemplateKey;
@@ -97,11 +96,6 @@ interface Keyed {
 
 /** Per reply shape, its keys, the one used last first. */
 const templates = new WeakMap<object, Keyed[]>();
-
-/** A template key of model, clock and every usage field a dialect may print. */
-export function usageKey(u: Usage, model: string, created = 0): TemplateKey {
-  return [model, created, u.inputTokens, u.outputTokens, u.cachedInputTokens, u.cacheWriteTokens ?? 0, u.reasoningTokens];
-}
 
 function sameKey(a: TemplateKey, b: TemplateKey): boolean {
   if (a.length !== b.length) return false;
