@@ -11,7 +11,7 @@ import type { VerifyExpectations } from '../engine/verify.js';
 import { jsonTooDeep, MAX_JSON_DEPTH, readBody } from '../transport/body.js';
 import { CONTROL_PREFIX, decodedSegment, PROVIDER_PATHS, providerRoutes } from '../transport/routes.js';
 import { pacingStats, resetPacingStats } from '../transport/scheduler.js';
-import type { HttpHost } from '../transport/http-host.js';
+import type { Registry } from '../engine/registry.js';
 import type { LatenessStats } from '../transport/lateness.js';
 
 export { CONTROL_PREFIX };
@@ -118,7 +118,7 @@ function expectObject(value: unknown, source: string): Record<string, unknown> {
   return value as Record<string, unknown>;
 }
 
-function sessionView(server: HttpHost, session: Session) {
+function sessionView(server: ControlledServer, session: Session) {
   return {
     ...session.info(),
     urls: Object.fromEntries(Object.keys(PROVIDER_PATHS).map((p) => [p, server.providerUrl(p)])),
@@ -217,6 +217,17 @@ export interface ControlHooks {
   after(method: string): Promise<void>;
 }
 
+/** What the control API needs of the server it controls. */
+export interface ControlledServer {
+  readonly registry: Registry;
+  /** What scripts loaded into its sessions are checked against. */
+  readonly replyLimits: ReplyLimits;
+  /** Base URL an SDK of this provider should be given (with a session's path prefix). */
+  providerUrl(provider: string, session?: string): string;
+  /** Under --workers, on the owner worker. */
+  readonly owner?: OwnerControl;
+}
+
 /** Under --workers, what the control API asks of the owner (cluster/owner.ts). */
 export interface OwnerControl {
   readonly hooks: ControlHooks;
@@ -226,13 +237,8 @@ export interface OwnerControl {
   describe(): { index: number; workers: number; role: 'owner' };
 }
 
-export async function handleControl(
-  server: HttpHost,
-  req: IncomingMessage,
-  res: ServerResponse,
-  path: string,
-  owner?: OwnerControl,
-): Promise<void> {
+export async function handleControl(server: ControlledServer, req: IncomingMessage, res: ServerResponse, path: string): Promise<void> {
+  const owner = server.owner;
   const hooks = owner?.hooks;
   await hooks?.before();
   let result: ControlResult;
@@ -243,7 +249,7 @@ export async function handleControl(
     return;
   }
   try {
-    result = await controlAnswer(server, req, path, owner);
+    result = await controlAnswer(server, req, path);
   } catch (error) {
     if (!(error instanceof ControlFailure)) throw error;
     req.resume();
@@ -253,12 +259,8 @@ export async function handleControl(
   send(res, result);
 }
 
-async function controlAnswer(
-  server: HttpHost,
-  req: IncomingMessage,
-  path: string,
-  owner: OwnerControl | undefined,
-): Promise<ControlResult> {
+async function controlAnswer(server: ControlledServer, req: IncomingMessage, path: string): Promise<ControlResult> {
+  const owner = server.owner;
   const method = req.method ?? 'GET';
   const source = `control ${method} ${path}`;
   const rest = path

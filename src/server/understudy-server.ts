@@ -17,7 +17,8 @@ export class UnderstudyServer extends HttpHost {
     super(options, {
       control: (host: HttpHost, req: IncomingMessage, res: ServerResponse, path: string) => {
         if (owner?.isRecordsDelivery(req, path)) return owner.acceptRecords(req, res);
-        return handleControl(host, req, res, path, owner);
+        const server = { registry: host.registry, replyLimits: host.replyLimits, providerUrl: host.providerUrl.bind(host), owner };
+        return handleControl(server, req, res, path);
       },
       cluster: worker
         ? (registry) =>

@@ -62,13 +62,17 @@ function mayCarryChaos(rawHeaders: string[]): boolean {
   return false;
 }
 
-export function decideChaos(
-  chaos: ChaosOptions,
-  seed: number,
-  requestNumber: number,
-  latestUser: string | undefined,
-  stream: boolean,
-): ChaosDecision {
+/** What of a request a chaos decision reads. */
+export interface ChaosInput {
+  /** Seeds the rolls (the request id's hash: the same request, the same decision). */
+  seed: number;
+  /** The session's count of requests, this one included. */
+  requestNumber: number;
+  latestUser: string | undefined;
+  stream: boolean;
+}
+
+export function decideChaos(chaos: ChaosOptions, { seed, requestNumber, latestUser, stream }: ChaosInput): ChaosDecision {
   const random = seededRandom(seed);
   const roll = (pct: number | undefined) => pct !== undefined && pct > 0 && random() * 100 < pct;
   let delayMs = chaos.latencyMs ?? 0;

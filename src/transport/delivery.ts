@@ -2,7 +2,6 @@
 // a large answer at the client's pace, or paced and faulted on the scheduler's clock; the reserved
 // step is consumed once the bytes were handed to the kernel, released if the client left first.
 
-import type { ServerResponse } from 'node:http';
 import { understudyConflict } from '../core/errors.js';
 import type { Pacing, StreamFault } from '../core/model.js';
 import { arraySource, type AnswerBytes, type DialectEncodeContext, type EventSource, type Flushable } from '../dialects/dialect.js';
@@ -20,6 +19,14 @@ const SMALL_BODY = 8 * 1024;
 /** What a body handed over as a copy tells its template: sent, the buffer free again. */
 const COPIED: Flushable = { writableFinished: true, destroyed: false };
 
+/** An answer's status line and headers: its kind's, and the dialect's own for this answer (e.g.
+ * Anthropic's `request-id`). */
+interface AnswerHead {
+  status: number;
+  headers: Record<string, string>;
+  dialectHeaders?: Record<string, string>;
+}
+
 export class Delivery {
   constructor(
     private readonly outcomes: Outcomes,
@@ -27,8 +34,8 @@ export class Delivery {
     private readonly stalledReaderMs: number | undefined,
   ) {}
 
-  respond(x: Exchange, override?: { pacing?: Pacing; fault?: StreamFault }): Promise<void> | undefined {
-    const { session, request, entry } = x;
+  respond(exchange: Exchange, override?: { pacing?: Pacing; fault?: StreamFault }): Promise<void> | undefined {
+    const { session, request, entry } = exchange;
     const generation = session.generation;
     const answer = answerRequest(session, request, entry.requestId);
     if (override && answer.kind === 'reply') {
@@ -42,18 +49,18 @@ export class Delivery {
     entry.nearMisses = answer.nearMisses;
 
     if (answer.delayMs > 0) {
-      return waitConnected(answer.delayMs, x.res).then((connected) => {
-        if (connected) return this.sendAnswer(x, answer, generation);
+      return waitConnected(answer.delayMs, exchange.res).then((connected) => {
+        if (connected) return this.sendAnswer(exchange, answer, generation);
         answer.reservation?.release();
-        this.outcomes.recordAborted(x.session, x.entry, LEFT_EARLY);
+        this.outcomes.recordAborted(exchange.session, exchange.entry, LEFT_EARLY);
         return undefined;
       });
     }
-    return this.sendAnswer(x, answer, generation);
+    return this.sendAnswer(exchange, answer, generation);
   }
 
-  private sendAnswer(x: Exchange, answer: Answer, generation: number): Promise<void> | undefined {
-    const { session, dialect, request, res, entry } = x;
+  private sendAnswer(exchange: Exchange, answer: Answer, generation: number): Promise<void> | undefined {
+    const { session, dialect, request, res, entry } = exchange;
     if (session.generation !== generation) {
       answer.reservation?.release();
       const error = understudyConflict(
@@ -66,42 +73,36 @@ export class Delivery {
     }
 
     if (answer.kind === 'error' && answer.error.inStream && request.stream) {
-      const ctx = encodeContext(x);
+      const ctx = encodeContext(exchange);
       const stream = dialect.encodeStreamFailure(answer.error, request, ctx);
-      this.deliver(
-        res,
-        answer,
-        entry.requestId,
-        200,
-        { 'content-type': stream.contentType, 'cache-control': 'no-cache', ...dialect.responseHeaders?.(ctx) },
-        { body: stream.events.join('') },
-      );
+      const headers = { 'content-type': stream.contentType, 'cache-control': 'no-cache', ...dialect.responseHeaders?.(ctx) };
+      this.deliver(exchange, answer, { status: 200, headers }, { body: stream.events.join('') });
       entry.usage = inputOnly(answer.inputTokens);
       this.outcomes.recordError(session, { ...answer.error, status: 200 }, entry);
       return;
     }
     if (answer.kind === 'error') {
-      const encoded = dialect.encodeError(answer.error, { requestId: entry.requestId, wire: x.wire });
-      this.deliver(res, answer, entry.requestId, encoded.status, encoded.headers, encoded);
+      const encoded = dialect.encodeError(answer.error, { requestId: entry.requestId, wire: exchange.wire });
+      this.deliver(exchange, answer, encoded, encoded);
       entry.usage = inputOnly(answer.inputTokens);
       this.outcomes.recordError(session, answer.error, entry);
       return;
     }
 
-    const ctx = encodeContext(x);
-    if (answer.pacing || answer.fault) return this.sendPlanned(x, answer, ctx);
+    const ctx = encodeContext(exchange);
+    if (answer.pacing || answer.fault) return this.sendPlanned(exchange, answer, ctx);
     const reply = answer.reply;
-    const own = dialect.responseHeaders?.(ctx);
-    if (reply.large) return this.sendLarge(x, answer, ctx, own);
+    const dialectHeaders = dialect.responseHeaders?.(ctx);
+    if (reply.large) return this.sendLarge(exchange, answer, ctx, dialectHeaders);
     let delivered: boolean;
     if (request.stream) {
       const stream = streamAnswer(dialect, reply, request, ctx);
-      delivered = this.deliver(res, answer, entry.requestId, 200, streamHeaders(stream.contentType), stream, own);
+      delivered = this.deliver(exchange, answer, { status: 200, headers: streamHeaders(stream.contentType), dialectHeaders }, stream);
     } else {
       const whole = jsonAnswer(dialect, reply, request, ctx);
-      delivered = this.deliver(res, answer, entry.requestId, 200, JSON_HEADERS, whole, own);
+      delivered = this.deliver(exchange, answer, { status: 200, headers: JSON_HEADERS, dialectHeaders }, whole);
     }
-    if (delivered) this.recordReply(x, answer, ctx);
+    if (delivered) this.recordReply(exchange, answer, ctx);
     else this.outcomes.recordAborted(session, entry, LEFT_EARLY);
     return undefined;
   }
@@ -110,35 +111,45 @@ export class Delivery {
    * slices, as fast as the client reads; consumed once every byte was handed to the kernel,
    * released if the client leaves first. */
   private async sendLarge(
-    x: Exchange,
+    exchange: Exchange,
     answer: Extract<Answer, { kind: 'reply' }>,
     ctx: DialectEncodeContext,
-    own: Record<string, string> | undefined,
+    dialectHeaders: Record<string, string> | undefined,
   ): Promise<void> {
-    const { dialect, request, res, entry } = x;
+    const { dialect, request, res, entry } = exchange;
     const reply = answer.reply;
     let events: EventSource;
     if (request.stream) {
       const stream = dialect.encodeStream(reply, request, ctx);
-      res.writeHead(200, { ...streamHeaders(stream.contentType), ...own, 'x-request-id': entry.requestId });
+      res.writeHead(200, { ...streamHeaders(stream.contentType), ...dialectHeaders, 'x-request-id': entry.requestId });
       events = stream.events;
     } else {
       const body = dialect.encodeResponse(reply, request, ctx);
-      res.writeHead(200, { ...JSON_HEADERS, ...own, 'x-request-id': entry.requestId, 'content-length': String(Buffer.byteLength(body)) });
+      res.writeHead(200, {
+        ...JSON_HEADERS,
+        ...dialectHeaders,
+        'x-request-id': entry.requestId,
+        'content-length': String(Buffer.byteLength(body)),
+      });
       events = arraySource([body]);
     }
-    this.settleWritten(x, answer, ctx, await writeStreamed(res, events, this.stalledReaderMs));
+    this.settleWritten(exchange, answer, ctx, await writeStreamed(res, events, this.stalledReaderMs));
   }
 
   /** After an answer written over time: consumed and journalled if it was delivered, released
    * and journalled as aborted if the client left first. */
-  private settleWritten(x: Exchange, answer: Extract<Answer, { kind: 'reply' }>, ctx: DialectEncodeContext, delivered: boolean): void {
+  private settleWritten(
+    exchange: Exchange,
+    answer: Extract<Answer, { kind: 'reply' }>,
+    ctx: DialectEncodeContext,
+    delivered: boolean,
+  ): void {
     if (!delivered) {
       answer.reservation?.release();
       this.outcomes.recordAborted(
-        x.session,
-        x.entry,
-        closedAsStalled(x.res)
+        exchange.session,
+        exchange.entry,
+        closedAsStalled(exchange.res)
           ? `the client stopped reading its answer for ${this.stalledReaderMs ?? DEFAULT_STALLED_READER_MS} ms (stalledReaderMs): the server closed the connection`
           : LEFT_EARLY,
       );
@@ -146,12 +157,12 @@ export class Delivery {
     }
     answer.afterDelivery?.();
     answer.reservation?.commit();
-    this.recordReply(x, answer, ctx);
+    this.recordReply(exchange, answer, ctx);
   }
 
   /** A paced or faulted answer: written piece by piece on the scheduler's clock. */
-  private async sendPlanned(x: Exchange, answer: Extract<Answer, { kind: 'reply' }>, ctx: DialectEncodeContext): Promise<void> {
-    const { dialect, request, res, entry } = x;
+  private async sendPlanned(exchange: Exchange, answer: Extract<Answer, { kind: 'reply' }>, ctx: DialectEncodeContext): Promise<void> {
+    const { dialect, request, res, entry } = exchange;
     const reply = answer.reply;
     let headers: Record<string, string>;
     let pieces: EventSource;
@@ -187,36 +198,29 @@ export class Delivery {
       seed: seedOf(entry.requestId),
       stalledReaderMs: this.stalledReaderMs,
     });
-    this.settleWritten(x, answer, ctx, delivered);
+    this.settleWritten(exchange, answer, ctx, delivered);
   }
 
-  private recordReply(x: Exchange, answer: Extract<Answer, { kind: 'reply' }>, ctx: DialectEncodeContext): void {
+  private recordReply(exchange: Exchange, answer: Extract<Answer, { kind: 'reply' }>, ctx: DialectEncodeContext): void {
     const reply = answer.reply;
-    if (x.dialect.delivered && !answer.fault && !x.res.destroyed) x.dialect.delivered(reply, x.request, ctx);
-    x.entry.status = 200;
-    x.entry.reply = reply;
-    x.entry.usage = reply.usage;
-    this.outcomes.journalAdd(x.session, x.entry, x.request);
+    if (exchange.dialect.delivered && !answer.fault && !exchange.res.destroyed) exchange.dialect.delivered(reply, exchange.request, ctx);
+    exchange.entry.status = 200;
+    exchange.entry.reply = reply;
+    exchange.entry.usage = reply.usage;
+    this.outcomes.journalAdd(exchange.session, exchange.entry, exchange.request);
   }
 
   /** Writes the whole response. Once the bytes are handed to the socket the reserved step is
    * consumed; if the client already left, it is released. Returns whether it was delivered. */
-  private deliver(
-    res: ServerResponse,
-    answer: Answer,
-    requestId: string,
-    status: number,
-    headers: Record<string, string>,
-    bytes: AnswerBytes,
-    /** The dialect's own headers for this answer (e.g. Anthropic's `request-id`). */
-    own?: Record<string, string>,
-  ): boolean {
+  private deliver(exchange: Exchange, answer: Answer, head: AnswerHead, bytes: AnswerBytes): boolean {
+    const { res, entry } = exchange;
+    const { status, headers, dialectHeaders } = head;
     const { body, sentBy } = bytes;
     const latin1 = bytes.encoding === 'latin1';
     const length = typeof body !== 'string' || latin1 ? body.length : Buffer.byteLength(body);
-    const flat: string[] = ['x-request-id', requestId, 'content-length', String(length)];
+    const flat: string[] = ['x-request-id', entry.requestId, 'content-length', String(length)];
     for (const key in headers) flat.push(key, headers[key]);
-    if (own) for (const key in own) flat.push(key, own[key]);
+    if (dialectHeaders) for (const key in dialectHeaders) flat.push(key, dialectHeaders[key]);
     res.writeHead(status, flat);
     if (typeof body === 'string') {
       res.end(body, latin1 ? 'latin1' : 'utf8');
@@ -224,7 +228,7 @@ export class Delivery {
       // A small body goes out as a latin1 string (one char per byte: the bytes on the wire are the
       // buffer's): node:http then sends header and body with one string write, where a Buffer
       // body costs a gathered write and a copy of the header on the C++ heap. Its buffer is free
-      // again at once. B1 at 32 connections: ~3-4% more requests per second; at 256 the same.
+      // again at once (docs/performance.md has its measure).
       res.end(body.toString('latin1'), 'latin1');
       if (sentBy) sentBy(COPIED);
     } else {

@@ -110,13 +110,13 @@ export class HttpHost {
     this.outcomes = new Outcomes(this.cluster);
     const internalError = (req: IncomingMessage, res: ServerResponse, error: unknown, requestId?: string) =>
       this.internalError(req, res, error, requestId);
-    this.pipeline = new ProviderPipeline(
-      options.bodyLimit ?? DEFAULT_BODY_LIMIT,
-      this.outcomes,
-      new Delivery(this.outcomes, options.stalledReaderMs),
-      this.edge,
+    this.pipeline = new ProviderPipeline({
+      bodyLimit: options.bodyLimit ?? DEFAULT_BODY_LIMIT,
+      outcomes: this.outcomes,
+      delivery: new Delivery(this.outcomes, options.stalledReaderMs),
+      edge: this.edge,
       internalError,
-    );
+    });
     this.onRequest = (req, res) => {
       try {
         this.handle(req, res)?.catch((error: unknown) => this.internalError(req, res, error));
@@ -179,8 +179,8 @@ export class HttpHost {
 
   private handle(req: IncomingMessage, res: ServerResponse): Promise<void> | undefined {
     const url = req.url ?? '/';
-    const q = url.indexOf('?');
-    const path = q < 0 ? url : url.slice(0, q);
+    const queryAt = url.indexOf('?');
+    const path = queryAt < 0 ? url : url.slice(0, queryAt);
     if (this.options.corsOrigins?.length && applyCors(req, res, this.options.corsOrigins)) return;
     if (req.headers.host === undefined && req.httpVersionMinor === 1) {
       req.resume();
@@ -188,7 +188,7 @@ export class HttpHost {
       this.outcomes.sendError(res, errorShapeFor(req.method ?? 'GET', path), error, this.orphanRequestId());
       return undefined;
     }
-    if (isControlPath(path)) return this.handleControl(req, res, path, q < 0 ? '' : url.slice(q + 1));
+    if (isControlPath(path)) return this.handleControl(req, res, path, queryAt < 0 ? '' : url.slice(queryAt + 1));
 
     const route = matchRoute(req.method ?? 'GET', path);
     if (req.headers.origin !== undefined) {
@@ -206,15 +206,15 @@ export class HttpHost {
       this.outcomes.sendError(res, route.dialect, error, this.orphanRequestId());
       return undefined;
     }
-    const session = this.findSession(req, url, q, route.sessionId);
-    const queryText = q < 0 ? '' : url.slice(q + 1);
-    if (this.edge && !this.edgeAnswers(this.edge, req, route, session, queryText)) {
+    const session = this.findSession(req, url, queryAt, route.sessionId);
+    const queryText = queryAt < 0 ? '' : url.slice(queryAt + 1);
+    if (this.edge && !this.edgeAnswers(req, route, session, queryText)) {
       this.edge.forward(req, res);
       return undefined;
     }
     const requestId = session ? session.nextRequestId() : this.orphanRequestId();
     try {
-      this.pipeline.handle(req, res, path, queryText, route, session, requestId, session?.lastIdNumber ?? -1);
+      this.pipeline.handle(req, res, { path, queryText, route, session, requestId, idNumber: session?.lastIdNumber ?? -1 });
     } catch (error) {
       this.internalError(req, res, error, requestId);
     }
@@ -247,9 +247,9 @@ export class HttpHost {
   }
 
   /** Whether this edge worker answers the request itself (see cluster/replica.ts). */
-  private edgeAnswers(edge: EdgeSide, req: IncomingMessage, route: RouteResult, session: Session | undefined, queryText: string): boolean {
+  private edgeAnswers(req: IncomingMessage, route: RouteResult, session: Session | undefined, queryText: string): boolean {
     if ('notFound' in route || 'badPath' in route) return true;
-    if (!session || !edge.answers(session) || route.operation.dialect.statefulDecode) return false;
+    if (!session || !this.edge?.answers(session) || route.operation.dialect.statefulDecode) return false;
     return !chaosFor(session.chaos, req, queryText ? new URLSearchParams(queryText) : EMPTY_QUERY);
   }
 
@@ -275,10 +275,10 @@ export class HttpHost {
     );
   }
 
-  private findSession(req: IncomingMessage, url: string, q: number, prefixId: string | undefined): Session | undefined {
+  private findSession(req: IncomingMessage, url: string, queryAt: number, prefixId: string | undefined): Session | undefined {
     const named = prefixId ?? (req.headers['x-understudy-session'] as string | undefined);
     if (named !== undefined) return this.registry.get(named);
-    const key = requestApiKey(req, url, q);
+    const key = requestApiKey(req, url, queryAt);
     return (key !== undefined ? this.registry.byApiKey(key) : undefined) ?? this.registry.defaultSession;
   }
 }

@@ -9,6 +9,13 @@ import type { Session } from '../engine/session.js';
 import type { ClusterSide } from './cluster-side.js';
 import type { ErrorShape } from './front-door.js';
 
+/** A session's request being answered: where the answer goes and where it is journalled. */
+export interface Answering {
+  res: ServerResponse;
+  session: Session;
+  entry: JournalRecord;
+}
+
 export class Outcomes {
   constructor(private readonly cluster: ClusterSide | undefined) {}
 
@@ -24,9 +31,9 @@ export class Outcomes {
   }
 
   /** Answers a session's request with an error and journals it. */
-  finishError(session: Session, res: ServerResponse, shape: ErrorShape, error: NeutralError, entry: JournalRecord): void {
-    this.sendError(res, shape, error, entry.requestId);
-    this.recordError(session, error, entry);
+  finishError(to: Answering, shape: ErrorShape, error: NeutralError): void {
+    this.sendError(to.res, shape, error, to.entry.requestId);
+    this.recordError(to.session, error, to.entry);
   }
 
   recordError(session: Session, error: NeutralError, entry: JournalRecord): void {

@@ -26,6 +26,36 @@ import { CONTROL_PREFIX, type RouteResult } from './routes.js';
 
 export type MatchedRoute = Extract<RouteResult, { operation: unknown }>;
 
+/** A request on a provider path (or on no known path), as the host found it. */
+export interface RoutedRequest {
+  path: string;
+  queryText: string;
+  route: Exclude<RouteResult, { badPath: string }>;
+  session: Session | undefined;
+  requestId: string;
+  /** The number the session made requestId from (session.requestIdOf gives it back). */
+  idNumber: number;
+}
+
+/** A session's request once its route is known to take it: what every later stage reads. */
+export interface Arrival {
+  req: IncomingMessage;
+  res: ServerResponse;
+  session: Session;
+  dialect: ChatDialect;
+  /** Its journal entry, filled in stage by stage. */
+  entry: JournalRecord;
+}
+
+/** How a body is decoded: its wire context, and the decode context of a stateless decode (which
+ * the journal keeps for its later decode and the decode memo keys on). */
+interface Decoding {
+  wire: WireContext;
+  context: WireContext | undefined;
+  /** The decode memo's decoding, when the same body came just before. */
+  remembered?: ChatRequest;
+}
+
 const EMPTY_QUERY = new URLSearchParams();
 const JSON_CONTENT_TYPE = /^application\/(?:[\w.+-]+\+)?json\b/i;
 
@@ -37,70 +67,56 @@ export class ProviderPipeline {
   private lastJsonType = 'application/json';
 
   constructor(
-    private readonly bodyLimit: number,
-    private readonly outcomes: Outcomes,
-    private readonly delivery: Delivery,
-    /** Under --workers, on an edge: the owner answers what this worker cannot. */
-    private readonly edge: EdgeSide | undefined,
-    /** Answers a failure of Understudy itself (a 500 in the route's shape). */
-    private readonly internalError: (req: IncomingMessage, res: ServerResponse, error: unknown, requestId: string) => void,
+    private readonly stages: {
+      bodyLimit: number;
+      outcomes: Outcomes;
+      delivery: Delivery;
+      /** Under --workers, on an edge: the owner answers what this worker cannot. */
+      edge: EdgeSide | undefined;
+      /** Answers a failure of Understudy itself (a 500 in the route's shape). */
+      internalError: (req: IncomingMessage, res: ServerResponse, error: unknown, requestId: string) => void;
+    },
   ) {}
 
-  /** A request on a provider path (or no known path), with its session if it has one. */
-  handle(
-    req: IncomingMessage,
-    res: ServerResponse,
-    path: string,
-    queryText: string,
-    route: Exclude<RouteResult, { badPath: string }>,
-    session: Session | undefined,
-    requestId: string,
-    /** The number the session made requestId from (session.requestIdOf gives it back). */
-    idNumber: number,
-  ): void {
-    const refused = refusalBeforeBody(req, path, route, session);
+  handle(req: IncomingMessage, res: ServerResponse, routed: RoutedRequest): void {
+    const { route, session, requestId } = routed;
+    const refused = refusalBeforeBody(req, routed.path, route, session);
     if (refused) {
       req.resume();
-      this.outcomes.sendError(res, 'notFound' in route ? route.dialect : route.operation.dialect, refused, requestId);
+      this.stages.outcomes.sendError(res, 'notFound' in route ? route.dialect : route.operation.dialect, refused, requestId);
       return;
     }
     const live = session as Session;
     const matched = route as MatchedRoute;
     live.journal.counters.requests++;
-    const base = newRecord(requestId, live.id, this.routeLabel(req.method ?? 'GET', path), matched.operation.id);
-    base.idNumber = idNumber;
-    readBodyThen(req, this.bodyLimit, (body) => {
+    const entry = newRecord(requestId, live.id, this.routeLabel(req.method ?? 'GET', routed.path), matched.operation.id);
+    entry.idNumber = routed.idNumber;
+    const arrival: Arrival = { req, res, session: live, dialect: matched.operation.dialect, entry };
+    readBodyThen(req, this.stages.bodyLimit, (body) => {
       try {
-        this.handleBody(req, res, body, queryText, matched, live, base)?.catch((error: unknown) =>
-          this.internalError(req, res, error, requestId),
+        this.handleBody(arrival, body, matched, routed.queryText)?.catch((error: unknown) =>
+          this.stages.internalError(req, res, error, requestId),
         );
       } catch (error) {
-        this.internalError(req, res, error, requestId);
+        this.stages.internalError(req, res, error, requestId);
       }
     });
   }
 
-  private handleBody(
-    req: IncomingMessage,
-    res: ServerResponse,
-    body: BodyResult,
-    queryText: string,
-    route: MatchedRoute,
-    session: Session,
-    base: JournalRecord,
-  ): Promise<void> | undefined {
-    const dialect = route.operation.dialect;
+  private handleBody(arrival: Arrival, body: BodyResult, route: MatchedRoute, queryText: string): Promise<void> | undefined {
+    const { req, res, session, dialect, entry } = arrival;
+    const outcomes = this.stages.outcomes;
     if (!body.ok) {
       if (body.reason === 'aborted') {
-        this.outcomes.recordAborted(session, base, 'the client closed the connection before its request body arrived');
+        outcomes.recordAborted(session, entry, 'the client closed the connection before its request body arrived');
         return;
       }
-      this.outcomes.finishError(session, res, dialect, unreadBody(body.reason, this.bodyLimit), base);
+      outcomes.finishError(arrival, dialect, unreadBody(body.reason, this.stages.bodyLimit));
       return;
     }
     const refused = this.refusalOfBody(req);
     if (refused) {
-      this.outcomes.finishError(session, res, dialect, refused, base);
+      outcomes.finishError(arrival, dialect, refused);
       return;
     }
     const wire: WireContext = {
@@ -110,118 +126,101 @@ export class ProviderPipeline {
       headers: req.headers,
       state: session.dialectState,
     };
-    // A stateless decode sees only its decode context, which the journal keeps for its later decode
-    // and the decode memo keys on.
     const context = dialect.statefulDecode ? undefined : this.decoder.contextOf(dialect, wire, queryText);
     const remembered = this.decoder.remembered(body.text, context);
+    const decoding: Decoding = { wire, context, remembered };
     const text = body.text;
-    if (text.length >= SLICED_COUNT_CHARS && !remembered) return this.decodeLarge(req, res, text, session, dialect, context, wire, base);
-    const decoded = remembered ?? this.decode(session, res, dialect, text, this.decoder.parse(text), context ?? wire, base);
+    if (text.length >= SLICED_COUNT_CHARS && !remembered) return this.decodeLarge(arrival, text, decoding);
+    const decoded = remembered ?? this.decode(arrival, text, this.decoder.parse(text), context ?? wire);
     if (!decoded) return;
     // A stateful decode can make a large request of a small body (a continuation of a stored one).
     if (dialect.statefulDecode && holdsText(decoded, SLICED_COUNT_CHARS)) {
       return countInSlices(decoded, res).then((counted) =>
-        counted
-          ? this.afterDecode(req, res, text, session, dialect, decoded, context, undefined, wire, base)
-          : this.outcomes.recordAborted(session, base, LEFT_EARLY),
+        counted ? this.afterDecode(arrival, text, decoded, { wire, context }) : outcomes.recordAborted(session, entry, LEFT_EARLY),
       );
     }
-    return this.afterDecode(req, res, text, session, dialect, decoded, context, remembered, wire, base);
+    return this.afterDecode(arrival, text, decoded, decoding);
   }
 
   /** A large body: its shape is read in slices, then parsing, decoding and counting each get turns
    * of their own (json-shape.ts, count-in-slices.ts). */
-  private async decodeLarge(
-    req: IncomingMessage,
-    res: ServerResponse,
-    text: string,
-    session: Session,
-    dialect: ChatDialect,
-    context: WireContext | undefined,
-    wire: WireContext,
-    base: JournalRecord,
-  ): Promise<void> {
+  private async decodeLarge(arrival: Arrival, text: string, decoding: Decoding): Promise<void> {
+    const { res, session, dialect, entry } = arrival;
+    const outcomes = this.stages.outcomes;
     const shape = await scanShapeInSlices(text, res);
-    if (shape === undefined) return this.outcomes.recordAborted(session, base, LEFT_EARLY);
-    if (shape !== 'ok') return this.outcomes.finishError(session, res, dialect, shapeRefusal(shape), base);
+    if (shape === undefined) return outcomes.recordAborted(session, entry, LEFT_EARLY);
+    if (shape !== 'ok') return outcomes.finishError(arrival, dialect, shapeRefusal(shape));
     const parsed = this.decoder.parse(text, true);
-    if (parsed instanceof Unparsed) return this.outcomes.finishError(session, res, dialect, parsed.error, base);
-    if (!(await nextTurn(res))) return this.outcomes.recordAborted(session, base, LEFT_EARLY);
-    const decoded = this.decode(session, res, dialect, text, parsed, context ?? wire, base);
+    if (parsed instanceof Unparsed) return outcomes.finishError(arrival, dialect, parsed.error);
+    if (!(await nextTurn(res))) return outcomes.recordAborted(session, entry, LEFT_EARLY);
+    const decoded = this.decode(arrival, text, parsed, decoding.context ?? decoding.wire);
     if (!decoded) return;
-    if (!(await countInSlices(decoded, res))) return this.outcomes.recordAborted(session, base, LEFT_EARLY);
-    return this.afterDecode(req, res, text, session, dialect, decoded, context, undefined, wire, base);
+    if (!(await countInSlices(decoded, res))) return outcomes.recordAborted(session, entry, LEFT_EARLY);
+    return this.afterDecode(arrival, text, decoded, decoding);
   }
 
   /** The decoded request, or undefined once its error was answered. */
-  private decode(
-    session: Session,
-    res: ServerResponse,
-    dialect: ChatDialect,
-    text: string,
-    parsed: unknown,
-    wire: WireContext,
-    base: JournalRecord,
-  ): ChatRequest | undefined {
+  private decode(arrival: Arrival, text: string, parsed: unknown, wire: WireContext): ChatRequest | undefined {
     if (parsed instanceof Unparsed) {
-      this.outcomes.finishError(session, res, dialect, parsed.error, base);
+      this.stages.outcomes.finishError(arrival, arrival.dialect, parsed.error);
       return undefined;
     }
-    const decoded = this.decoder.decode(dialect, text, parsed, wire);
+    const decoded = this.decoder.decode(arrival.dialect, text, parsed, wire);
     if (!isNeutralError(decoded)) return decoded;
-    session.journal.counters.invalid++;
-    this.outcomes.finishError(session, res, dialect, decoded, base);
+    arrival.session.journal.counters.invalid++;
+    this.stages.outcomes.finishError(arrival, arrival.dialect, decoded);
     return undefined;
   }
 
   private afterDecode(
-    req: IncomingMessage,
-    res: ServerResponse,
+    arrival: Arrival,
     text: string,
-    session: Session,
-    dialect: ChatDialect,
     decoded: ChatRequest,
-    context: WireContext | undefined,
-    remembered: ChatRequest | undefined,
-    wire: WireContext,
-    base: JournalRecord,
+    { wire, context, remembered }: Decoding,
   ): Promise<void> | undefined {
-    if (this.edge?.needsOwner(session, decoded)) {
+    const { req, res, session, dialect, entry } = arrival;
+    const edge = this.stages.edge;
+    if (edge?.needsOwner(session, decoded)) {
       session.journal.counters.requests--;
-      this.edge.forward(req, res, text);
+      edge.forward(req, res, text);
       return undefined;
     }
     if (context) {
       // A remembered body's text is kept once for every journal entry that repeats it.
-      base.requestText = remembered ? this.decoder.keptText : text;
-      base.decodeContext = context;
-      base.decodeRequest = decodeForJournal;
+      entry.requestText = remembered ? this.decoder.keptText : text;
+      entry.decodeContext = context;
+      entry.decodeRequest = decodeForJournal;
     } else {
-      base.request = decoded;
+      entry.request = decoded;
     }
-    const x: Exchange = { session, dialect, request: decoded, res, entry: base, wire };
+    const exchange: Exchange = { session, dialect, request: decoded, res, entry, wire };
     const chaos = chaosFor(session.chaos, req, wire.query);
-    if (!chaos) return this.delivery.respond(x);
-    base.stream = decoded.stream;
-    const decision = decideChaos(chaos, seedOf(base.requestId), session.journal.counters.requests, latestUserText(decoded), decoded.stream);
+    if (!chaos) return this.stages.delivery.respond(exchange);
+    entry.stream = decoded.stream;
+    const decision = decideChaos(chaos, {
+      seed: seedOf(entry.requestId),
+      requestNumber: session.journal.counters.requests,
+      latestUser: latestUserText(decoded),
+      stream: decoded.stream,
+    });
     if (decision.delayMs > 0) {
       return waitConnected(decision.delayMs, res).then((connected) =>
-        connected ? this.afterChaos(x, chaos, decision) : this.outcomes.recordAborted(x.session, x.entry, LEFT_EARLY),
+        connected ? this.afterChaos(exchange, chaos, decision) : this.stages.outcomes.recordAborted(session, entry, LEFT_EARLY),
       );
     }
-    return this.afterChaos(x, chaos, decision);
+    return this.afterChaos(exchange, chaos, decision);
   }
 
-  private afterChaos(x: Exchange, chaos: ChaosOptions, decision: ChaosDecision): Promise<void> | undefined {
+  private afterChaos(exchange: Exchange, chaos: ChaosOptions, decision: ChaosDecision): Promise<void> | undefined {
     const injected = chaosError(decision, chaos);
     if (injected) {
-      x.entry.usage = inputOnly(countInputTokens(x.request));
-      this.outcomes.finishError(x.session, x.res, x.dialect, injected, x.entry);
+      exchange.entry.usage = inputOnly(countInputTokens(exchange.request));
+      this.stages.outcomes.finishError(exchange, exchange.dialect, injected);
       return undefined;
     }
     const override =
       decision.kind === 'none' && (decision.pacing || decision.fault) ? { pacing: decision.pacing, fault: decision.fault } : undefined;
-    return this.delivery.respond(x, override);
+    return this.stages.delivery.respond(exchange, override);
   }
 
   /** A body the route does not take whatever it says: compressed, or not JSON. */
