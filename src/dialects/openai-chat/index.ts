@@ -8,7 +8,7 @@ import {
   encodeChatStreamErrorEvent,
   encodeChatStreamFailure,
 } from './encode-stream.js';
-import { encodeOpenAIError } from './errors.js';
+import { encodeOpenAIError } from '../openai/encode-error.js';
 
 export const openaiChat: ChatDialect = {
   id: 'openai-chat',
