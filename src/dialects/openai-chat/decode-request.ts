@@ -5,7 +5,17 @@ import { invalidRequest, type NeutralError } from '../../core/errors.js';
 import type { ChatRequest, JsonValue, Message, OutputFormat, Part, Role, ToolChoice, ToolDefinition } from '../../core/model.js';
 import { given, isObject } from '../wire-kit/values.js';
 import { refusalOr } from '../wire-kit/wire-error.js';
-import { expectArray, expectBoolean, expectEnum, expectInteger, expectObject, expectString, fail, required } from '../openai/checks.js';
+import {
+  expectArray,
+  expectBoolean,
+  expectEnum,
+  expectInteger,
+  expectNewToolName,
+  expectObject,
+  expectString,
+  fail,
+  required,
+} from '../openai/checks.js';
 import {
   DECODED,
   arrayOf,
@@ -309,6 +319,7 @@ function decodeTools(raw: unknown): ToolDefinition[] {
       'array_above_max_length',
     );
   }
+  const names = new Set<string>();
   return (raw as unknown[]).map((rawTool, i) => {
     const p = `tools[${i}]`;
     expectObject(rawTool, p);
@@ -334,6 +345,7 @@ function decodeTools(raw: unknown): ToolDefinition[] {
         'invalid_value',
       );
     }
+    expectNewToolName(names, fn.name as string, `${p}.function.name`);
     if (fn.description !== undefined) expectString(fn.description, `${p}.function.description`);
     if (fn.strict !== undefined && fn.strict !== null) expectBoolean(fn.strict, `${p}.function.strict`);
     if (fn.parameters !== undefined) {

@@ -13,7 +13,17 @@ import { attachInfo, type ResponseEcho } from './request-info.js';
 import { ResponseStore, STORE_NAME, type StoredResponse } from './response-store.js';
 import { given, isObject } from '../wire-kit/values.js';
 import { refusalOr, reject } from '../wire-kit/wire-error.js';
-import { expectArray, expectBoolean, expectEnum, expectName, expectObject, expectString, fail, required } from '../openai/checks.js';
+import {
+  expectArray,
+  expectBoolean,
+  expectEnum,
+  expectName,
+  expectNewToolName,
+  expectObject,
+  expectString,
+  fail,
+  required,
+} from '../openai/checks.js';
 import {
   DECODED,
   arrayOf,
@@ -210,6 +220,7 @@ function decodeTools(raw: unknown): { tools: ToolDefinition[]; echo: unknown[] }
   }
   const tools: ToolDefinition[] = [];
   const echo: unknown[] = [];
+  const names = new Set<string>();
   (raw as unknown[]).forEach((rawTool, i) => {
     const p = `tools[${i}]`;
     expectObject(rawTool, p);
@@ -232,6 +243,7 @@ function decodeTools(raw: unknown): { tools: ToolDefinition[]; echo: unknown[] }
     }
     required(tool.name, `${p}.name`);
     const name = expectName(tool.name, `${p}.name`);
+    expectNewToolName(names, name, `${p}.name`);
     if (given(tool.description)) expectString(tool.description, `${p}.description`);
     required(tool.parameters, `${p}.parameters`);
     if (given(tool.strict)) expectBoolean(tool.strict, `${p}.strict`);

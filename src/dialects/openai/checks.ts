@@ -24,6 +24,12 @@ export function fail(message: string, param: string | null, code: string | null 
   reject(invalidRequest(message, param, code));
 }
 
+/** A tool's name must differ from every name declared before it in the request (`seen`). */
+export function expectNewToolName(seen: Set<string>, name: string, param: string): void {
+  if (seen.has(name)) fail(`Invalid '${param}': duplicate function name '${name}'.`, param, 'invalid_value');
+  seen.add(name);
+}
+
 const NAME = /^[a-zA-Z0-9_-]+$/;
 const NAME_BOUNDS = { max: 64 };
 

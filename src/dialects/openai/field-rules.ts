@@ -98,11 +98,27 @@ export const metadata: FieldRule = (v, p) => {
 };
 
 const BIAS = { min: -100, max: 100 };
+const TOKEN_ID = /^\d+$/;
+/** Most tokens one request may bias: the bound OpenAI has kept since its GPT-3 completions. */
+export const MAX_BIASED_TOKENS = 300;
 
-/** A map of token ids to integer biases from -100 to 100 (Chat's `logit_bias`). */
+/** A map of token ids (non-negative integers, as strings) to integer biases from -100 to 100
+ * (Chat's `logit_bias`), of at most MAX_BIASED_TOKENS entries. */
 export const logitBias: FieldRule = (v, p) => {
   const o = expectObject(v, p);
-  for (const key in o) expectInteger(o[key], `${p}.${key}`, BIAS);
+  let count = 0;
+  for (const key in o) {
+    if (!TOKEN_ID.test(key)) fail(`Invalid key in '${p}': ${key}. You should only be submitting non-negative integers.`, p);
+    expectInteger(o[key], `${p}.${key}`, BIAS);
+    count++;
+  }
+  if (count > MAX_BIASED_TOKENS) {
+    fail(
+      `Invalid '${p}': too many properties. Expected an object with at most ${MAX_BIASED_TOKENS} properties, but got ${count} instead.`,
+      p,
+      'object_above_max_properties',
+    );
+  }
 };
 
 /**
