@@ -31,6 +31,11 @@ const BLOCK_TAGS = [
 const SERVER_BLOCKS = new Set(BLOCK_TAGS.slice(8));
 const TOOL_RESULT_TAGS = ['text', 'image', 'search_result', 'document', 'tool_reference'];
 const IMAGE_MEDIA_TYPES = ['image/jpeg', 'image/png', 'image/gif', 'image/webp'];
+const ROLES = ['user', 'assistant'] as const;
+/** SDK 1.x (anthropic-version 2026-10-21) types system messages inside `messages`. */
+const ROLES_2026 = ['user', 'assistant', 'system'] as const;
+const SYSTEM_ROLE =
+  'Unexpected role "system". The Messages API accepts a top-level `system` parameter, not "system" as an input message role.';
 const TOOL_USE_ID = /^[a-zA-Z0-9_-]+$/;
 
 interface Turn {
@@ -180,7 +185,9 @@ export function decodeMessages(raw: unknown, scope: Scope): Message[] {
   wire.forEach((rawMessage, i) => {
     const path = `messages.${i}`;
     const m = expectObject(rawMessage, path);
-    const role = expectEnum(requiredMember(m, 'role', path), ['user', 'assistant', 'system'], `${path}.role`);
+    const wireRole = requiredMember(m, 'role', path);
+    if (wireRole === 'system' && !scope.v2026) fail('messages', SYSTEM_ROLE);
+    const role = expectEnum(wireRole, scope.v2026 ? ROLES_2026 : ROLES, `${path}.role`);
     const content = requiredMember(m, 'content', path);
     const finalAssistant = role === 'assistant' && i === wire.length - 1;
 

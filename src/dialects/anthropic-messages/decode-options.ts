@@ -5,7 +5,18 @@ import type { OutputFormat } from '../../core/model.js';
 import { VERSION_2026 } from './api-version.js';
 import { checkSchema } from './decode-tools.js';
 import { given } from '../wire-kit/values.js';
-import { expectEnum, expectInteger, expectNumber, expectObject, expectString, fail, requiredMember, tag } from './wording.js';
+import {
+  expectArray,
+  expectEnum,
+  expectInteger,
+  expectLength,
+  expectNumber,
+  expectObject,
+  expectString,
+  fail,
+  requiredMember,
+  tag,
+} from './wording.js';
 
 /** The largest `max_tokens` any current model takes; the API's own limit is the model's. */
 export const MAX_OUTPUT_TOKENS = 128_000;
@@ -82,4 +93,24 @@ export function decodeBetaOptions(body: Record<string, unknown>): void {
   if (given(body.fallback_credit_token) && typeof body.fallback_credit_token !== 'string') {
     expectObject(body.fallback_credit_token, 'fallback_credit_token');
   }
+}
+
+/** Stop sequences: strings, none of them empty or only whitespace (the API's own sentences). */
+export function checkStopSequences(raw: unknown): void {
+  if (!given(raw)) return;
+  expectArray(raw, 'stop_sequences').forEach((value, i) => {
+    const sequence = expectString(value, `stop_sequences.${i}`);
+    if (sequence === '') fail('stop_sequences', 'each stop sequence must be non-empty');
+    if (sequence.trim() === '') fail('stop_sequences', 'each stop sequence must contain non-whitespace');
+  });
+}
+
+const USER_ID_LENGTH = { max: 256 };
+
+/** `metadata` has one member, `user_id` (a string of at most 256 characters). */
+export function checkMetadata(raw: unknown): void {
+  if (!given(raw)) return;
+  const metadata = expectObject(raw, 'metadata');
+  for (const key in metadata) if (key !== 'user_id') fail(`metadata.${key}`, 'Extra inputs are not permitted');
+  if (given(metadata.user_id)) expectLength(expectString(metadata.user_id, 'metadata.user_id'), 'metadata.user_id', USER_ID_LENGTH);
 }

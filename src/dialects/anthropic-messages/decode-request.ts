@@ -17,9 +17,17 @@ import { refusalOr } from '../wire-kit/wire-error.js';
 import { apiVersion, VERSION_2026 } from './api-version.js';
 import { cacheControl, cacheControlSeen, resetCacheControl } from './cache-control.js';
 import { decodeMessages, decodeSystem, type Scope } from './decode-messages.js';
-import { decodeBetaOptions, decodeMaxTokens, decodeOutput, decodeSampling, decodeThinking } from './decode-options.js';
+import {
+  checkMetadata,
+  checkStopSequences,
+  decodeBetaOptions,
+  decodeMaxTokens,
+  decodeOutput,
+  decodeSampling,
+  decodeThinking,
+} from './decode-options.js';
 import { decodeToolChoice, decodeTools } from './decode-tools.js';
-import { expectArray, expectBoolean, expectEnum, expectLength, expectObject, expectString, fail, requiredMember } from './wording.js';
+import { expectArray, expectBoolean, expectEnum, expectLength, expectString, fail, requiredMember } from './wording.js';
 
 /** The request members of the Messages API (and its betas, as the SDKs type them); any other is an
  * extra input the API does not permit. */
@@ -60,7 +68,6 @@ export function decodeMessagesRequest(body: unknown, wire: WireContext): ChatReq
 }
 
 const MODEL_LENGTH = { min: 1 };
-const USER_ID_LENGTH = { max: 256 };
 
 function decodeRequest(body: unknown, wire: WireContext): ChatRequest {
   resetCacheControl();
@@ -83,14 +90,9 @@ function decodeRequest(body: unknown, wire: WireContext): ChatRequest {
   }
   const output = decodeOutput(body);
   decodeSampling(body, v2026);
-  if (given(body.stop_sequences)) {
-    expectArray(body.stop_sequences, 'stop_sequences').forEach((s, i) => expectString(s, `stop_sequences.${i}`));
-  }
+  checkStopSequences(body.stop_sequences);
   const stream = given(body.stream) ? expectBoolean(body.stream, 'stream') : false;
-  if (given(body.metadata)) {
-    const metadata = expectObject(body.metadata, 'metadata');
-    if (given(metadata.user_id)) expectLength(expectString(metadata.user_id, 'metadata.user_id'), 'metadata.user_id', USER_ID_LENGTH);
-  }
+  checkMetadata(body.metadata);
   if (given(body.service_tier)) expectEnum(body.service_tier, ['auto', 'standard_only'], 'service_tier');
   decodeBetaOptions(body);
   cacheControl(body.cache_control, 'cache_control');
