@@ -28,6 +28,9 @@ interface Row {
 const MODEL = 'gemini-2.5-flash';
 const HI = [{ role: 'user', parts: [{ text: 'Hi' }] }];
 const ENUM = 'type.googleapis.com/google.ai.generativelanguage.v1beta.';
+/** The front end's words for a function name it refuses. */
+const FUNCTION_NAME_RULE =
+  'Invalid function name. Must start with a letter or an underscore. Must be alphameric (a-z, A-Z, 0-9), underscores (_), dots (.), colons (:), or dashes (-), with a maximum length of 64.';
 const DECL = { name: 'weather', parametersJsonSchema: { type: 'object', properties: { city: { type: 'string' } } } };
 const top = (name: string) => (v: unknown) => ({ [name]: v });
 const thinking = (v: unknown) => ({ thinkingConfig: v });
@@ -124,10 +127,11 @@ const ROWS: Row[] = [
   {
     field: `${G}.stop_sequences`,
     config: top('stopSequences'),
-    ok: [['END']],
+    ok: [['END'], ['a', 'b', 'c', 'd', 'e']],
     bad: [
       ['END', type(`${G}.stop_sequences`, 'TYPE_LIST', 'END')],
       [[1], type(`${G}.stop_sequences[0]`, 'TYPE_STRING', 1), `${G}.stop_sequences[0]`],
+      [['a', 'b', 'c', 'd', 'e', 'f'], rule(`${G}.stop_sequences`, 'the number of stop_sequences must not exceed 5')],
     ],
   },
   {
@@ -205,11 +209,20 @@ const ROWS: Row[] = [
   {
     field: 'tools[0].function_declarations[0].name',
     config: (v) => declaration({ name: v }),
-    ok: ['get_weather'],
+    ok: ['get_weather', '_a.b:c-d', 'f'.repeat(64)],
     bad: [
       [1, type('tools[0].function_declarations[0].name', 'TYPE_STRING', 1)],
-      ['9lives', /Invalid function name/],
+      ['9lives', rule('tools[0].function_declarations[0].name', FUNCTION_NAME_RULE)],
+      ['get weather', rule('tools[0].function_declarations[0].name', FUNCTION_NAME_RULE)],
+      ['f'.repeat(65), rule('tools[0].function_declarations[0].name', FUNCTION_NAME_RULE)],
     ],
+  },
+  {
+    field: 'tools[0].function_declarations',
+    config: (v) => ({ tools: [{ functionDeclarations: v }] }),
+    ok: [[DECL, { ...DECL, name: 'forecast' }]],
+    // The API's own sentence, with no field path.
+    bad: [[[DECL, DECL], 'Duplicate function declaration found: weather']],
   },
   {
     field: 'tools[0].function_declarations[0].description',

@@ -71,6 +71,8 @@ const GENERATION_NUMBERS: Readonly<Record<string, readonly ['TYPE_FLOAT' | 'TYPE
   logprobs: ['TYPE_INT32', { min: 0, max: 20 }],
   maxOutputTokens: ['TYPE_INT32', { min: 0 }],
 };
+/** The API documents up to 5 stop sequences. */
+const MAX_STOP_SEQUENCES = 5;
 /** -1 asks for a dynamic budget; otherwise a budget is a count of tokens. */
 const THINKING_BUDGET = { min: -1 };
 const MIME_TYPES = ['text/plain', 'application/json', 'text/x.enum', 'application/xml', 'application/yaml'];
@@ -113,7 +115,10 @@ export function decodeGenerationConfig(raw: unknown): { output: OutputFormat; ma
     if (n > 0) maxOutputTokens = n;
   }
   if (!unset(get('stopSequences'))) {
-    expectArray(get('stopSequences'), path('stopSequences')).forEach((s, k) => expectString(s, `${path('stopSequences')}[${k}]`));
+    const p = path('stopSequences');
+    const sequences = expectArray(get('stopSequences'), p);
+    sequences.forEach((s, k) => expectString(s, `${p}[${k}]`));
+    if (sequences.length > MAX_STOP_SEQUENCES) fieldRule(p, `the number of stop_sequences must not exceed ${MAX_STOP_SEQUENCES}`);
   }
   if (!unset(get('responseModalities'))) {
     const p = path('responseModalities');

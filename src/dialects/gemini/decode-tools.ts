@@ -7,7 +7,7 @@ import { checkSchema, MAX_DECLARED_SCHEMAS } from '../../core/schema.js';
 import { isObject } from '../wire-kit/values.js';
 import { describesObject, normalizeOpenApiSchema } from './normalize-schema.js';
 import { field, onlyKnownFields, snake, unset } from './proto-fields.js';
-import { expectArray, expectBoolean, expectEnum, expectObject, expectString, fieldRule, unsupported } from './wording.js';
+import { expectArray, expectBoolean, expectEnum, expectObject, expectString, fieldRule, requestRule, unsupported } from './wording.js';
 
 /** Tools Google runs on its side; a stand-in cannot, so they are refused with a reason. */
 const HOSTED_TOOLS = [
@@ -37,7 +37,9 @@ const FUNCTION_CALLING_FIELDS = new Set(['mode', 'allowedFunctionNames', 'stream
 const MODES = ['MODE_UNSPECIFIED', 'AUTO', 'ANY', 'NONE', 'VALIDATED'] as const;
 const MODE_ENUM = 'type.googleapis.com/google.ai.generativelanguage.v1beta.FunctionCallingConfig.Mode';
 const BEHAVIORS = ['UNSPECIFIED', 'BLOCKING', 'NON_BLOCKING'] as const;
-const FUNCTION_NAME = /^[A-Za-z_][A-Za-z0-9_.:-]{0,127}$/;
+const FUNCTION_NAME = /^[A-Za-z_][A-Za-z0-9_.:-]{0,63}$/;
+const FUNCTION_NAME_RULE =
+  'Invalid function name. Must start with a letter or an underscore. Must be alphameric (a-z, A-Z, 0-9), underscores (_), dots (.), colons (:), or dashes (-), with a maximum length of 64.';
 
 export function checkCompiles(schema: JsonSchema, at: string): void {
   // Checked, not compiled: most declared schemas are never validated against (core/schema.ts).
@@ -52,10 +54,7 @@ function decodeDeclaration(raw: unknown, at: string): ToolDefinition {
   if (unset(name) || name === '') fieldRule(`${at}.name`, 'name is required');
   expectString(name, `${at}.name`);
   if (!FUNCTION_NAME.test(name as string)) {
-    fieldRule(
-      `${at}.name`,
-      `Invalid function name ${JSON.stringify(name)}: it must start with a letter or an underscore, hold only letters, digits, underscores, dots, colons and dashes, and be at most 128 characters long.`,
-    );
+    fieldRule(`${at}.name`, FUNCTION_NAME_RULE);
   }
   const description = field(decl, 'description');
   if (!unset(description)) expectString(description, `${at}.description`);
@@ -123,7 +122,7 @@ export function decodeTools(raw: unknown): ToolDefinition[] {
     }
     listed.forEach((rawDecl, k) => {
       const declaration = decodeDeclaration(rawDecl, `${path}[${k}]`);
-      if (seen.has(declaration.name)) fieldRule(`${path}[${k}].name`, `duplicate function declaration "${declaration.name}"`);
+      if (seen.has(declaration.name)) requestRule(`Duplicate function declaration found: ${declaration.name}`);
       seen.add(declaration.name);
       tools.push(declaration);
     });
