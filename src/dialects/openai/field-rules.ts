@@ -99,7 +99,8 @@ export const metadata: FieldRule = (v, p) => {
 
 const BIAS = { min: -100, max: 100 };
 const TOKEN_ID = /^\d+$/;
-/** Most tokens one request may bias: the bound OpenAI has kept since its GPT-3 completions. */
+/** Most tokens one request may bias: the bound reported for OpenAI's completions since GPT-3 (no
+ * current statement of it was found; docs/dialects/openai-chat.md). */
 export const MAX_BIASED_TOKENS = 300;
 
 /** A map of token ids (non-negative integers, as strings) to integer biases from -100 to 100
