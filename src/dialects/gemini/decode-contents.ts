@@ -5,8 +5,8 @@
 // of the first unanswered call of the same name in the turn before it.
 
 import type { JsonValue, Message, Part, ToolCallPart } from '../../core/model.js';
-import { field, onlyKnownFields, snake, unset } from './proto-fields.js';
-import { expectArray, expectBoolean, expectObject, expectString, fieldRule, invalidValue, requestRule } from './wording.js';
+import { ENUM, field, onlyKnownFields, snake, unset } from './proto-fields.js';
+import { expectArray, expectBoolean, expectEnum, expectObject, expectString, fieldRule, invalidValue, requestRule } from './wording.js';
 
 const CONTENT_FIELDS = new Set(['role', 'parts']);
 const PART_FIELDS = new Set([
@@ -37,10 +37,13 @@ const DATA_FIELDS = [
   'toolCall',
   'toolResponse',
 ] as const;
+/** Members of a part that are proto messages the neutral request does not record: type-checked only. */
+const PART_MESSAGES = ['videoMetadata', 'mediaResolution', 'partMetadata'] as const;
 const BLOB_FIELDS = new Set(['mimeType', 'data', 'displayName']);
 const FILE_DATA_FIELDS = new Set(['mimeType', 'fileUri', 'displayName']);
 const FUNCTION_CALL_FIELDS = new Set(['id', 'name', 'args', 'partialArgs', 'willContinue']);
 const FUNCTION_RESPONSE_FIELDS = new Set(['id', 'name', 'response', 'parts', 'willContinue', 'scheduling']);
+const SCHEDULINGS = ['SCHEDULING_UNSPECIFIED', 'SILENT', 'WHEN_IDLE', 'INTERRUPT'] as const;
 const BASE64 = /^[A-Za-z0-9+/_-]*={0,2}$/;
 
 type Turn = 'user' | 'model' | 'system';
@@ -77,6 +80,10 @@ function decodePart(raw: unknown, at: string, turn: Turn, index: number): Decode
   if (!unset(thought)) expectBoolean(thought, `${at}.thought`);
   const signature = field(part, 'thoughtSignature');
   if (!unset(signature)) expectString(signature, `${at}.thought_signature`);
+  for (const key of PART_MESSAGES) {
+    const member = field(part, key);
+    if (!unset(member)) expectObject(member, `${at}.${snake(key)}`);
+  }
   if (dataKey === undefined) {
     // A part that only carries a thought signature (as thinking models return them) is kept by
     // clients and sent back; it says nothing the neutral request records.
@@ -99,6 +106,7 @@ function decodePart(raw: unknown, at: string, turn: Turn, index: number): Decode
       const data = field(blob, 'data');
       if (unset(data)) fieldRule(`${path}.data`, 'required field is not set');
       if (typeof data !== 'string' || !BASE64.test(data)) invalidValue(`${path}.data`, 'TYPE_BYTES', data);
+      checkDisplayName(blob, path);
       return { kind: 'part', part: { type: 'image', url: `data:${mimeType as string};base64,${data}`, mediaType: mimeType as string } };
     }
     case 'fileData': {
@@ -109,6 +117,7 @@ function decodePart(raw: unknown, at: string, turn: Turn, index: number): Decode
       expectString(uri, `${path}.file_uri`);
       const mimeType = field(file, 'mimeType');
       if (!unset(mimeType)) expectString(mimeType, `${path}.mime_type`);
+      checkDisplayName(file, path);
       return {
         kind: 'part',
         part: { type: 'image', url: uri as string, ...(typeof mimeType === 'string' && mimeType !== '' && { mediaType: mimeType }) },
@@ -124,6 +133,10 @@ function decodePart(raw: unknown, at: string, turn: Turn, index: number): Decode
       const id = field(call, 'id');
       if (!unset(id)) expectString(id, `${path}.id`);
       const args = field(call, 'args');
+      const partialArgs = field(call, 'partialArgs');
+      if (!unset(partialArgs)) expectArray(partialArgs, `${path}.partial_args`);
+      const callContinues = field(call, 'willContinue');
+      if (!unset(callContinues)) expectBoolean(callContinues, `${path}.will_continue`);
       return {
         kind: 'call',
         index,
@@ -146,6 +159,8 @@ function decodePart(raw: unknown, at: string, turn: Turn, index: number): Decode
       if (!unset(parts)) expectArray(parts, `${path}.parts`);
       const willContinue = field(result, 'willContinue');
       if (!unset(willContinue)) expectBoolean(willContinue, `${path}.will_continue`);
+      const scheduling = field(result, 'scheduling');
+      if (!unset(scheduling)) expectEnum(scheduling, SCHEDULINGS, `${path}.scheduling`, `${ENUM}FunctionResponse.Scheduling`);
       return {
         kind: 'result',
         index,
@@ -159,6 +174,11 @@ function decodePart(raw: unknown, at: string, turn: Turn, index: number): Decode
       expectObject(value, path);
       return undefined;
   }
+}
+
+function checkDisplayName(media: Record<string, unknown>, path: string): void {
+  const name = field(media, 'displayName');
+  if (!unset(name)) expectString(name, `${path}.display_name`);
 }
 
 function decodeParts(raw: unknown, at: string, turn: Turn): DecodedPart[] {

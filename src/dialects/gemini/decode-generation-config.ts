@@ -71,6 +71,16 @@ const GENERATION_NUMBERS: Readonly<Record<string, readonly ['TYPE_FLOAT' | 'TYPE
   logprobs: ['TYPE_INT32', { min: 0, max: 20 }],
   maxOutputTokens: ['TYPE_INT32', { min: 0 }],
 };
+const GENERATION_BOOLEANS = ['responseLogprobs', 'enableEnhancedCivicAnswers', 'audioTimestamp', 'enableAffectiveDialog'] as const;
+/** Members that are proto messages a text-only stand-in does not use: type-checked only. */
+const GENERATION_MESSAGES = [
+  'speechConfig',
+  'imageConfig',
+  'audioTranscriptionConfig',
+  'routingConfig',
+  'modelConfig',
+  'translationConfig',
+] as const;
 /** The API documents up to 5 stop sequences. */
 const MAX_STOP_SEQUENCES = 5;
 /** -1 asks for a dynamic budget; otherwise a budget is a count of tokens. */
@@ -103,8 +113,8 @@ export function decodeGenerationConfig(raw: unknown): { output: OutputFormat; ma
   if (!unset(get('mediaResolution'))) {
     expectEnum(get('mediaResolution'), MEDIA_RESOLUTIONS, path('mediaResolution'), `${ENUM}MediaResolution`);
   }
-  if (!unset(get('responseLogprobs'))) expectBoolean(get('responseLogprobs'), path('responseLogprobs'));
-  if (!unset(get('enableEnhancedCivicAnswers'))) expectBoolean(get('enableEnhancedCivicAnswers'), path('enableEnhancedCivicAnswers'));
+  for (const name of GENERATION_BOOLEANS) if (!unset(get(name))) expectBoolean(get(name), path(name));
+  for (const name of GENERATION_MESSAGES) if (!unset(get(name))) expectObject(get(name), path(name));
   if (!unset(get('candidateCount'))) {
     const n = expectInteger(get('candidateCount'), path('candidateCount'), undefined, 'TYPE_INT32');
     if (n !== 1) unsupported(path('candidateCount'), `Understudy answers with exactly one candidate; candidateCount must be 1 (got ${n}).`);

@@ -129,6 +129,7 @@ function decodeBody(body: unknown, wire: WireContext, route: RouteInfo): ChatReq
     if (!unset(field(body, name))) expectString(field(body, name), snake(name));
   }
   if (!unset(field(body, 'store'))) expectBoolean(field(body, 'store'), 'store');
+  if (!unset(field(body, 'modelArmorConfig'))) expectObject(field(body, 'modelArmorConfig'), 'model_armor_config');
   checkSafetySettings(field(body, 'safetySettings'));
 
   const system = decodeSystemInstruction(field(body, 'systemInstruction'));

@@ -135,6 +135,10 @@ export function decodeToolConfig(raw: unknown, declared: ToolDefinition[]): { to
   if (unset(raw)) return auto;
   const config = expectObject(raw, 'tool_config');
   onlyKnownFields(config, TOOL_CONFIG_FIELDS, 'tool_config');
+  const retrieval = field(config, 'retrievalConfig');
+  if (!unset(retrieval)) expectObject(retrieval, 'tool_config.retrieval_config');
+  const serverSide = field(config, 'includeServerSideToolInvocations');
+  if (!unset(serverSide)) expectBoolean(serverSide, 'tool_config.include_server_side_tool_invocations');
   const fcc = field(config, 'functionCallingConfig');
   if (unset(fcc)) return auto;
   const at = 'tool_config.function_calling_config';
