@@ -132,6 +132,15 @@ const ROWS: Row[] = [
   { field: 'container', ok: ['container_1', {}], bad: [[1, DICT]] },
   { field: 'context_management', ok: [{}], bad: [['x', DICT]] },
   {
+    field: 'fallbacks',
+    ok: ['default', [], [{ model: 'claude-haiku-4-5' }]],
+    bad: [
+      [{}, LIST],
+      ['always', "Input should be 'default'"],
+      [[1], DICT, 'fallbacks.0'],
+    ],
+  },
+  {
     field: 'cache_control',
     ok: [{ type: 'ephemeral' }, { type: 'ephemeral', ttl: '1h' }],
     bad: [

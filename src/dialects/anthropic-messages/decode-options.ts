@@ -87,8 +87,13 @@ export function decodeBetaOptions(body: Record<string, unknown>): void {
   if (given(body.speed)) expectEnum(body.speed, ['standard', 'fast'], 'speed');
   for (const key of ['inference_geo', 'user_profile_id', 'workspace_id'] as const) if (given(body[key])) expectString(body[key], key);
   if (given(body.container) && typeof body.container !== 'string') expectObject(body.container, 'container');
-  for (const key of ['context_management', 'diagnostics', 'compaction', 'thread', 'fallbacks', 'billing_policy'] as const) {
+  for (const key of ['context_management', 'diagnostics', 'compaction', 'thread', 'billing_policy'] as const) {
     if (given(body[key])) expectObject(body[key], key);
+  }
+  // A list of fallback models, or 'default'.
+  if (given(body.fallbacks)) {
+    if (typeof body.fallbacks === 'string') expectEnum(body.fallbacks, ['default'], 'fallbacks');
+    else expectArray(body.fallbacks, 'fallbacks').forEach((entry, i) => expectObject(entry, `fallbacks.${i}`));
   }
   if (given(body.fallback_credit_token) && typeof body.fallback_credit_token !== 'string') {
     expectObject(body.fallback_credit_token, 'fallback_credit_token');
