@@ -18,7 +18,7 @@ import { connectUnderstudy, startUnderstudy } from '../../src/client/index.js';
 import { wordPieces } from '../../src/core/stream-pieces.js';
 import { arraySource } from '../../src/dialects/dialect.js';
 import { splitInputJson } from '../../src/dialects/anthropic-messages/encode-stream.js';
-import { splitArguments } from '../../src/dialects/openai-chat/encode-stream.js';
+import { splitArguments } from '../../src/dialects/openai/split-arguments.js';
 import { defaultChunks } from '../../src/engine/resolve.js';
 import { loadFixtureFile } from '../../src/engine/fixture-file.js';
 import { writeStreamed } from '../../src/transport/stream-writer.js';

@@ -4,16 +4,11 @@
 import type { ChatRequest, EncodeContext, ResolvedReply } from '../../core/model.js';
 import type { NeutralError } from '../../core/errors.js';
 import type { EventBytes, EventSource, StreamEncoding } from '../dialect.js';
-import { fixedPieces } from '../../core/stream-pieces.js';
-import { encodeOpenAIError } from './errors.js';
+import { encodeOpenAIError } from '../openai/encode-error.js';
+import { splitArguments } from '../openai/split-arguments.js';
 import { openaiChatUsage } from './openai-chat-usage.js';
 
-const ARGUMENT_FRAGMENT = 24;
 const STREAM_CONTENT_TYPE = 'text/event-stream; charset=utf-8';
-
-export function splitArguments(text: string): string[] {
-  return fixedPieces(text, ARGUMENT_FRAGMENT);
-}
 
 /** The `choices` array of each chunk, in order: everything that depends on the reply alone. */
 function choiceFragments(reply: ResolvedReply): string[] {

@@ -2,7 +2,7 @@ import type { ChatDialect } from '../dialect.js';
 import { decodeChatRequest } from './decode-request.js';
 import { encodeChatResponse } from './encode-response.js';
 import { encodeChatStreamEvents, encodeChatStreamErrorEvent, encodeChatStreamFailure } from './encode-stream.js';
-import { encodeOpenAIError } from './errors.js';
+import { encodeOpenAIError } from '../openai/encode-error.js';
 
 export const openaiChat: ChatDialect = {
   id: 'openai-chat',

@@ -1,5 +1,5 @@
 import type { ChatDialect } from '../dialect.js';
-import { encodeOpenAIError } from '../openai-chat/errors.js';
+import { encodeOpenAIError } from '../openai/encode-error.js';
 import { decodeResponsesRequest } from './decode-request.js';
 import { encodeResponsesResponse } from './encode-response.js';
 import { encodeResponsesStreamErrorEvent, encodeResponsesStreamEvents, encodeResponsesStreamFailure } from './encode-stream.js';
