@@ -1,6 +1,8 @@
 // A fluent way to write a ScenarioSpec: `when…` methods describe the next step's predicates, a
 // reply method (`replies`, `repliesJson`, `callsTool`, `callsTools`, `fails`, `reply`) closes
-// the step. `onChange` lets an in-process session apply every change at once.
+// the step. `onChange` lets an in-process session apply every change at once. Awaiting a builder
+// waits until its scenario is loaded (over HTTP: sent), so `await session.scenario('x').replies('hi')`
+// means what it says; `.then()` with no arguments only reads as a separator between steps.
 
 import type { JsonValue, Pacing, Reply, ScriptedToolCall, StreamFault } from '../core/model.js';
 import type { ExhaustionPolicy, MessageSpec, ScenarioSpec, StepSpec, TextMatchSpec, WhenSpec } from '../engine/spec.js';
@@ -14,6 +16,8 @@ export class ScenarioBuilder {
   constructor(
     readonly name: string,
     private readonly onChange?: (spec: ScenarioSpec) => void,
+    /** Settles once the session holds this scenario (sends it, over HTTP). */
+    private readonly loaded?: () => Promise<void>,
   ) {}
 
   // ---- predicates of the next step ----
@@ -51,9 +55,34 @@ export class ScenarioBuilder {
   whenHasTool(name: string): this {
     return this.add({ hasTool: name });
   }
-  /** Reads as a separator between steps; changes nothing. */
-  then(): this {
-    return this;
+  /** With no arguments: reads as a separator between steps and changes nothing. */
+  then(): this;
+  /** Called by `await`: settles once the session holds this scenario. */
+  then<Loaded = void, Failed = never>(
+    onLoaded?: ((value: void) => Loaded | PromiseLike<Loaded>) | null,
+    onFailed?: ((reason: unknown) => Failed | PromiseLike<Failed>) | null,
+  ): Promise<Loaded | Failed>;
+  then<Loaded = void, Failed = never>(
+    onLoaded?: ((value: void) => Loaded | PromiseLike<Loaded>) | null,
+    onFailed?: ((reason: unknown) => Failed | PromiseLike<Failed>) | null,
+  ): this | Promise<Loaded | Failed> {
+    if (onLoaded === undefined && onFailed === undefined) return this;
+    return this.whenLoaded().then(onLoaded, onFailed);
+  }
+
+  private whenLoaded(): Promise<void> {
+    if (!this.loaded) {
+      return Promise.reject(
+        new Error(
+          `scenario "${this.name}": a builder made on its own is loaded nowhere; pass it to session.load(), or make it with session.scenario()`,
+        ),
+      );
+    }
+    try {
+      return this.loaded();
+    } catch (error) {
+      return Promise.reject(error as Error);
+    }
   }
 
   // ---- replies: each closes a step ----

@@ -32,7 +32,7 @@ export interface UnderstudySession {
   readonly apiKey: string;
   /** Base URL for the provider's SDK (e.g. `http://127.0.0.1:PORT/v1` for openai). */
   url(provider?: Provider): string;
-  /** A fluent scenario. In process it takes effect at once; over HTTP call `await push()` after. */
+  /** A fluent scenario. In process it takes effect at once; over HTTP await it (or call `push()`). */
   scenario(name: string): ScenarioBuilder;
   /** Sends scenarios built with `scenario()` that were not sent yet (only needed over HTTP). */
   push(): Promise<void>;
@@ -88,8 +88,13 @@ class LocalSession implements UnderstudySession {
     return this.server.providerUrl(provider);
   }
   scenario(name: string): ScenarioBuilder {
-    const builder = new ScenarioBuilder(name, (spec) =>
-      this.session.load(checked({ scenarios: [spec] }, `scenario "${name}"`, this.server.replyLimits)),
+    const builder = new ScenarioBuilder(
+      name,
+      (spec) => this.session.load(checked({ scenarios: [spec] }, `scenario "${name}"`, this.server.replyLimits)),
+      // Applied at once; awaiting it reports a `next` that names no step.
+      async () => {
+        if (builder.danglingNext().length > 0) checked({ scenarios: [builder.build()] }, `scenario "${name}"`, this.server.replyLimits);
+      },
     );
     this.builders.push(builder);
     return builder;
@@ -157,7 +162,7 @@ class RemoteSession implements UnderstudySession {
     return this.control.providerUrl(provider);
   }
   scenario(name: string): ScenarioBuilder {
-    const builder = new ScenarioBuilder(name);
+    const builder = new ScenarioBuilder(name, undefined, () => this.push());
     this.pending.push(builder);
     return builder;
   }
