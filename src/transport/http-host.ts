@@ -28,6 +28,7 @@ import { Delivery } from './delivery.js';
 import { answerOutsideRoutes, errorShapeFor, sendControlError, serverTimeouts } from './front-door.js';
 import { Outcomes } from './outcomes.js';
 import { ProviderPipeline } from './provider-pipeline.js';
+import { requestLogger, type RequestLogFormat, type RequestLogOptions } from './request-log.js';
 import { dialectOf, isControlPath, matchRoute, PROVIDER_PATHS, type RouteResult } from './routes.js';
 
 export interface ServerOptions {
@@ -61,6 +62,9 @@ export interface ServerOptions {
   maxReplyBytes?: number;
   /** Most entries of a reply's scripted `chunks` list (docs/fixtures.md "Limits"). */
   maxStreamChunks?: number;
+  /** A line per request as it ends (`understudy serve` logs text unless `--quiet`); off by
+   * default in process. `'text'` or `'json'` to standard output, or `{format, write}`. */
+  requestLog?: RequestLogFormat | RequestLogOptions;
 }
 
 /** What the assembling server gives the host. */
@@ -107,7 +111,7 @@ export class HttpHost {
     };
     this.cluster = parts.cluster?.(this.registry);
     this.edge = this.cluster?.kind === 'edge' ? this.cluster : undefined;
-    this.outcomes = new Outcomes(this.cluster);
+    this.outcomes = new Outcomes(this.cluster, requestLogger(options.requestLog));
     const internalError = (req: IncomingMessage, res: ServerResponse, error: unknown, requestId?: string) =>
       this.internalError(req, res, error, requestId);
     this.pipeline = new ProviderPipeline({

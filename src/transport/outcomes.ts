@@ -8,6 +8,7 @@ import { ABORTED_STATUS, type JournalRecord } from '../engine/journal.js';
 import type { Session } from '../engine/session.js';
 import type { ClusterSide } from './cluster-side.js';
 import type { ErrorShape } from './front-door.js';
+import type { RequestLogger } from './request-log.js';
 
 /** A session's request being answered: where the answer goes and where it is journalled. */
 export interface Answering {
@@ -17,7 +18,11 @@ export interface Answering {
 }
 
 export class Outcomes {
-  constructor(private readonly cluster: ClusterSide | undefined) {}
+  constructor(
+    private readonly cluster: ClusterSide | undefined,
+    /** ServerOptions.requestLog: a line per request as it is journalled. */
+    private readonly log: RequestLogger | undefined,
+  ) {}
 
   /** Writes an error in the given shape (or drops the connection if an answer already began). */
   sendError(res: ServerResponse, shape: ErrorShape, error: NeutralError, requestId: string): void {
@@ -59,5 +64,6 @@ export class Outcomes {
       entry.worker = 0;
       session.journal.add(entry);
     }
+    if (this.log) this.log(entry);
   }
 }
