@@ -6,6 +6,7 @@ import type { AddressInfo } from 'node:net';
 import { invalidRequest, isNeutralError, understudyConflict, type NeutralError } from '../core/errors.js';
 import type { ChatRequest, Pacing, StreamFault, Usage } from '../core/model.js';
 import { latestUserText } from '../core/conversation.js';
+import { fnv1a } from '../core/fnv.js';
 import { countInputTokens } from '../core/tokens.js';
 import { loadTokenizer } from '../core/tokens.js';
 import { handleControl, CONTROL_PREFIX } from '../control/api.js';
@@ -1051,9 +1052,7 @@ function chaosError(decision: ChaosDecision, chaos: ChaosOptions): NeutralError 
 
 /** A number from the request id, seeding its pacing jitter (same session and request, same timings). */
 function seedOf(requestId: string): number {
-  let h = 2166136261;
-  for (let i = 0; i < requestId.length; i++) h = Math.imul(h ^ requestId.charCodeAt(i), 16777619);
-  return h >>> 0;
+  return fnv1a(requestId);
 }
 
 function inputOnly(inputTokens: number): Usage {
