@@ -71,8 +71,9 @@ export interface ConformanceDriver {
   readonly name: string;
   /** The id of the dialect whose routes it drives (ChatDialect.id). */
   readonly dialect: string;
-  /** The operation id each mode arrives on (RouteSpec.operation), as the journal records it. */
-  readonly operations: Record<Mode, string>;
+  /** The operation id each mode arrives on (RouteSpec.operation), as the journal records it; a
+   * dialect that does not stream leaves `stream` out, and the suite skips its stream cases. */
+  readonly operations: { json: string; stream?: string };
   /** The provider's error type for a wire-validation 400, a scripted 429, and Understudy's own 409
    * (no script matches, or the scripted reply fails the request's contract). */
   readonly errorTypes: { invalidRequest: string; rateLimited: string; conflict: string };
