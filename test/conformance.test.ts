@@ -31,6 +31,9 @@ const WEATHER: ToolSpec = {
   },
 };
 const CALL = { id: 'call_conformance_1', name: WEATHER.name, arguments: { city: 'Paris', unit: 'celsius' } };
+const SECOND_CALL = { id: 'call_conformance_2', name: WEATHER.name, arguments: { city: 'Tōkyō', unit: 'fahrenheit' } };
+/** Text outside ASCII, in pieces that end inside no character: two-, three- and four-byte UTF-8. */
+const WIDE_CHUNKS = ['Grüße ', 'aus Paris — ', '東京は晴れ ', '🌤️ 21°C'];
 
 const CITY = {
   name: 'city_facts',
@@ -207,6 +210,63 @@ const CASES: ConformanceCase[] = [
       assert.deepEqual([result.callId, result.name], [CALL.id, CALL.name]);
       assert.match(result.content, /sunny, 21 C/);
       await ctx.session.verify();
+    },
+  },
+  {
+    name: 'two tool calls',
+    modes: BOTH,
+    async run(ctx) {
+      ctx.session.scenario('tools').callsTools([CALL, SECOND_CALL]);
+      const answer = await ctx.client.ask({ prompt: 'Paris and Tokyo?', tools: [WEATHER] }, ctx.mode);
+      assert.deepEqual(answer.toolCalls, [CALL, SECOND_CALL]);
+      const [entry] = (await journalled(ctx)).entries;
+      assert.deepEqual(
+        entry.reply?.toolCalls.map((c) => [c.id, JSON.parse(c.argumentsText)]),
+        [
+          [CALL.id, CALL.arguments],
+          [SECOND_CALL.id, SECOND_CALL.arguments],
+        ],
+      );
+    },
+  },
+  {
+    name: 'text outside ASCII',
+    modes: BOTH,
+    async run(ctx) {
+      const text = WIDE_CHUNKS.join('');
+      ctx.session.scenario('wide').replies(text).inChunks(WIDE_CHUNKS);
+      const answer = await ctx.client.ask({ prompt: 'Grüße? 天気は?' }, ctx.mode);
+      assert.equal(answer.text, text);
+      assertStreamed(ctx, answer, WIDE_CHUNKS.length);
+      const [entry] = (await journalled(ctx)).entries;
+      assert.equal(latestUserText(entry), 'Grüße? 天気は?');
+      assert.equal(entry.reply?.content, text);
+      assertUsage(answer, entry);
+    },
+  },
+  {
+    name: 'the same scripted reply, again and again',
+    modes: BOTH,
+    async run(ctx) {
+      // The second and later answers of one scripted reply come from what was encoded for the first.
+      const text = WIDE_CHUNKS.join('');
+      ctx.session.scenario('again').replies(text).inChunks(WIDE_CHUNKS).onExhausted('repeat_last');
+      const answers: Answer[] = [];
+      for (let i = 0; i < 3; i++) answers.push(await ctx.client.ask({ prompt: PROMPT }, ctx.mode));
+      for (const answer of answers) {
+        assert.equal(answer.text, text);
+        assertStreamed(ctx, answer, WIDE_CHUNKS.length);
+      }
+      const { entries } = await journalled(ctx, 3);
+      assert.deepEqual(
+        entries.map((e) => [e.status, e.source]),
+        [
+          [200, 'script'],
+          [200, 'repeat_last'],
+          [200, 'repeat_last'],
+        ],
+      );
+      entries.forEach((entry, i) => assertUsage(answers[i], entry));
     },
   },
   {
