@@ -270,6 +270,28 @@ const CASES: ConformanceCase[] = [
     },
   },
   {
+    name: 'paced stream',
+    modes: STREAM,
+    async run(ctx) {
+      // Paced delivery makes each event when it is sent: another encoding path than a whole stream.
+      const text = WIDE_CHUNKS.join('');
+      ctx.session
+        .scenario('paced')
+        .replies(text)
+        .inChunks(WIDE_CHUNKS)
+        .paced({ ttftMs: 5, chunksPerSecond: 400 })
+        .onExhausted('repeat_last');
+      const answers = [await ctx.client.ask({ prompt: PROMPT }, ctx.mode), await ctx.client.ask({ prompt: PROMPT }, ctx.mode)];
+      const { entries } = await journalled(ctx, 2);
+      answers.forEach((answer, i) => {
+        assert.equal(answer.text, text);
+        assertStreamed(ctx, answer, WIDE_CHUNKS.length);
+        assert.ok(answer.finish !== undefined, 'the paced answer says it finished');
+        assertUsage(answer, entries[i]);
+      });
+    },
+  },
+  {
     name: 'structured output',
     modes: BOTH,
     async run(ctx) {
