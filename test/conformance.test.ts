@@ -453,16 +453,33 @@ const CASES: ConformanceCase[] = [
       assert.equal(entry.reply?.content, answer.text);
     },
   },
-  {
-    name: 'fault: connection closed part-way',
+  ...(['close', 'reset'] as const).map((kind): ConformanceCase => ({
+    name: `fault: connection ${kind === 'close' ? 'closed' : 'reset'} part-way`,
     modes: BOTH,
+    ...(kind === 'reset' && {
+      todo: "the journal entry of a reset answer is written a turn of the event loop after the client saw the reset (journalled on the response's 'close' event, src/transport), so a journal read right after the SDK's error finds none",
+    }),
     async run(ctx) {
-      const fault = ctx.mode === 'stream' ? { kind: 'close' as const, afterChunks: 2 } : { kind: 'close' as const, afterBytes: 20 };
-      ctx.session.scenario('cut').replies(TEXT).inChunks(CHUNKS).withFault(fault);
+      ctx.session
+        .scenario('cut')
+        .replies(TEXT)
+        .inChunks(CHUNKS)
+        .withFault(ctx.mode === 'stream' ? { kind, afterChunks: 2 } : { kind, afterBytes: 20 });
       const error = await rejection(ctx, { prompt: PROMPT });
       assert.equal(error.api, false, `a connection failure, not an API error: ${error.message}`);
       const [entry] = (await journalled(ctx)).entries;
       assert.deepEqual([entry.script, entry.step], ['cut', 'step-1']);
+    },
+  })),
+  {
+    name: 'fault: malformed event part-way',
+    modes: STREAM,
+    async run(ctx) {
+      ctx.session.scenario('broken').replies(TEXT).inChunks(CHUNKS).withFault({ kind: 'malformed', afterChunks: 2 });
+      const error = await rejection(ctx, { prompt: PROMPT });
+      assert.equal(error.api, false, `a broken stream, not an API error: ${error.message}`);
+      const [entry] = (await journalled(ctx)).entries;
+      assert.deepEqual([entry.script, entry.step], ['broken', 'step-1']);
     },
   },
   {

@@ -64,7 +64,13 @@ export const openaiChatDriver: ConformanceDriver = {
   operations: { json: 'openai.chat.completions', stream: 'openai.chat.completions' },
   errorTypes: { invalidRequest: 'invalid_request_error', rateLimited: 'requests', conflict: 'understudy_error' },
   connect(target) {
-    const client = new OpenAI({ baseURL: target.url('openai'), apiKey: target.apiKey, maxRetries: 0, timeout: CLIENT_TIMEOUT_MS });
+    const client = new OpenAI({
+      baseURL: target.url('openai'),
+      apiKey: target.apiKey,
+      maxRetries: 0,
+      timeout: CLIENT_TIMEOUT_MS,
+      logLevel: 'off',
+    });
     return {
       async ask(question, mode) {
         if (mode === 'json') return answerOf(await client.chat.completions.create({ ...params(question), stream: false }), 0);
