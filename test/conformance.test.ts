@@ -30,6 +30,11 @@ const WEATHER: ToolSpec = {
     additionalProperties: false,
   },
 };
+const TIME: ToolSpec = {
+  name: 'get_time',
+  description: 'Local time in a city',
+  parameters: { type: 'object', properties: { city: { type: 'string' } }, required: ['city'], additionalProperties: false },
+};
 const CALL = { id: 'call_conformance_1', name: WEATHER.name, arguments: { city: 'Paris', unit: 'celsius' } };
 const SECOND_CALL = { id: 'call_conformance_2', name: WEATHER.name, arguments: { city: 'Tōkyō', unit: 'fahrenheit' } };
 /** Text outside ASCII, in pieces that end inside no character: two-, three- and four-byte UTF-8. */
@@ -382,6 +387,18 @@ const CASES: ConformanceCase[] = [
     },
   },
   {
+    name: 'scripted call of another tool than the request names',
+    modes: BOTH,
+    async run(ctx) {
+      ctx.session.scenario('other').callsTool(CALL.name, CALL.arguments, CALL.id);
+      const error = await rejection(ctx, { prompt: PROMPT, tools: [WEATHER, TIME], toolChoice: { name: TIME.name } });
+      assert.deepEqual([error.api, error.status, error.type], [true, 409, ctx.driver.errorTypes.conflict], error.message);
+      assert.match(error.message, /get_time/);
+      const { entries } = await journalled(ctx);
+      assert.deepEqual([entries[0].status, entries[0].error?.code], [409, 'fixture_mismatch']);
+    },
+  },
+  {
     name: 'no script matches',
     modes: BOTH,
     async run(ctx) {
@@ -440,6 +457,22 @@ const CASES: ConformanceCase[] = [
         entry.reply?.toolCalls.map((c) => c.name),
         [WEATHER.name],
       );
+    },
+  },
+  {
+    name: 'zero-config call of the tool the request names',
+    modes: BOTH,
+    zeroConfig: true,
+    async run(ctx) {
+      const answer = await ctx.client.ask({ prompt: PROMPT, tools: [WEATHER, TIME], toolChoice: { name: TIME.name } }, ctx.mode);
+      assert.deepEqual(
+        answer.toolCalls.map((c) => c.name),
+        [TIME.name],
+      );
+      assertValid(TIME.parameters, answer.toolCalls[0].arguments, 'the zero-config arguments');
+      const [entry] = (await journalled(ctx)).entries;
+      assert.deepEqual([entry.status, entry.source], [200, 'zero_config']);
+      assert.deepEqual(entry.request?.toolChoice, { type: 'named', name: TIME.name });
     },
   },
   {

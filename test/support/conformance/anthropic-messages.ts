@@ -40,6 +40,7 @@ function params(question: Question): MessageCreateParamsBase {
         input_schema: t.parameters as Anthropic.Tool.InputSchema,
       })),
     }),
+    ...(question.toolChoice && { tool_choice: { type: 'tool' as const, name: question.toolChoice.name } }),
     ...(question.schema && { output_config: { format: { type: 'json_schema' as const, schema: question.schema.schema } } }),
     ...(question.malformed && { temperature: 'hot' as never }),
   };

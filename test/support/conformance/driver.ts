@@ -16,6 +16,8 @@ export interface ToolSpec {
 export interface Question {
   prompt: string;
   tools?: ToolSpec[];
+  /** The answer must call this one of the declared tools. */
+  toolChoice?: { name: string };
   /** Structured output: the answer must be JSON valid against this schema. */
   schema?: { name: string; schema: Record<string, unknown> };
   /** After the prompt: the assistant's call of a tool, then the tool's result answering it. */

@@ -3,7 +3,13 @@
 // `generateContentStream` (server-sent events) for streams; tools and schemas as JSON Schema
 // (`parametersJsonSchema`, `responseJsonSchema`).
 
-import { ApiError, GoogleGenAI, type GenerateContentParameters, type GenerateContentResponse } from '@google/genai';
+import {
+  ApiError,
+  FunctionCallingConfigMode,
+  GoogleGenAI,
+  type GenerateContentParameters,
+  type GenerateContentResponse,
+} from '@google/genai';
 import {
   CLIENT_TIMEOUT_MS,
   type Answer,
@@ -55,6 +61,9 @@ function params(question: Question): GenerateContentParameters {
             })),
           },
         ],
+      }),
+      ...(question.toolChoice && {
+        toolConfig: { functionCallingConfig: { mode: FunctionCallingConfigMode.ANY, allowedFunctionNames: [question.toolChoice.name] } },
       }),
       ...(question.schema && { responseMimeType: 'application/json', responseJsonSchema: question.schema.schema }),
       ...(question.malformed && { temperature: 'hot' as never }),

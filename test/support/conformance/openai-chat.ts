@@ -51,6 +51,7 @@ function params(question: Question): ChatCompletionCreateParamsBase {
         function: { name: t.name, description: t.description, parameters: t.parameters },
       })),
     }),
+    ...(question.toolChoice && { tool_choice: { type: 'function' as const, function: { name: question.toolChoice.name } } }),
     ...(question.schema && {
       response_format: { type: 'json_schema' as const, json_schema: { name: question.schema.name, schema: question.schema.schema } },
     }),

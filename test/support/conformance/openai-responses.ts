@@ -33,6 +33,7 @@ function params(question: Question): ResponseCreateParamsBase {
         strict: false,
       })),
     }),
+    ...(question.toolChoice && { tool_choice: { type: 'function' as const, name: question.toolChoice.name } }),
     ...(question.schema && {
       text: { format: { type: 'json_schema' as const, name: question.schema.name, schema: question.schema.schema, strict: false } },
     }),
