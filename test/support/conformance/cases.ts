@@ -97,6 +97,7 @@ async function journalled(ctx: CaseContext, count = 1): Promise<{ entries: Journ
   assert.equal(entries.length, count, `journal entries: ${JSON.stringify(entries.map((e) => [e.status, e.event, e.error?.code]))}`);
   for (const entry of entries) {
     assert.equal(entry.operation, ctx.driver.operations[ctx.mode], 'the operation the request arrived on');
+    if (ctx.driver.route) assert.match(entry.route, ctx.driver.route, 'the route the request arrived on');
     // A request refused before it was decoded is journalled without its stream flag (a todo case below).
     if (entry.status !== 400) assert.equal(entry.stream, ctx.mode === 'stream', 'journalled as streamed');
   }

@@ -76,6 +76,9 @@ export interface ConformanceDriver {
   /** The operation id each mode arrives on (RouteSpec.operation), as the journal records it; a
    * dialect that does not stream leaves `stream` out, and the suite skips its stream cases. */
   readonly operations: { json: string; stream?: string };
+  /** What the journalled route (method and path) must look like, when operations share routes of
+   * different shapes (Vertex AI with and without project and location). */
+  readonly route?: RegExp;
   /** The provider's error type for a wire-validation 400, a scripted 429, and Understudy's own 409
    * (no script matches, or the scripted reply fails the request's contract). */
   readonly errorTypes: { invalidRequest: string; rateLimited: string; conflict: string };

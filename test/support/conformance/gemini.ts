@@ -1,5 +1,6 @@
-// Conformance drivers for Gemini, through `@google/genai`: the Gemini API (API key) and Vertex AI
-// (project and location, an OAuth bearer that is the session key). `generateContent` for JSON,
+// Conformance drivers for Gemini, through `@google/genai`: the Gemini API (API key), Vertex AI with
+// project and location (an OAuth bearer that is the session key), and Vertex AI express mode (API
+// key, the `publishers/google/models` path without project and location). `generateContent` for JSON,
 // `generateContentStream` (server-sent events) for streams; tools and schemas as JSON Schema
 // (`parametersJsonSchema`, `responseJsonSchema`).
 
@@ -136,6 +137,7 @@ export const vertexDriver: ConformanceDriver = {
   name: 'vertex',
   dialect: 'gemini',
   operations: { json: 'vertex.generateContent', stream: 'vertex.streamGenerateContent' },
+  route: /^POST \/v1beta1\/projects\/conformance\/locations\/us-central1\/publishers\/google\/models\/gemini-2\.5-flash:/,
   errorTypes: geminiDriver.errorTypes,
   connect(target) {
     const authClient = { getRequestHeaders: async () => new Headers({ authorization: `Bearer ${target.apiKey}` }) };
@@ -149,5 +151,15 @@ export const vertexDriver: ConformanceDriver = {
       }),
     );
   },
+  errorOf,
+};
+
+export const vertexExpressDriver: ConformanceDriver = {
+  name: 'vertex-express',
+  dialect: 'gemini',
+  operations: vertexDriver.operations,
+  route: /^POST \/v1beta1\/publishers\/google\/models\/gemini-2\.5-flash:/,
+  errorTypes: geminiDriver.errorTypes,
+  connect: (target) => client(new GoogleGenAI({ vertexai: true, apiKey: target.apiKey, httpOptions: httpOptions(target, 'vertex') })),
   errorOf,
 };

@@ -3,8 +3,15 @@
 
 import { anthropicMessagesDriver } from './anthropic-messages.js';
 import type { ConformanceDriver } from './driver.js';
-import { geminiDriver, vertexDriver } from './gemini.js';
+import { geminiDriver, vertexDriver, vertexExpressDriver } from './gemini.js';
 import { openaiChatDriver } from './openai-chat.js';
 import { openaiResponsesDriver } from './openai-responses.js';
 
-export const DRIVERS: ConformanceDriver[] = [openaiChatDriver, openaiResponsesDriver, anthropicMessagesDriver, geminiDriver, vertexDriver];
+export const DRIVERS: ConformanceDriver[] = [
+  openaiChatDriver,
+  openaiResponsesDriver,
+  anthropicMessagesDriver,
+  geminiDriver,
+  vertexDriver,
+  vertexExpressDriver,
+];
