@@ -390,7 +390,7 @@ export function exitOnSignal(close: () => Promise<void> | void): void {
 /** Understudy's server options that change the bytes on the wire (Keep-Alive: timeout=65). */
 export const SERVER_OPTIONS = { keepAliveTimeout: 65_000 };
 
-/** Listens on a free loopback port (with Understudy's accept queue depth, src/transport/server.ts),
+/** Listens on a free loopback port (with Understudy's accept queue depth, src/transport/http-host.ts),
  * prints the ready line, and closes on SIGTERM/SIGINT. */
 export function serveAsChild(server: Server): void {
   server.listen({ port: 0, host: '127.0.0.1', backlog: 4096 }, () => {

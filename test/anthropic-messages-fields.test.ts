@@ -91,10 +91,12 @@ const ROWS: Row[] = [
   },
   {
     field: 'stop_sequences',
-    ok: [[], ['END']],
+    ok: [[], ['END'], [' END ', '\n\nHuman:']],
     bad: [
       ['END', LIST],
       [[1], STR, 'stop_sequences.0'],
+      [['END', ''], 'each stop sequence must be non-empty'],
+      [[' \n'], 'each stop sequence must contain non-whitespace'],
     ],
   },
   { field: 'stream', ok: [false, true], bad: [['yes', BOOL]] },
@@ -113,6 +115,8 @@ const ROWS: Row[] = [
       ['u', DICT],
       [{ user_id: 1 }, STR, 'metadata.user_id'],
       [{ user_id: 'x'.repeat(257) }, 'String should have at most 256 characters', 'metadata.user_id'],
+      // `user_id` is the only member.
+      [{ user_id: 'u-1', session: 's' }, 'Extra inputs are not permitted', 'metadata.session'],
     ],
   },
   {
@@ -128,6 +132,15 @@ const ROWS: Row[] = [
   { field: 'container', ok: ['container_1', {}], bad: [[1, DICT]] },
   { field: 'context_management', ok: [{}], bad: [['x', DICT]] },
   {
+    field: 'fallbacks',
+    ok: ['default', [], [{ model: 'claude-haiku-4-5' }]],
+    bad: [
+      [{}, LIST],
+      ['always', "Input should be 'default'"],
+      [[1], DICT, 'fallbacks.0'],
+    ],
+  },
+  {
     field: 'cache_control',
     ok: [{ type: 'ephemeral' }, { type: 'ephemeral', ttl: '1h' }],
     bad: [
@@ -139,10 +152,11 @@ const ROWS: Row[] = [
   // ---- tools ----
   {
     field: 'tools',
-    ok: [[], [TOOL]],
+    ok: [[], [TOOL], [TOOL, { ...TOOL, name: 'forecast' }]],
     bad: [
       [TOOL, LIST],
       [[1], DICT, 'tools.0'],
+      [[TOOL, TOOL], 'Tool names must be unique.'],
     ],
     raw: true,
   },
@@ -234,7 +248,15 @@ const ROWS: Row[] = [
     field: 'messages.0.role',
     body: (v) => ({ ...BASE, messages: [{ role: v, content: 'Hi' }] }),
     ok: ['user'],
-    bad: [['robot', "Input should be 'user', 'assistant' or 'system'"]],
+    bad: [
+      ['robot', "Input should be 'user' or 'assistant'"],
+      // The API's own sentence, at `messages` (SDK 1.x's anthropic-version takes system messages).
+      [
+        'system',
+        'Unexpected role "system". The Messages API accepts a top-level `system` parameter, not "system" as an input message role.',
+        'messages',
+      ],
+    ],
   },
   {
     field: 'messages.0.content.0.text',
@@ -364,4 +386,20 @@ test('a top-level field the API does not know is an extra input', async () => {
   const { status, body } = await send({ ...BASE, temprature: 0.5 });
   assert.equal(status, 400);
   assert.equal(body.error.message, 'temprature: Extra inputs are not permitted');
+});
+
+test('a system message inside messages is taken under anthropic-version 2026-10-21 (SDK 1.x types it), refused under 2023-06-01', async () => {
+  const body = { ...BASE, messages: [{ role: 'system', content: 'be brief' }, ...(BASE.messages as unknown[])] };
+  const post = (version: string) =>
+    fetch(`${mock.url('anthropic')}/v1/messages`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'anthropic-version': version, 'x-api-key': session.apiKey },
+      body: JSON.stringify(body),
+      signal: AbortSignal.timeout(10_000),
+    });
+  const taken = await post('2026-10-21');
+  assert.equal(taken.status, 200, await taken.clone().text());
+  const refused = await post('2023-06-01');
+  assert.equal(refused.status, 400);
+  assert.match(((await refused.json()) as Refusal['body']).error.message, /^messages: Unexpected role "system"\./);
 });

@@ -63,7 +63,7 @@ const CASES: Case[] = [
   {
     name: 'unknown role',
     body: msgs({ role: 'tool', content: 'x' }),
-    message: "messages.0.role: Input should be 'user', 'assistant' or 'system'",
+    message: "messages.0.role: Input should be 'user' or 'assistant'",
   },
   { name: 'content missing', body: msgs({ role: 'user' }), message: 'messages.0.content: Field required' },
   {

@@ -14,7 +14,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import OpenAI from 'openai';
-import { UnderstudyServer } from '../src/transport/server.js';
+import { UnderstudyServer } from '../src/server/understudy-server.js';
 
 const CHROMIUM = ['/usr/bin/chromium', '/usr/bin/chromium-browser'].find((path) => existsSync(path));
 // CI installs Debian's chromium (.ci/run); elsewhere the test says why it did not run.

@@ -28,7 +28,19 @@ interface Row {
 const MODEL = 'gemini-2.5-flash';
 const HI = [{ role: 'user', parts: [{ text: 'Hi' }] }];
 const ENUM = 'type.googleapis.com/google.ai.generativelanguage.v1beta.';
+/** The front end's words for a function name it refuses. */
+const FUNCTION_NAME_RULE =
+  'Invalid function name. Must start with a letter or an underscore. Must be alphameric (a-z, A-Z, 0-9), underscores (_), dots (.), colons (:), or dashes (-), with a maximum length of 64.';
 const DECL = { name: 'weather', parametersJsonSchema: { type: 'object', properties: { city: { type: 'string' } } } };
+/** A call to `weather` and its response, with extra members on each. */
+const callTurn = (call: Body, response: Body): Body => ({
+  contents: [
+    ...HI,
+    { role: 'model', parts: [{ functionCall: { name: 'weather', args: {}, ...call } }] },
+    { role: 'user', parts: [{ functionResponse: { name: 'weather', response: { output: 'sunny' }, ...response } }] },
+  ],
+  tools: [{ functionDeclarations: [DECL] }],
+});
 const top = (name: string) => (v: unknown) => ({ [name]: v });
 const thinking = (v: unknown) => ({ thinkingConfig: v });
 const safety = (s: Body) => ({ safetySettings: [{ category: 'HARM_CATEGORY_HARASSMENT', threshold: 'BLOCK_NONE', ...s }] });
@@ -124,10 +136,11 @@ const ROWS: Row[] = [
   {
     field: `${G}.stop_sequences`,
     config: top('stopSequences'),
-    ok: [['END']],
+    ok: [['END'], ['a', 'b', 'c', 'd', 'e']],
     bad: [
       ['END', type(`${G}.stop_sequences`, 'TYPE_LIST', 'END')],
       [[1], type(`${G}.stop_sequences[0]`, 'TYPE_STRING', 1), `${G}.stop_sequences[0]`],
+      [['a', 'b', 'c', 'd', 'e', 'f'], rule(`${G}.stop_sequences`, 'the number of stop_sequences must not exceed 5')],
     ],
   },
   {
@@ -205,11 +218,20 @@ const ROWS: Row[] = [
   {
     field: 'tools[0].function_declarations[0].name',
     config: (v) => declaration({ name: v }),
-    ok: ['get_weather'],
+    ok: ['get_weather', '_a.b:c-d', 'f'.repeat(64)],
     bad: [
       [1, type('tools[0].function_declarations[0].name', 'TYPE_STRING', 1)],
-      ['9lives', /Invalid function name/],
+      ['9lives', rule('tools[0].function_declarations[0].name', FUNCTION_NAME_RULE)],
+      ['get weather', rule('tools[0].function_declarations[0].name', FUNCTION_NAME_RULE)],
+      ['f'.repeat(65), rule('tools[0].function_declarations[0].name', FUNCTION_NAME_RULE)],
     ],
+  },
+  {
+    field: 'tools[0].function_declarations',
+    config: (v) => ({ tools: [{ functionDeclarations: v }] }),
+    ok: [[DECL, { ...DECL, name: 'forecast' }]],
+    // The API's own sentence, with no field path.
+    bad: [[[DECL, DECL], 'Duplicate function declaration found: weather']],
   },
   {
     field: 'tools[0].function_declarations[0].description',
@@ -262,6 +284,69 @@ const ROWS: Row[] = [
     bad: [[{ team: 1 }, type('labels[team]', 'TYPE_STRING', 1), 'labels[team]']],
   },
   { field: 'store', body: (v) => ({ contents: HI, store: v }), ok: [false], bad: [['no', type('store', 'TYPE_BOOL', 'no')]] },
+  {
+    field: 'model_armor_config',
+    body: (v) => ({ contents: HI, modelArmorConfig: v }),
+    ok: [{}],
+    bad: [['x', type('model_armor_config', 'TYPE_MESSAGE', 'x')]],
+  },
+  // Members a text-only stand-in does not use are still type-checked, as the front end does.
+  ...['audio_timestamp', 'enable_affective_dialog'].map((name): Row => ({
+    field: `${G}.${name}`,
+    body: (v) => ({ contents: HI, generationConfig: { [name]: v } }),
+    ok: [false],
+    bad: [['no', type(`${G}.${name}`, 'TYPE_BOOL', 'no')]],
+  })),
+  ...['speech_config', 'image_config', 'audio_transcription_config', 'routing_config', 'model_config', 'translation_config'].map(
+    (name): Row => ({
+      field: `${G}.${name}`,
+      body: (v) => ({ contents: HI, generationConfig: { [name]: v } }),
+      ok: [{}],
+      bad: [['x', type(`${G}.${name}`, 'TYPE_MESSAGE', 'x')]],
+    }),
+  ),
+  {
+    field: 'tool_config.retrieval_config',
+    body: (v) => ({ contents: HI, toolConfig: { retrievalConfig: v } }),
+    ok: [{}],
+    bad: [[1, type('tool_config.retrieval_config', 'TYPE_MESSAGE', 1)]],
+  },
+  {
+    field: 'tool_config.include_server_side_tool_invocations',
+    body: (v) => ({ contents: HI, toolConfig: { includeServerSideToolInvocations: v } }),
+    ok: [false],
+    bad: [['no', type('tool_config.include_server_side_tool_invocations', 'TYPE_BOOL', 'no')]],
+  },
+  ...['video_metadata', 'media_resolution', 'part_metadata'].map((name): Row => ({
+    field: `contents[0].parts[0].${name}`,
+    body: (v) => ({ contents: [{ role: 'user', parts: [{ text: 'Hi', [name]: v }] }] }),
+    ok: [{}],
+    bad: [['x', type(`contents[0].parts[0].${name}`, 'TYPE_MESSAGE', 'x')]],
+  })),
+  {
+    field: 'contents[0].parts[0].inline_data.display_name',
+    body: (v) => ({ contents: [{ role: 'user', parts: [{ inlineData: { mimeType: 'image/png', data: 'aGk=', displayName: v } }] }] }),
+    ok: ['picture.png'],
+    bad: [[1, type('contents[0].parts[0].inline_data.display_name', 'TYPE_STRING', 1)]],
+  },
+  {
+    field: 'contents[1].parts[0].function_call.will_continue',
+    body: (v) => callTurn({ willContinue: v }, {}),
+    ok: [false],
+    bad: [['no', type('contents[1].parts[0].function_call.will_continue', 'TYPE_BOOL', 'no')]],
+  },
+  {
+    field: 'contents[1].parts[0].function_call.partial_args',
+    body: (v) => callTurn({ partialArgs: v }, {}),
+    ok: [[]],
+    bad: [[{}, type('contents[1].parts[0].function_call.partial_args', 'TYPE_LIST', {})]],
+  },
+  {
+    field: 'contents[2].parts[0].function_response.scheduling',
+    body: (v) => callTurn({}, { scheduling: v }),
+    ok: ['SILENT', 'when_idle', 'INTERRUPT'],
+    bad: [['SOON', type('contents[2].parts[0].function_response.scheduling', `${ENUM}FunctionResponse.Scheduling`, 'SOON')]],
+  },
   {
     field: 'temprature',
     body: (v) => ({ contents: HI, temprature: v }),

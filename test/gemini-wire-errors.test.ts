@@ -185,17 +185,17 @@ const CASES: [string, unknown, string | RegExp, string?][] = [
   [
     'a declaration name with a space',
     { contents: HI, tools: [{ functionDeclarations: [{ name: 'get weather' }] }] },
-    /Invalid function name "get weather"/,
+    /function_declarations\[0\]\.name: Invalid function name\. Must start with a letter or an underscore\./,
   ],
   [
     'a declaration name starting with a digit',
     { contents: HI, tools: [{ functionDeclarations: [{ name: '9lives' }] }] },
-    /Invalid function name "9lives"/,
+    /function_declarations\[0\]\.name: Invalid function name\. Must start with a letter or an underscore\./,
   ],
   [
     'two declarations with one name',
     { contents: HI, tools: [{ functionDeclarations: [weatherDecl] }, { functionDeclarations: [weatherDecl] }] },
-    /duplicate function declaration "get_weather"/,
+    'Duplicate function declaration found: get_weather',
   ],
   [
     'additionalProperties in OpenAPI parameters',

@@ -52,6 +52,9 @@ const STRICT_BAD = [
   },
 ];
 
+/** A logit_bias map of `n` token ids. */
+const biases = (n: number) => Object.fromEntries(Array.from({ length: n }, (_, i) => [String(i), 1]));
+
 const T = 'invalid_type';
 const V = 'invalid_value';
 const BELOW_I = 'integer_below_min_value';
@@ -160,18 +163,24 @@ const ROWS: FieldRow[] = [
   },
   {
     field: 'logit_bias',
-    ok: [{}, { '50256': -100 }, { '1': 100 }],
+    ok: [{}, { '50256': -100 }, { '1': 100 }, biases(300)],
     bad: [
       ['str', T],
       [[1], T],
       [{ '1': 'x' }, T, 'logit_bias.1'],
       [{ '1': 101 }, ABOVE_I, 'logit_bias.1'],
       [{ '1': -101 }, BELOW_I, 'logit_bias.1'],
+      // Keys are token ids: OpenAI answers a word (or a negative number) with code null.
+      [{ hello: 5 }, null],
+      [{ '-1': 5 }, null],
+      [{ '1.5': 5 }, null],
+      [biases(301), 'object_above_max_properties'],
     ],
   },
   {
     field: 'stop',
-    ok: ['\n', ['a'], ['a', 'b', 'c', 'd']],
+    // An empty stop sequence is not known to be refused by the live API: accepted.
+    ok: ['\n', ['a'], ['a', 'b', 'c', 'd'], ['']],
     bad: [
       [12345, T],
       [true, T],
@@ -253,7 +262,8 @@ const ROWS: FieldRow[] = [
   },
   {
     field: 'reasoning_effort',
-    ok: ['minimal', 'low', 'high'],
+    // The OpenAPI document's ReasoningEffort enum (which models take which value is not modelled).
+    ok: ['none', 'minimal', 'low', 'medium', 'high', 'xhigh', 'max'],
     bad: [
       [1, T],
       ['extreme', V],
@@ -325,10 +335,11 @@ const ROWS: FieldRow[] = [
   // ---- tools ----
   {
     field: 'tools',
-    ok: [[], [TOOL]],
+    ok: [[], [TOOL], [TOOL, { type: 'function', function: { name: 'forecast' } }]],
     bad: [
       [TOOL, T],
       ['weather', T],
+      [[TOOL, TOOL], V, 'tools[1].function.name'],
       [[1], T, 'tools[0]'],
       [[{ type: 'function' }], MISSING, 'tools[0].function'],
       // OpenAI documents at most 128 functions per request.
@@ -561,6 +572,8 @@ function messageStyle(code: string | null, param: string): RegExp {
       return new RegExp(`^Invalid type for '${p}': expected .+, but got .+ instead\\.$`);
     case MISSING:
       return new RegExp(`^Missing required parameter: '${p}'\\.`);
+    case null:
+      return new RegExp(`^Invalid key in '${p}': .+\\. You should only be submitting non-negative integers\\.$`);
     case 'unsupported_value':
       return /^Understudy supports /;
     case 'invalid_function_parameters':

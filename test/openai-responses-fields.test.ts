@@ -191,7 +191,7 @@ const ROWS: FieldRow[] = [
   },
   {
     field: 'reasoning',
-    ok: [{}, { effort: 'low', summary: 'auto' }],
+    ok: [{}, { effort: 'low', summary: 'auto' }, { effort: 'none' }, { effort: 'xhigh' }, { effort: 'max' }],
     bad: [
       ['high', T],
       [{ effort: 'extreme' }, V, 'reasoning.effort'],
@@ -222,9 +222,10 @@ const ROWS: FieldRow[] = [
   // ---- tools ----
   {
     field: 'tools',
-    ok: [[], [TOOL]],
+    ok: [[], [TOOL], [TOOL, { ...TOOL, name: 'forecast' }]],
     bad: [
       [TOOL, T],
+      [[TOOL, TOOL], V, 'tools[1].name'],
       [[1], T, 'tools[0]'],
       [[{ type: 'function' }], MISSING, 'tools[0].name'],
     ],

@@ -3,7 +3,7 @@
 import { formatProblems, loadFixtureFile } from '../engine/fixture-file.js';
 import type { ChaosOptions } from '../core/model.js';
 import type { FixtureSpec } from '../engine/spec.js';
-import { UnderstudyServer } from '../transport/server.js';
+import { UnderstudyServer } from '../server/understudy-server.js';
 
 export interface ServeOptions {
   host: string;

@@ -8,7 +8,7 @@ import type { Session, SessionOptions } from '../engine/session.js';
 import { replyLimits, type ReplyLimits } from '../engine/reply-limits.js';
 import type { FixtureSpec, ScenarioSpec } from '../engine/spec.js';
 import type { VerifyExpectations, VerifyReport } from '../engine/verify.js';
-import { UnderstudyServer, type ServerOptions } from '../transport/server.js';
+import { UnderstudyServer, type ServerOptions } from '../server/understudy-server.js';
 import { ScenarioBuilder } from './builder.js';
 
 /** A provider name the server knows (see GET /_understudy/health `providerPaths`). */

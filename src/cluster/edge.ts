@@ -12,6 +12,7 @@ import type { Registry } from '../engine/registry.js';
 import type { Session } from '../engine/session.js';
 import { countInputTokens } from '../core/tokens.js';
 import { pacingSnapshot, resetPacingStats } from '../transport/scheduler.js';
+import type { EdgeSide } from '../transport/cluster-side.js';
 import { RECORDS_PATH, type SessionDescriptor, type ToPrimary, type ToWorker } from './protocol.js';
 import { portableRecord, type PortableRecord, type SessionBatch } from './records.js';
 
@@ -26,7 +27,7 @@ interface Pending {
   used: Map<string, number[]>;
 }
 
-export class EdgeLink {
+export class EdgeLink implements EdgeSide {
   readonly kind = 'edge';
   private ownerPort = 0;
   private readonly agent = new Agent({ keepAlive: true, maxSockets: 512 });

@@ -3,27 +3,26 @@
 // changed a session it tells the edges, and answers only once they all have (publish), so a test
 // that loads a script and then sends a request sees the new script on whichever worker it lands.
 
-import type { ControlHooks } from '../control/api.js';
-import type { JournalRecord } from '../engine/journal.js';
+import { createServer, type IncomingMessage, type RequestListener, type Server, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import type { ControlHooks, OwnerControl } from '../control/api.js';
+import type { WireContext } from '../dialects/dialect.js';
 import type { Registry } from '../engine/registry.js';
+import { readBody } from '../transport/body.js';
+import type { OwnerSide } from '../transport/cluster-side.js';
+import { listenOn } from '../transport/http-host.js';
 import type { LatenessSnapshot, LatenessStats } from '../transport/lateness.js';
+import { decodeForJournal, stateAsOfArrival } from '../transport/request-decoder.js';
 import { pacingStats, resetPacingStats } from '../transport/scheduler.js';
-import type { ToPrimary, ToWorker } from './protocol.js';
+import { RECORDS_PATH, type ToPrimary, type ToWorker } from './protocol.js';
 import { applyBatch, type PortableRecord, type SessionBatch } from './records.js';
 import { PublishedSessions } from './replica.js';
 
-export type JournalDecoder = (
-  text: string,
-  wire: NonNullable<PortableRecord['wire']>,
-  registry: Registry,
-  session: string,
-) => {
-  context: unknown;
-  decode: JournalRecord['decodeRequest'];
-};
-
-export class OwnerLink {
+export class OwnerLink implements OwnerSide, OwnerControl {
   readonly kind = 'owner';
+  /** The loopback-only server edges forward requests and deliver records to. */
+  private privateHttp: Server | undefined;
+  private privatePort = 0;
   private readonly published = new PublishedSessions();
   private nextRequest = 1;
   private readonly waiting = new Map<number, () => void>();
@@ -38,7 +37,6 @@ export class OwnerLink {
     readonly index: number,
     readonly workers: number,
     private readonly registry: Registry,
-    private readonly decoder: JournalDecoder,
   ) {
     process.on('message', (message: ToWorker) => {
       if (message.type === 'synced') this.edgePacing = message.pacing;
@@ -51,9 +49,36 @@ export class OwnerLink {
     process.once('disconnect', () => process.exit(1));
   }
 
-  /** Tells the primary the private port edges forward to, with every session as it starts. */
-  ready(privatePort: number): void {
-    send({ type: 'owner-ready', privatePort, descriptors: this.published.changes(this.registry) });
+  /** Opens the private port (exclusive: the owner's own, not shared with the workers like the
+   * public one) and tells the primary, with every session as it starts. */
+  async listenPrivate(onRequest: RequestListener): Promise<void> {
+    this.privateHttp = createServer({ keepAliveTimeout: 65_000 }, onRequest);
+    await listenOn(this.privateHttp, { port: 0, host: '127.0.0.1', exclusive: true });
+    this.privatePort = (this.privateHttp.address() as AddressInfo).port;
+    send({ type: 'owner-ready', privatePort: this.privatePort, descriptors: this.published.changes(this.registry) });
+  }
+
+  closePrivate(): void {
+    if (!this.privateHttp?.listening) return;
+    this.privateHttp.closeAllConnections();
+    this.privateHttp.close();
+  }
+
+  /** Whether a control request is an edge's delivery of records: on the private port only, behind
+   * the same token as the control API. */
+  isRecordsDelivery(req: IncomingMessage, path: string): boolean {
+    return path === RECORDS_PATH && this.privatePort !== 0 && req.socket.localPort === this.privatePort;
+  }
+
+  /** An edge's delivery of what it answered (records.ts). */
+  async acceptRecords(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    const body = await readBody(req, Number.MAX_SAFE_INTEGER);
+    if (!body.ok) {
+      res.writeHead(400).end();
+      return;
+    }
+    this.applyRecords(JSON.parse(body.text) as { batches: SessionBatch[] });
+    res.writeHead(204).end();
   }
 
   private ask(make: (id: number) => ToPrimary): Promise<void> {
@@ -93,7 +118,7 @@ export class OwnerLink {
     for (const batch of body.batches) {
       const session = this.registry.get(batch.session);
       if (!session) continue;
-      applyBatch(session, batch, (text, wire) => this.decoder(text, wire, this.registry, batch.session));
+      applyBatch(session, batch, (_text, wire) => edgeRecordDecoder(wire, this.registry, batch.session));
     }
   }
 
@@ -104,4 +129,12 @@ export class OwnerLink {
 
 function send(message: ToPrimary): void {
   process.send?.(message);
+}
+
+/** How the owner decodes, when the journal is read, a request an edge answered. */
+function edgeRecordDecoder(wire: NonNullable<PortableRecord['wire']>, registry: Registry, session: string) {
+  const live = (registry.get(session) ?? registry.defaultSession).dialectState;
+  const { zeroConfig, ...rest } = wire;
+  const state = stateAsOfArrival(live, zeroConfig);
+  return { context: { ...rest, query: new URLSearchParams(wire.query), state } satisfies WireContext, decode: decodeForJournal };
 }

@@ -9,11 +9,12 @@ import type { FallbackMode } from '../engine/spec.js';
 import type { ChaosOptions } from '../core/model.js';
 import type { VerifyExpectations } from '../engine/verify.js';
 import { jsonTooDeep, MAX_JSON_DEPTH, readBody } from '../transport/body.js';
-import { decodedSegment, PROVIDER_PATHS, providerRoutes } from '../transport/routes.js';
+import { CONTROL_PREFIX, decodedSegment, PROVIDER_PATHS, providerRoutes } from '../transport/routes.js';
 import { pacingStats, resetPacingStats } from '../transport/scheduler.js';
-import type { UnderstudyServer } from '../transport/server.js';
+import type { Registry } from '../engine/registry.js';
+import type { LatenessStats } from '../transport/lateness.js';
 
-export const CONTROL_PREFIX = '/_understudy';
+export { CONTROL_PREFIX };
 const CONTROL_BODY_LIMIT = 32 * 1024 * 1024;
 export const VERSION = '0.1.0';
 
@@ -117,7 +118,7 @@ function expectObject(value: unknown, source: string): Record<string, unknown> {
   return value as Record<string, unknown>;
 }
 
-function sessionView(server: UnderstudyServer, session: Session) {
+function sessionView(server: ControlledServer, session: Session) {
   return {
     ...session.info(),
     urls: Object.fromEntries(Object.keys(PROVIDER_PATHS).map((p) => [p, server.providerUrl(p)])),
@@ -216,14 +217,29 @@ export interface ControlHooks {
   after(method: string): Promise<void>;
 }
 
-export async function handleControl(
-  server: UnderstudyServer,
-  req: IncomingMessage,
-  res: ServerResponse,
-  path: string,
-  _query: string,
-  hooks?: ControlHooks,
-): Promise<void> {
+/** What the control API needs of the server it controls. */
+export interface ControlledServer {
+  readonly registry: Registry;
+  /** What scripts loaded into its sessions are checked against. */
+  readonly replyLimits: ReplyLimits;
+  /** Base URL an SDK of this provider should be given (with a session's path prefix). */
+  providerUrl(provider: string, session?: string): string;
+  /** Under --workers, on the owner worker. */
+  readonly owner?: OwnerControl;
+}
+
+/** Under --workers, what the control API asks of the owner (cluster/owner.ts). */
+export interface OwnerControl {
+  readonly hooks: ControlHooks;
+  /** Paced-write lateness over every worker. */
+  pacingStats(): LatenessStats;
+  resetPacing(): Promise<void>;
+  describe(): { index: number; workers: number; role: 'owner' };
+}
+
+export async function handleControl(server: ControlledServer, req: IncomingMessage, res: ServerResponse, path: string): Promise<void> {
+  const owner = server.owner;
+  const hooks = owner?.hooks;
   await hooks?.before();
   let result: ControlResult;
   const refused = bodyTypeRefusal(req, `control ${req.method ?? 'GET'} ${path}`);
@@ -243,7 +259,8 @@ export async function handleControl(
   send(res, result);
 }
 
-async function controlAnswer(server: UnderstudyServer, req: IncomingMessage, path: string): Promise<ControlResult> {
+async function controlAnswer(server: ControlledServer, req: IncomingMessage, path: string): Promise<ControlResult> {
+  const owner = server.owner;
   const method = req.method ?? 'GET';
   const source = `control ${method} ${path}`;
   const rest = path
@@ -263,15 +280,15 @@ async function controlAnswer(server: UnderstudyServer, req: IncomingMessage, pat
       sessions: server.registry.list().length,
       routes: providerRoutes(),
       providerPaths: PROVIDER_PATHS,
-      pacing: server.cluster?.kind === 'owner' ? server.cluster.pacingStats() : pacingStats(),
-      ...(server.cluster?.kind === 'owner' && { workers: server.cluster.describe() }),
+      pacing: owner ? owner.pacingStats() : pacingStats(),
+      ...(owner && { workers: owner.describe() }),
     });
   }
   if (rest.length === 2 && rest[0] === 'pacing' && rest[1] === 'reset') {
     if (method !== 'POST') fail(405, 'method_not_allowed', `${source}: use POST`);
-    if (server.cluster?.kind === 'owner') {
-      await server.cluster.resetPacing();
-      return reply(200, { pacing: server.cluster.pacingStats() });
+    if (owner) {
+      await owner.resetPacing();
+      return reply(200, { pacing: owner.pacingStats() });
     }
     resetPacingStats();
     return reply(200, { pacing: pacingStats() });

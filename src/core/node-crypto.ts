@@ -1,4 +1,4 @@
-// node:crypto takes ~2 ms to load and only some paths need it (a session created without an API
+// node:crypto takes a while to load (docs/performance.md) and only some paths need it (a session created without an API
 // key, a control-token check), so it is required on first use rather than imported at start-up.
 
 import type * as Crypto from 'node:crypto';

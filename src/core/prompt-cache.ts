@@ -209,7 +209,9 @@ export class PromptCache {
 
   /** Remembers every prefix of a delivered request. */
   warm(probe: CacheProbe): void {
-    for (let i = 0; i < probe.keys.length; i++) {
+    // Prefixes grow with i, and so do their token counts; with oldest-first eviction only the last
+    // maxPrefixes of a request's keys could stay, so the ones before them are not added at all.
+    for (let i = Math.max(0, probe.keys.length - this.options.maxPrefixes); i < probe.keys.length; i++) {
       if (probe.tokens[i] < this.options.minTokens) continue;
       const key = probe.keys[i];
       if (this.prefixes.has(key)) {

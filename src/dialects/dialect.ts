@@ -97,28 +97,44 @@ export interface DialectEncodeContext extends EncodeContext {
   wire: WireContext;
 }
 
+/** A stream's content type and its events, each framed (e.g. "data: {...}\n\n"), made as they are
+ * taken: a stream held open for seconds, or a large one, keeps no copy of what it sent. */
+export interface StreamEvents {
+  contentType: string;
+  events: EventSource;
+}
+
+/**
+ * A wire dialect is a codec: decode (wire → neutral request, or a neutral wire error), encode (a
+ * reply as one JSON body, and as a sequence of stream events), its error shapes, and the headers
+ * its decode reads. Whatever makes answers fast — byte templates of repeated answers, recycled
+ * buffers, latin1 small bodies, paced framing — is derived from these in src/transport
+ * (answer-bytes.ts), so a new dialect gets it without writing it (docs/dialects/README.md).
+ *
+ * The encoders are pure functions of their arguments: the reply, the decoded request and the
+ * context. They read nothing else (no clock, no session), since answers to a repeated request are
+ * built from a template of an earlier one.
+ */
 export interface ChatDialect {
   readonly id: string;
   /** Prefix of response ids (e.g. "chatcmpl-"). */
   readonly idPrefix: string;
+  /** The request headers `decode` reads (lower case); a decode is given only these (decision 0005). */
+  readonly decodeHeaders: readonly string[];
   /** Checks and decodes the parsed JSON body; a wire error comes back in neutral form. */
   decode(body: unknown, wire: WireContext): ChatRequest | NeutralError;
+  /** A reply as one JSON body. */
   encodeResponse(reply: ResolvedReply, request: ChatRequest, ctx: DialectEncodeContext): string;
-  /** The same bytes as `encodeResponse`, when the dialect can build them cheaper; undefined: use it. */
-  encodeResponseBody?(reply: ResolvedReply, request: ChatRequest, ctx: DialectEncodeContext): AnswerBytes | undefined;
-  encodeStream(reply: ResolvedReply, request: ChatRequest, ctx: DialectEncodeContext): StreamEncoding;
-  /** The same stream as `encodeStream`, byte for byte, for unpaced delivery, when the dialect can
-   * build it cheaper (e.g. from a template of the scripted reply); undefined: join the events. */
-  encodeStreamBody?(reply: ResolvedReply, request: ChatRequest, ctx: DialectEncodeContext): StreamBody | undefined;
-  /** The same events as `encodeStream`, made on demand, for paced delivery. */
-  encodeStreamEvents?(reply: ResolvedReply, request: ChatRequest, ctx: DialectEncodeContext): { contentType: string; events: EventSource };
+  /** A reply as a stream of events. */
+  encodeStream(reply: ResolvedReply, request: ChatRequest, ctx: DialectEncodeContext): StreamEvents;
+  /** An HTTP error in the provider's shape. */
   encodeError(error: NeutralError, ctx: { requestId: string; wire?: WireContext }): EncodedBody;
   /** The whole body of a stream that fails: whatever the provider sends before its in-stream
    * error event, then that event (e.g. OpenAI Chat's `data: {"error":…}` chunk). */
-  encodeStreamFailure?(error: NeutralError, request: ChatRequest, ctx: DialectEncodeContext): StreamEncoding;
+  encodeStreamFailure(error: NeutralError, request: ChatRequest, ctx: DialectEncodeContext): StreamEncoding;
   /** The provider's in-stream error event alone (framed), written when a scripted fault of kind
    * `error` interrupts a stream part-way. */
-  encodeStreamErrorEvent?(error: NeutralError, ctx: DialectEncodeContext, eventsSent: number): string;
+  encodeStreamErrorEvent(error: NeutralError, ctx: DialectEncodeContext, eventsSent: number): string;
   /** Called once a reply was delivered (e.g. to store a response for later continuation). */
   delivered?(reply: ResolvedReply, request: ChatRequest, ctx: DialectEncodeContext): void;
   /** True when decoding reads session state (e.g. a stored conversation): the journal then keeps

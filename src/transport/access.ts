@@ -123,3 +123,14 @@ export function applyCors(req: IncomingMessage, res: ServerResponse, origins: re
   }
   return false;
 }
+
+/** The API key a request carries, in any of the ways SDKs send one. */
+export function requestApiKey(req: IncomingMessage, url: string, q: number): string | undefined {
+  const h = req.headers;
+  const auth = h.authorization;
+  let key: string | undefined;
+  if (auth && auth.startsWith('Bearer ')) key = auth.slice(7).trim();
+  key ??= (h['api-key'] as string | undefined) ?? (h['x-api-key'] as string | undefined) ?? (h['x-goog-api-key'] as string | undefined);
+  if (key === undefined && q >= 0) key = new URLSearchParams(url.slice(q + 1)).get('key') ?? undefined;
+  return key;
+}

@@ -3,6 +3,7 @@
 // Decisions use a generator seeded by the request id, so a run is reproducible.
 
 import type { IncomingHttpHeaders } from 'node:http';
+import type { NeutralError } from '../core/errors.js';
 import type { ChaosOptions, Pacing, StreamFault } from '../core/model.js';
 import { seededRandom } from './scheduler.js';
 
@@ -61,13 +62,17 @@ function mayCarryChaos(rawHeaders: string[]): boolean {
   return false;
 }
 
-export function decideChaos(
-  chaos: ChaosOptions,
-  seed: number,
-  requestNumber: number,
-  latestUser: string | undefined,
-  stream: boolean,
-): ChaosDecision {
+/** What of a request a chaos decision reads. */
+export interface ChaosInput {
+  /** Seeds the rolls (the request id's hash: the same request, the same decision). */
+  seed: number;
+  /** The session's count of requests, this one included. */
+  requestNumber: number;
+  latestUser: string | undefined;
+  stream: boolean;
+}
+
+export function decideChaos(chaos: ChaosOptions, { seed, requestNumber, latestUser, stream }: ChaosInput): ChaosDecision {
   const random = seededRandom(seed);
   const roll = (pct: number | undefined) => pct !== undefined && pct > 0 && random() * 100 < pct;
   let delayMs = chaos.latencyMs ?? 0;
@@ -91,4 +96,40 @@ export function decideChaos(
     return { kind: 'none', delayMs, pacing, fault: { kind: 'malformed', ...(stream ? { afterChunks: 1 } : { afterBytes: 0 }) } };
   if (stream && roll(chaos.disconnectPct)) return { kind: 'none', delayMs, pacing, fault: { kind: 'close', afterChunks: 2 } };
   return { kind: 'none', delayMs, pacing };
+}
+
+/** The provider-shaped error an injected-chaos decision answers with, if any. */
+export function chaosError(decision: ChaosDecision, chaos: ChaosOptions): NeutralError | undefined {
+  switch (decision.kind) {
+    case 'status':
+      return {
+        kind: 'scripted',
+        status: decision.status,
+        code: decision.status === 429 ? 'rate_limit_exceeded' : null,
+        message: decision.reason,
+        headers: decision.status === 429 ? { 'retry-after': '1', 'retry-after-ms': '1000' } : undefined,
+      };
+    case 'rate_limited':
+      return {
+        kind: 'scripted',
+        status: 429,
+        code: 'rate_limit_exceeded',
+        message: `Rate limit reached: this session allows ${chaos.rateLimitAfter} requests (injected rate limit).`,
+        headers: {
+          'retry-after': '1',
+          'retry-after-ms': '1000',
+          'x-ratelimit-limit-requests': String(chaos.rateLimitAfter),
+          'x-ratelimit-remaining-requests': '0',
+        },
+      };
+    case 'content_filter':
+      return {
+        kind: 'content_filter',
+        status: 400,
+        code: 'content_filter',
+        message: `The request was blocked by the content filter: it mentions "${decision.term}".`,
+      };
+    default:
+      return undefined;
+  }
 }

@@ -5,8 +5,8 @@ import type { Socket } from 'node:net';
 import type { EventSource } from '../dialects/dialect.js';
 
 /** Frames are put together here, and the same bytes reused while the kernel takes each frame whole
- * at once: a fresh buffer per piece (slices of node's 8 KB pool) cost ~2 KB more RSS per open
- * stream at 3,000 paced streams, in allocator churn. */
+ * at once: a fresh buffer per piece (slices of node's shared pool) cost more memory per open
+ * stream in allocator churn (docs/performance.md). */
 const SCRATCH = 64 * 1024;
 let scratch = Buffer.allocUnsafeSlow(SCRATCH);
 let scratchUsed = 0;
@@ -22,8 +22,8 @@ type HttpSocket = Socket & { _httpMessage?: unknown };
  * Writes piece `index` of a chunked response as a single framed buffer straight to its socket, when
  * that is exactly what node:http would put on the wire: the response owns the socket, its headers
  * went out and nothing of it waits in node:http's own queue. Through `res.write` every piece costs
- * four queued writes, a cork and a tick to uncork (12% of the server's CPU per paced write at 3,000
- * streams, with the string building the bytes path avoids; decision 0006). The piece's bytes come from `pieces.bytes` when the dialect has
+ * four queued writes, a cork and a tick to uncork (the measured cost is in decision 0006 and
+ * docs/performance.md). The piece's bytes come from `pieces.bytes` when the dialect has
  * them (no string is built). Anything else (a pipelined response still waiting for its socket,
  * HTTP/1.0 without chunking) goes through `res.write`. Says whether the socket still flows, and
  * which emitter to wait on for 'drain' when it does not.

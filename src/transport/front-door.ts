@@ -5,10 +5,9 @@
 import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
 import type { NeutralError } from '../core/errors.js';
-import { CONTROL_PREFIX } from '../control/api.js';
 import type { ChatDialect } from '../dialects/dialect.js';
 import { answerParserFailure, failedRequestPath, parserFailure, type ParserError } from './client-errors.js';
-import { dialectOf, matchRoute } from './routes.js';
+import { dialectOf, isControlPath, matchRoute } from './routes.js';
 
 export const DEFAULT_HEADERS_TIMEOUT_MS = 10_000;
 export const DEFAULT_REQUEST_TIMEOUT_MS = 60_000;
@@ -45,7 +44,7 @@ export function sendControlError(res: ServerResponse, error: { status: number; c
 
 /** Whose error shape a request gets when it fails before (or outside) its route's handling. */
 export function errorShapeFor(method: string, path: string): ErrorShape {
-  if (path === CONTROL_PREFIX || path.startsWith(`${CONTROL_PREFIX}/`)) return CONTROL_ERRORS;
+  if (isControlPath(path)) return CONTROL_ERRORS;
   return dialectOf(matchRoute(method, path));
 }
 

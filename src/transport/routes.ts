@@ -6,6 +6,14 @@ import type { ChatDialect, RouteSpec } from '../dialects/dialect.js';
 import { openaiChat } from '../dialects/openai-chat/index.js';
 import { DIALECTS } from '../dialects/registry.js';
 
+/** Where the control API lives (docs/control-api.md). */
+export const CONTROL_PREFIX = '/_understudy';
+
+/** Whether a path is the control API's. */
+export function isControlPath(path: string): boolean {
+  return path === CONTROL_PREFIX || path.startsWith(`${CONTROL_PREFIX}/`);
+}
+
 export interface Operation {
   id: string;
   dialect: ChatDialect;

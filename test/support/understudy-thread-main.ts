@@ -2,7 +2,7 @@
 
 import { parentPort, workerData } from 'node:worker_threads';
 import { startUnderstudy } from '../../src/client/index.js';
-import type { ServerOptions } from '../../src/transport/server.js';
+import type { ServerOptions } from '../../src/server/understudy-server.js';
 
 const mock = await startUnderstudy(workerData as ServerOptions);
 parentPort?.on('message', (message) => {

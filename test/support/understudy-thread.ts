@@ -2,7 +2,7 @@
 // own: while the server is busy, the test's timers and requests still go out on time.
 
 import { Worker } from 'node:worker_threads';
-import type { ServerOptions } from '../../src/transport/server.js';
+import type { ServerOptions } from '../../src/server/understudy-server.js';
 
 export interface UnderstudyThread {
   baseUrl: string;

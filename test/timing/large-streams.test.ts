@@ -18,7 +18,7 @@ import { connectUnderstudy, startUnderstudy } from '../../src/client/index.js';
 import { wordPieces } from '../../src/core/stream-pieces.js';
 import { arraySource } from '../../src/dialects/dialect.js';
 import { splitInputJson } from '../../src/dialects/anthropic-messages/encode-stream.js';
-import { splitArguments } from '../../src/dialects/openai-chat/encode-stream.js';
+import { splitArguments } from '../../src/dialects/openai/split-arguments.js';
 import { defaultChunks } from '../../src/engine/resolve.js';
 import { loadFixtureFile } from '../../src/engine/fixture-file.js';
 import { writeStreamed } from '../../src/transport/stream-writer.js';
@@ -444,6 +444,41 @@ test('a client that stops reading a large stream is disconnected after stalledRe
     }))
       got += chunk.choices[0]?.delta?.content ?? '';
     assert.ok(got === text, 'the stalled request did not consume the step');
+  } finally {
+    await mock.close();
+  }
+});
+
+test('a client that stops reading a paced stream is disconnected after stalledReaderMs: its step is released and journalled as stalled', async () => {
+  const mock = await startUnderstudy({ stalledReaderMs: 400 });
+  try {
+    const session = await mock.session('stalls-paced');
+    // 200 events of 64 KB at 100 a second: more than the socket's buffers take within a second or two.
+    const chunks = Array.from({ length: 200 }, (_, i) => `${String(i).padStart(4, '0')}${'p'.repeat(64 * 1024 - 5)} `);
+    const text = chunks.join('');
+    await session.load({ name: 'paced', pacing: { chunksPerSecond: 100 }, replies: [{ text, chunks }, { text: 'after the paced one' }] });
+    const socket = await nonReader(mock.baseUrl, session.apiKey, 0, true);
+    let journal = await session.journal();
+    for (let i = 0; i < 200 && journal.entries.length === 0; i++) {
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      journal = await session.journal();
+    }
+    socket.destroy();
+    assert.equal(journal.entries[0]?.event, 'request_aborted', JSON.stringify(journal.entries[0]));
+    assert.match(journal.entries[0]?.error?.message ?? '', /stopped reading its answer for 400 ms/);
+    const openai = new OpenAI({ baseURL: session.url('openai'), apiKey: session.apiKey, maxRetries: 0, timeout: 60_000 });
+    let got = '';
+    let events = 0;
+    for await (const chunk of await openai.chat.completions.create({
+      model: 'gpt-4o',
+      messages: [{ role: 'user', content: 'big' }],
+      stream: true,
+    })) {
+      got += chunk.choices[0]?.delta?.content ?? '';
+      events++;
+    }
+    assert.ok(got === text, 'the stalled request consumed the paced step');
+    assert.ok(events >= chunks.length, `${events} events`);
   } finally {
     await mock.close();
   }

@@ -1,7 +1,6 @@
 // A Messages API response: thinking block (when the reply has reasoning), text block, tool_use
 // blocks in that order, the stop reason and usage.
 
-import { templatedBody, usageKey, type TemplatedBody } from '../body-template.js';
 import { fnv1a, FNV_PRIME } from '../../core/fnv.js';
 import type { ChatRequest, EncodeContext, ResolvedReply, ResolvedToolCall } from '../../core/model.js';
 import { anthropicUsageJson } from './anthropic-usage.js';
@@ -60,11 +59,4 @@ export function encodeMessageResponse(reply: ResolvedReply, _request: ChatReques
     `{"id":${JSON.stringify(ctx.responseId)},"type":"message","role":"assistant","model":${JSON.stringify(ctx.model)},` +
     `${content},"usage":${anthropicUsageJson(reply.usage)}}`
   );
-}
-
-/** encodeMessageResponse's bytes from a template of the reply (keyed by model and usage). */
-export function encodeMessageResponseBody(reply: ResolvedReply, request: ChatRequest, ctx: EncodeContext): TemplatedBody | undefined {
-  if (!reply.shape) return undefined;
-  const key = usageKey(reply.usage, ctx.model);
-  return templatedBody(reply.shape, key, ctx.responseId, (id) => encodeMessageResponse(reply, request, { ...ctx, responseId: id }));
 }

@@ -7,8 +7,7 @@ import type { NeutralError } from '../../core/errors.js';
 import type { ChatRequest, EncodeContext, ResolvedReply } from '../../core/model.js';
 import { fixedPieces, wordPieces } from '../../core/stream-pieces.js';
 import { countInputTokens } from '../../core/tokens.js';
-import type { EventSource, StreamBody, StreamEncoding } from '../dialect.js';
-import { templatedBody, usageKey } from '../body-template.js';
+import type { EventSource, StreamEncoding } from '../dialect.js';
 import { anthropicDeltaUsageJson, anthropicOutputTokens, anthropicUsageJson } from './anthropic-usage.js';
 import { thinkingSignature, toolInputJson, toolUseBlockJson } from './encode-response.js';
 import { anthropicErrorObject } from './errors.js';
@@ -128,16 +127,6 @@ export function encodeMessageStreamEvents(
     contentType: CONTENT_TYPE,
     events: { length: n + 3, at: (i) => (i === 0 ? start : i <= n ? blocks[i - 1] : end[i - n - 1]) },
   };
-}
-
-/** encodeMessageStream's events as one body, from a byte template of the reply (keyed by model and
- * usage, the other parts that vary). */
-export function encodeMessageStreamBody(reply: ResolvedReply, request: ChatRequest, ctx: EncodeContext): StreamBody | undefined {
-  if (!reply.shape) return undefined;
-  const key = usageKey(reply.usage, ctx.model);
-  const render = (id: string) => encodeMessageStream(reply, request, { ...ctx, responseId: id }).events.join('');
-  const templated = templatedBody(reply.shape, key, ctx.responseId, render);
-  return templated && { contentType: CONTENT_TYPE, body: templated.body, encoding: templated.encoding, sentBy: templated.sentBy };
 }
 
 /** The `error` event alone, framed: what a stream interrupted by a fault ends with. */

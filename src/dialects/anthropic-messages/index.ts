@@ -1,24 +1,17 @@
 import type { ChatDialect } from '../dialect.js';
 import { decodeMessagesRequest } from './decode-request.js';
-import { encodeMessageResponse, encodeMessageResponseBody } from './encode-response.js';
-import {
-  encodeMessageStream,
-  encodeMessageStreamBody,
-  encodeMessageStreamEvents,
-  encodeMessageStreamErrorEvent,
-  encodeMessageStreamFailure,
-} from './encode-stream.js';
+import { encodeMessageResponse } from './encode-response.js';
+import { encodeMessageStreamEvents, encodeMessageStreamErrorEvent, encodeMessageStreamFailure } from './encode-stream.js';
 import { encodeAnthropicError } from './errors.js';
 
 export const anthropicMessages: ChatDialect = {
   id: 'anthropic-messages',
   idPrefix: 'msg_',
+  // The API version selects what a request may say.
+  decodeHeaders: ['anthropic-version'],
   decode: decodeMessagesRequest,
   encodeResponse: encodeMessageResponse,
-  encodeResponseBody: encodeMessageResponseBody,
-  encodeStream: encodeMessageStream,
-  encodeStreamBody: encodeMessageStreamBody,
-  encodeStreamEvents: encodeMessageStreamEvents,
+  encodeStream: encodeMessageStreamEvents,
   encodeError: encodeAnthropicError,
   encodeStreamFailure: encodeMessageStreamFailure,
   encodeStreamErrorEvent: encodeMessageStreamErrorEvent,

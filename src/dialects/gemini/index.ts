@@ -1,17 +1,17 @@
 import type { ChatDialect } from '../dialect.js';
 import { decodeGeminiRequest } from './decode-request.js';
 import { encodeGeminiResponse } from './encode-response.js';
-import { encodeGeminiStream, encodeGeminiStreamErrorEvent, encodeGeminiStreamEvents, encodeGeminiStreamFailure } from './encode-stream.js';
+import { encodeGeminiStreamErrorEvent, encodeGeminiStreamEvents, encodeGeminiStreamFailure } from './encode-stream.js';
 import { encodeGeminiError } from './errors.js';
 
 /** Gemini's generateContent and streamGenerateContent, on the Gemini API and on Vertex AI. */
 export const gemini: ChatDialect = {
   id: 'gemini',
   idPrefix: '',
+  decodeHeaders: [],
   decode: decodeGeminiRequest,
   encodeResponse: encodeGeminiResponse,
-  encodeStream: encodeGeminiStream,
-  encodeStreamEvents: encodeGeminiStreamEvents,
+  encodeStream: encodeGeminiStreamEvents,
   encodeError: encodeGeminiError,
   encodeStreamFailure: encodeGeminiStreamFailure,
   encodeStreamErrorEvent: encodeGeminiStreamErrorEvent,

@@ -11,22 +11,18 @@
 // Keys the proto has no field for are refused, as the real API refuses them.
 
 import type { JsonSchema } from '../../core/model.js';
+import { field, join, onlyKnownFields, snake, unset } from './proto-fields.js';
 import {
   expectArray,
-  expectBool,
+  expectBoolean,
   expectEnum,
   expectInteger,
   expectNumber,
   expectObject,
   expectString,
-  field,
   fieldRule,
-  join,
-  onlyKnownFields,
   requestRule,
-  snake,
-  unset,
-} from './invalid-request.js';
+} from './wording.js';
 
 const SCHEMA_FIELDS = new Set([
   'type',
@@ -98,7 +94,7 @@ function convert(raw: unknown, at: At, depth: number): Record<string, unknown> {
     );
   }
   if (!unset(rawType)) {
-    const name = expectEnum(rawType, child(at, 'type').payload, TYPE_ENUM, TYPES);
+    const name = expectEnum(rawType, TYPES, child(at, 'type').payload, TYPE_ENUM);
     if (name !== 'TYPE_UNSPECIFIED') type = name.toLowerCase();
   }
   if (type !== undefined) out.type = type;
@@ -109,13 +105,13 @@ function convert(raw: unknown, at: At, depth: number): Record<string, unknown> {
   }
   for (const key of ['minimum', 'maximum'] as const) {
     const value = field(node, key);
-    if (!unset(value)) out[key] = expectNumber(value, child(at, key).payload, 'TYPE_DOUBLE');
+    if (!unset(value)) out[key] = expectNumber(value, child(at, key).payload, undefined, 'TYPE_DOUBLE');
   }
   for (const key of INT64_BOUNDS) {
     const value = field(node, key);
     if (unset(value)) continue;
     const path = child(at, snake(key));
-    const n = expectInteger(value, path.payload, 'TYPE_INT64');
+    const n = expectInteger(value, path.payload, undefined, 'TYPE_INT64');
     if (n < 0) fieldRule(path.rule, `must be non-negative, got ${n}`);
     out[key] = n;
   }
@@ -177,7 +173,7 @@ function convert(raw: unknown, at: At, depth: number): Record<string, unknown> {
   }
 
   const nullable = field(node, 'nullable');
-  if (!unset(nullable) && expectBool(nullable, child(at, 'nullable').payload)) return allowNull(out);
+  if (!unset(nullable) && expectBoolean(nullable, child(at, 'nullable').payload)) return allowNull(out);
   return out;
 }
 

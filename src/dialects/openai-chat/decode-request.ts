@@ -3,32 +3,36 @@
 
 import { invalidRequest, type NeutralError } from '../../core/errors.js';
 import type { ChatRequest, JsonValue, Message, OutputFormat, Part, Role, ToolChoice, ToolDefinition } from '../../core/model.js';
+import { given, isObject } from '../wire-kit/values.js';
+import { refusalOr } from '../wire-kit/wire-error.js';
+import {
+  expectArray,
+  expectBoolean,
+  expectEnum,
+  expectInteger,
+  expectNewToolName,
+  expectObject,
+  expectString,
+  fail,
+  required,
+} from '../openai/checks.js';
 import {
   DECODED,
-  WireError,
   arrayOf,
   boolean,
   checkFields,
-  expectOneOf,
-  expectRange,
-  CHAT_MAX_TOOLS,
-  expectSchema,
-  expectType,
-  fail,
-  given,
   integer,
-  isObject,
   logitBias,
   metadata,
   number,
   object,
   oneOf,
-  required,
   string,
   stringOr,
-  typeName,
   type FieldRule,
-} from '../openai-wire-checks.js';
+} from '../openai/field-rules.js';
+import { CHAT_MAX_TOOLS, expectSchema } from '../openai/schema-checks.js';
+import { typeName } from '../openai/wording.js';
 
 const ROLES = new Set(['system', 'developer', 'user', 'assistant', 'tool', 'function']);
 const TOOL_NAME = /^[a-zA-Z0-9_-]{1,64}$/;
@@ -117,20 +121,20 @@ const FILE_PART = object({ file: object({ filename: string(), file_data: string(
 
 function decodeContent(content: unknown, param: string, role: string): Part[] {
   if (typeof content === 'string') return content.length ? [{ type: 'text', text: content }] : [];
-  expectType(content, 'array', param, 'one of a string or array of objects');
+  expectArray(content, param, 'one of a string or array of objects');
   if ((content as unknown[]).length === 0) {
     fail(`Invalid '${param}': empty array. Expected an array with minimum length 1, but got an empty array instead.`, param, 'empty_array');
   }
   const parts: Part[] = [];
   (content as unknown[]).forEach((raw, i) => {
     const p = `${param}[${i}]`;
-    expectType(raw, 'object', p);
+    expectObject(raw, p);
     const part = raw as Record<string, unknown>;
     if (part.type === undefined) fail(`Missing required parameter: '${p}.type'.`, `${p}.type`, 'missing_required_parameter');
     switch (part.type) {
       case 'text':
         if (part.text === undefined) fail(`Missing required parameter: '${p}.text'.`, `${p}.text`, 'missing_required_parameter');
-        expectType(part.text, 'string', `${p}.text`);
+        expectString(part.text, `${p}.text`);
         parts.push({ type: 'text', text: part.text as string });
         break;
       case 'refusal':
@@ -140,16 +144,16 @@ function decodeContent(content: unknown, param: string, role: string): Part[] {
             `${p}.type`,
             'invalid_value',
           );
-        expectType(part.refusal, 'string', `${p}.refusal`);
+        expectString(part.refusal, `${p}.refusal`);
         parts.push({ type: 'text', text: part.refusal as string });
         break;
       case 'image_url': {
         if (role !== 'user') fail(`Invalid value: 'image_url'. Supported values are: 'text'.`, `${p}.type`, 'invalid_value');
-        expectType(part.image_url, 'object', `${p}.image_url`);
+        expectObject(part.image_url, `${p}.image_url`);
         const image = part.image_url as Record<string, unknown>;
         required(image.url, `${p}.image_url.url`);
-        expectType(image.url, 'string', `${p}.image_url.url`);
-        if (given(image.detail)) expectOneOf(image.detail, ['auto', 'low', 'high'], `${p}.image_url.detail`);
+        expectString(image.url, `${p}.image_url.url`);
+        if (given(image.detail)) expectEnum(image.detail, ['auto', 'low', 'high'], `${p}.image_url.detail`);
         parts.push({ type: 'image', url: image.url as string });
         break;
       }
@@ -173,7 +177,7 @@ const ASSISTANT_AUDIO = object({ id: string() }, ['id']);
 
 function decodeMessages(raw: unknown): Message[] {
   if (raw === undefined) fail(`Missing required parameter: 'messages'.`, 'messages', 'missing_required_parameter');
-  expectType(raw, 'array', 'messages', 'an array of objects');
+  expectArray(raw, 'messages', 'an array of objects');
   const list = raw as unknown[];
   if (list.length === 0) {
     fail(
@@ -188,7 +192,7 @@ function decodeMessages(raw: unknown): Message[] {
 
   list.forEach((rawMessage, i) => {
     const p = `messages[${i}]`;
-    expectType(rawMessage, 'object', p);
+    expectObject(rawMessage, p);
     const m = rawMessage as Record<string, unknown>;
     if (m.role === undefined) fail(`Missing required parameter: '${p}.role'.`, `${p}.role`, 'missing_required_parameter');
     if (typeof m.role !== 'string' || !ROLES.has(m.role)) {
@@ -206,7 +210,7 @@ function decodeMessages(raw: unknown): Message[] {
       );
     }
     const role = m.role as Role;
-    if (given(m.name) && role !== 'tool') expectType(m.name, 'string', `${p}.name`);
+    if (given(m.name) && role !== 'tool') expectString(m.name, `${p}.name`);
 
     if (pendingCalls && role !== 'tool') {
       fail(
@@ -220,7 +224,7 @@ function decodeMessages(raw: unknown): Message[] {
       // A loop, not push(...): a spread of hundreds of thousands of parts overflows the stack.
       if (m.content !== undefined && m.content !== null)
         for (const part of decodeContent(m.content, `${p}.content`, role)) parts.push(part);
-      if (given(m.refusal)) expectType(m.refusal, 'string', `${p}.refusal`);
+      if (given(m.refusal)) expectString(m.refusal, `${p}.refusal`);
       if (given(m.audio)) ASSISTANT_AUDIO(m.audio, `${p}.audio`);
       if (m.function_call !== undefined && m.function_call !== null) {
         fail(
@@ -230,22 +234,22 @@ function decodeMessages(raw: unknown): Message[] {
         );
       }
       if (m.tool_calls !== undefined && m.tool_calls !== null) {
-        expectType(m.tool_calls, 'array', `${p}.tool_calls`, 'an array of objects');
+        expectArray(m.tool_calls, `${p}.tool_calls`, 'an array of objects');
         const ids = new Set<string>();
         (m.tool_calls as unknown[]).forEach((rawCall, j) => {
           const cp = `${p}.tool_calls[${j}]`;
-          expectType(rawCall, 'object', cp);
+          expectObject(rawCall, cp);
           const call = rawCall as Record<string, unknown>;
           if (call.id === undefined) fail(`Missing required parameter: '${cp}.id'.`, `${cp}.id`, 'missing_required_parameter');
-          expectType(call.id, 'string', `${cp}.id`);
+          expectString(call.id, `${cp}.id`);
           if (call.type !== 'function')
             fail(`Invalid value: '${String(call.type)}'. Supported values are: 'function'.`, `${cp}.type`, 'invalid_value');
-          expectType(call.function, 'object', `${cp}.function`);
+          expectObject(call.function, `${cp}.function`);
           const fn = call.function as Record<string, unknown>;
           required(fn.name, `${cp}.function.name`);
-          expectType(fn.name, 'string', `${cp}.function.name`);
+          expectString(fn.name, `${cp}.function.name`);
           required(fn.arguments, `${cp}.function.arguments`);
-          expectType(fn.arguments, 'string', `${cp}.function.arguments`);
+          expectString(fn.arguments, `${cp}.function.arguments`);
           let parsed: JsonValue | undefined;
           try {
             parsed = JSON.parse(fn.arguments as string) as JsonValue;
@@ -273,7 +277,7 @@ function decodeMessages(raw: unknown): Message[] {
     } else if (role === 'tool') {
       if (m.tool_call_id === undefined)
         fail(`Missing required parameter: '${p}.tool_call_id'.`, `${p}.tool_call_id`, 'missing_required_parameter');
-      expectType(m.tool_call_id, 'string', `${p}.tool_call_id`);
+      expectString(m.tool_call_id, `${p}.tool_call_id`);
       if (m.content === undefined) fail(`Missing required parameter: '${p}.content'.`, `${p}.content`, 'missing_required_parameter');
       const id = m.tool_call_id as string;
       if (!pendingCalls || !pendingCalls.ids.has(id)) {
@@ -306,7 +310,7 @@ function decodeMessages(raw: unknown): Message[] {
 
 function decodeTools(raw: unknown): ToolDefinition[] {
   if (raw === undefined || raw === null) return [];
-  expectType(raw, 'array', 'tools', 'an array of objects');
+  expectArray(raw, 'tools', 'an array of objects');
   const count = (raw as unknown[]).length;
   if (count > CHAT_MAX_TOOLS) {
     fail(
@@ -315,9 +319,10 @@ function decodeTools(raw: unknown): ToolDefinition[] {
       'array_above_max_length',
     );
   }
+  const names = new Set<string>();
   return (raw as unknown[]).map((rawTool, i) => {
     const p = `tools[${i}]`;
-    expectType(rawTool, 'object', p);
+    expectObject(rawTool, p);
     const tool = rawTool as Record<string, unknown>;
     if (tool.type === undefined) fail(`Missing required parameter: '${p}.type'.`, `${p}.type`, 'missing_required_parameter');
     if (tool.type !== 'function') {
@@ -328,11 +333,11 @@ function decodeTools(raw: unknown): ToolDefinition[] {
       );
     }
     if (tool.function === undefined) fail(`Missing required parameter: '${p}.function'.`, `${p}.function`, 'missing_required_parameter');
-    expectType(tool.function, 'object', `${p}.function`);
+    expectObject(tool.function, `${p}.function`);
     const fn = tool.function as Record<string, unknown>;
     if (fn.name === undefined)
       fail(`Missing required parameter: '${p}.function.name'.`, `${p}.function.name`, 'missing_required_parameter');
-    expectType(fn.name, 'string', `${p}.function.name`);
+    expectString(fn.name, `${p}.function.name`);
     if (!TOOL_NAME.test(fn.name as string)) {
       fail(
         `Invalid '${p}.function.name': string does not match pattern. Expected a string that matches the pattern '^[a-zA-Z0-9_-]{1,64}$'.`,
@@ -340,10 +345,11 @@ function decodeTools(raw: unknown): ToolDefinition[] {
         'invalid_value',
       );
     }
-    if (fn.description !== undefined) expectType(fn.description, 'string', `${p}.function.description`);
-    if (fn.strict !== undefined && fn.strict !== null) expectType(fn.strict, 'boolean', `${p}.function.strict`);
+    expectNewToolName(names, fn.name as string, `${p}.function.name`);
+    if (fn.description !== undefined) expectString(fn.description, `${p}.function.description`);
+    if (fn.strict !== undefined && fn.strict !== null) expectBoolean(fn.strict, `${p}.function.strict`);
     if (fn.parameters !== undefined) {
-      expectType(fn.parameters, 'object', `${p}.function.parameters`);
+      expectObject(fn.parameters, `${p}.function.parameters`);
       expectSchema(
         fn.parameters as Record<string, unknown>,
         `${p}.function.parameters`,
@@ -370,7 +376,7 @@ function decodeToolChoice(raw: unknown, tools: ToolDefinition[]): ToolChoice {
     if (raw === 'auto' || raw === 'none' || raw === 'required') return { type: raw };
     fail(`Invalid value: '${raw}'. Supported values are: 'none', 'auto', and 'required'.`, 'tool_choice', 'invalid_value');
   }
-  expectType(raw, 'object', 'tool_choice', 'one of a string or an object');
+  expectObject(raw, 'tool_choice', 'one of a string or an object');
   const choice = raw as Record<string, unknown>;
   if (choice.type === 'allowed_tools' || choice.type === 'custom') {
     fail(
@@ -386,9 +392,9 @@ function decodeToolChoice(raw: unknown, tools: ToolDefinition[]): ToolChoice {
       'invalid_value',
     );
   }
-  expectType(choice.function, 'object', 'tool_choice.function');
+  expectObject(choice.function, 'tool_choice.function');
   const name = (choice.function as Record<string, unknown>).name;
-  expectType(name, 'string', 'tool_choice.function.name');
+  expectString(name, 'tool_choice.function.name');
   if (!tools.some((t) => t.name === name)) {
     fail(`Invalid value for 'tool_choice': function '${String(name)}' is not among the declared tools.`, 'tool_choice', 'invalid_value');
   }
@@ -397,7 +403,7 @@ function decodeToolChoice(raw: unknown, tools: ToolDefinition[]): ToolChoice {
 
 function decodeResponseFormat(raw: unknown): OutputFormat {
   if (raw === undefined || raw === null) return { type: 'text' };
-  expectType(raw, 'object', 'response_format');
+  expectObject(raw, 'response_format');
   const format = raw as Record<string, unknown>;
   switch (format.type) {
     case 'text':
@@ -408,7 +414,7 @@ function decodeResponseFormat(raw: unknown): OutputFormat {
       if (format.json_schema === undefined) {
         fail(`Missing required parameter: 'response_format.json_schema'.`, 'response_format.json_schema', 'missing_required_parameter');
       }
-      expectType(format.json_schema, 'object', 'response_format.json_schema');
+      expectObject(format.json_schema, 'response_format.json_schema');
       const spec = format.json_schema as Record<string, unknown>;
       if (spec.name === undefined) {
         fail(
@@ -417,7 +423,7 @@ function decodeResponseFormat(raw: unknown): OutputFormat {
           'missing_required_parameter',
         );
       }
-      expectType(spec.name, 'string', 'response_format.json_schema.name');
+      expectString(spec.name, 'response_format.json_schema.name');
       if (!SCHEMA_NAME.test(spec.name as string)) {
         fail(
           `Invalid 'response_format.json_schema.name': string does not match pattern. Expected a string that matches the pattern '^[a-zA-Z0-9_-]+$'.`,
@@ -425,10 +431,10 @@ function decodeResponseFormat(raw: unknown): OutputFormat {
           'invalid_value',
         );
       }
-      if (given(spec.description)) expectType(spec.description, 'string', 'response_format.json_schema.description');
-      if (spec.strict !== undefined && spec.strict !== null) expectType(spec.strict, 'boolean', 'response_format.json_schema.strict');
+      if (given(spec.description)) expectString(spec.description, 'response_format.json_schema.description');
+      if (spec.strict !== undefined && spec.strict !== null) expectBoolean(spec.strict, 'response_format.json_schema.strict');
       if (spec.schema !== undefined) {
-        expectType(spec.schema, 'object', 'response_format.json_schema.schema');
+        expectObject(spec.schema, 'response_format.json_schema.schema');
         expectSchema(
           spec.schema as Record<string, unknown>,
           'response_format.json_schema.schema',
@@ -468,77 +474,76 @@ function mentionsJson(messages: Message[]): boolean {
 }
 
 export function decodeChatRequest(body: unknown): ChatRequest | NeutralError {
-  try {
-    if (!isObject(body)) {
-      return invalidRequest(`Invalid type for body: expected an object, but got ${typeName(body)} instead.`, null, 'invalid_type');
-    }
-    if (body.model === undefined || body.model === null || body.model === '') {
-      fail('you must provide a model parameter', null);
-    }
-    expectType(body.model, 'string', 'model');
-    if (body.functions !== undefined) {
+  if (!isObject(body)) {
+    return invalidRequest(`Invalid type for body: expected an object, but got ${typeName(body)} instead.`, null, 'invalid_type');
+  }
+  return refusalOr(() => decodeBody(body));
+}
+
+function decodeBody(body: Record<string, unknown>): ChatRequest {
+  if (body.model === undefined || body.model === null || body.model === '') {
+    fail('you must provide a model parameter', null);
+  }
+  expectString(body.model, 'model');
+  if (body.functions !== undefined) {
+    fail(
+      `Understudy rejects the deprecated 'functions' parameter; declare 'tools' with type 'function' instead.`,
+      'functions',
+      'invalid_value',
+    );
+  }
+  if (body.function_call !== undefined) {
+    fail(`Understudy rejects the deprecated 'function_call' parameter; use 'tool_choice' instead.`, 'function_call', 'invalid_value');
+  }
+  checkFields(body, CHAT_FIELDS, unrecognized);
+  const messages = decodeMessages(body.messages);
+  const tools = decodeTools(body.tools);
+  const toolChoice = decodeToolChoice(body.tool_choice, tools);
+  if (body.parallel_tool_calls !== undefined && body.parallel_tool_calls !== null) {
+    expectBoolean(body.parallel_tool_calls, 'parallel_tool_calls');
+    if (tools.length === 0) {
       fail(
-        `Understudy rejects the deprecated 'functions' parameter; declare 'tools' with type 'function' instead.`,
-        'functions',
-        'invalid_value',
+        `Invalid value for 'parallel_tool_calls': 'parallel_tool_calls' is only allowed when 'tools' are specified.`,
+        'parallel_tool_calls',
       );
     }
-    if (body.function_call !== undefined) {
-      fail(`Understudy rejects the deprecated 'function_call' parameter; use 'tool_choice' instead.`, 'function_call', 'invalid_value');
-    }
-    checkFields(body, CHAT_FIELDS, unrecognized);
-    const messages = decodeMessages(body.messages);
-    const tools = decodeTools(body.tools);
-    const toolChoice = decodeToolChoice(body.tool_choice, tools);
-    if (body.parallel_tool_calls !== undefined && body.parallel_tool_calls !== null) {
-      expectType(body.parallel_tool_calls, 'boolean', 'parallel_tool_calls');
-      if (tools.length === 0) {
-        fail(
-          `Invalid value for 'parallel_tool_calls': 'parallel_tool_calls' is only allowed when 'tools' are specified.`,
-          'parallel_tool_calls',
-        );
-      }
-    }
-    const output = decodeResponseFormat(body.response_format);
-    let stream = false;
-    if (body.stream !== undefined && body.stream !== null) {
-      expectType(body.stream, 'boolean', 'stream');
-      stream = body.stream as boolean;
-    }
-    let streamUsage = false;
-    if (body.stream_options !== undefined && body.stream_options !== null) {
-      if (!stream) fail(`The 'stream_options' parameter is only allowed when 'stream' is enabled.`, 'stream_options');
-      STREAM_OPTIONS(body.stream_options, 'stream_options');
-      streamUsage = (body.stream_options as Record<string, unknown>).include_usage === true;
-    }
-    if (body.n !== undefined && body.n !== null) {
-      expectRange(body.n, 'n', 1, 128, true);
-      if (body.n !== 1) fail(`Understudy answers exactly one choice; 'n' must be 1 (got ${String(body.n)}).`, 'n', 'invalid_value');
-    }
-    let maxOutputTokens: number | undefined;
-    for (const key of ['max_tokens', 'max_completion_tokens'] as const) {
-      const value = body[key];
-      if (value !== undefined && value !== null) {
-        expectRange(value, key, 1, undefined, true);
-        maxOutputTokens = value as number;
-      }
-    }
-    if (output.type === 'json_object' && !mentionsJson(messages)) {
-      fail(`'messages' must contain the word 'json' in some form, to use 'response_format' of type 'json_object'.`, 'messages');
-    }
-    return {
-      model: body.model as string,
-      messages,
-      tools,
-      toolChoice,
-      parallelToolCalls: body.parallel_tool_calls !== false,
-      output,
-      stream,
-      streamUsage,
-      maxOutputTokens,
-    };
-  } catch (error) {
-    if (error instanceof WireError) return error.neutral;
-    throw error;
   }
+  const output = decodeResponseFormat(body.response_format);
+  let stream = false;
+  if (body.stream !== undefined && body.stream !== null) {
+    expectBoolean(body.stream, 'stream');
+    stream = body.stream as boolean;
+  }
+  let streamUsage = false;
+  if (body.stream_options !== undefined && body.stream_options !== null) {
+    if (!stream) fail(`The 'stream_options' parameter is only allowed when 'stream' is enabled.`, 'stream_options');
+    STREAM_OPTIONS(body.stream_options, 'stream_options');
+    streamUsage = (body.stream_options as Record<string, unknown>).include_usage === true;
+  }
+  if (body.n !== undefined && body.n !== null) {
+    expectInteger(body.n, 'n', { min: 1, max: 128 });
+    if (body.n !== 1) fail(`Understudy answers exactly one choice; 'n' must be 1 (got ${String(body.n)}).`, 'n', 'invalid_value');
+  }
+  let maxOutputTokens: number | undefined;
+  for (const key of ['max_tokens', 'max_completion_tokens'] as const) {
+    const value = body[key];
+    if (value !== undefined && value !== null) {
+      expectInteger(value, key, { min: 1 });
+      maxOutputTokens = value as number;
+    }
+  }
+  if (output.type === 'json_object' && !mentionsJson(messages)) {
+    fail(`'messages' must contain the word 'json' in some form, to use 'response_format' of type 'json_object'.`, 'messages');
+  }
+  return {
+    model: body.model as string,
+    messages,
+    tools,
+    toolChoice,
+    parallelToolCalls: body.parallel_tool_calls !== false,
+    output,
+    stream,
+    streamUsage,
+    maxOutputTokens,
+  };
 }

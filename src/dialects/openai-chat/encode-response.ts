@@ -1,5 +1,4 @@
 import type { ChatRequest, EncodeContext, ResolvedReply } from '../../core/model.js';
-import { templatedBody, usageKey, type TemplatedBody } from '../body-template.js';
 import { openaiChatUsageJson } from './openai-chat-usage.js';
 
 // The choices fragment depends only on the reply's static parts: encode it once per shape.
@@ -30,11 +29,4 @@ export function encodeChatResponse(reply: ResolvedReply, _request: ChatRequest, 
     choices,
     `,"usage":${openaiChatUsageJson(reply.usage)},"service_tier":"default","system_fingerprint":"fp_understudy"}`,
   ].join('');
-}
-
-/** encodeChatResponse's bytes from a template of the reply (keyed by clock, model and usage). */
-export function encodeChatResponseBody(reply: ResolvedReply, request: ChatRequest, ctx: EncodeContext): TemplatedBody | undefined {
-  if (!reply.shape) return undefined;
-  const key = usageKey(reply.usage, ctx.model, ctx.created);
-  return templatedBody(reply.shape, key, ctx.responseId, (id) => encodeChatResponse(reply, request, { ...ctx, responseId: id }));
 }

@@ -3,18 +3,12 @@
 
 import type { ChatRequest, EncodeContext, ResolvedReply } from '../../core/model.js';
 import type { NeutralError } from '../../core/errors.js';
-import type { EventBytes, EventSource, StreamBody, StreamEncoding } from '../dialect.js';
-import { fixedPieces } from '../../core/stream-pieces.js';
-import { templatedBody } from '../body-template.js';
-import { encodeOpenAIError } from './errors.js';
+import type { EventBytes, EventSource, StreamEncoding } from '../dialect.js';
+import { encodeOpenAIError } from '../openai/encode-error.js';
+import { splitArguments } from '../openai/split-arguments.js';
 import { openaiChatUsage } from './openai-chat-usage.js';
 
-const ARGUMENT_FRAGMENT = 24;
 const STREAM_CONTENT_TYPE = 'text/event-stream; charset=utf-8';
-
-export function splitArguments(text: string): string[] {
-  return fixedPieces(text, ARGUMENT_FRAGMENT);
-}
 
 /** The `choices` array of each chunk, in order: everything that depends on the reply alone. */
 function choiceFragments(reply: ResolvedReply): string[] {
@@ -120,24 +114,6 @@ function fragmentBytesOf(reply: ResolvedReply, fragments: string[]): Buffer[] {
     if (reply.shape) fragmentBytesCache.set(reply.shape, parts);
   }
   return parts;
-}
-
-/** encodeChatStream's events as one body, from a byte template of the reply's chunks. */
-export function encodeChatStreamBody(reply: ResolvedReply, request: ChatRequest, ctx: EncodeContext): StreamBody | undefined {
-  if (!reply.shape) return undefined;
-  const render = (id: string) => {
-    const events = encodeChatStream(reply, request, { ...ctx, responseId: id }).events;
-    return events.slice(0, fragmentsOf(reply).length).join('');
-  };
-  const key = [ctx.model, ctx.created, request.streamUsage];
-  const body = templatedBody(
-    reply.shape,
-    key,
-    ctx.responseId,
-    render,
-    closingEvents(reply, request, chunkHead(ctx.responseId, ctx)).join(''),
-  );
-  return body && { contentType: STREAM_CONTENT_TYPE, body: body.body, encoding: body.encoding, sentBy: body.sentBy };
 }
 
 /** A stream that fails: the role chunk, then the error chunk the SDK throws on. */

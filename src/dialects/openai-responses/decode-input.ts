@@ -4,7 +4,9 @@
 // function_call_output becomes a tool message.
 
 import type { JsonValue, Message, Part, Role } from '../../core/model.js';
-import { expectOneOf, expectType, fail, given, listValues, required } from '../openai-wire-checks.js';
+import { given } from '../wire-kit/values.js';
+import { expectArray, expectEnum, expectObject, expectString, fail, required } from '../openai/checks.js';
+import { listValues } from '../openai/wording.js';
 
 export interface ItemResolver {
   /** The parts of a stored output item (`item_reference`); throws a wire error when unknown. */
@@ -52,27 +54,27 @@ function parseArguments(text: string): JsonValue | undefined {
 
 function decodeInputParts(content: unknown, param: string): Part[] {
   if (typeof content === 'string') return content.length ? [{ type: 'text', text: content }] : [];
-  expectType(content, 'array', param, 'one of a string or array of input content parts');
+  expectArray(content, param, 'one of a string or array of input content parts');
   const parts: Part[] = [];
   (content as unknown[]).forEach((raw, i) => {
     const p = `${param}[${i}]`;
-    expectType(raw, 'object', p);
+    expectObject(raw, p);
     const part = raw as Record<string, unknown>;
     required(part.type, `${p}.type`);
-    expectOneOf(part.type, INPUT_PARTS, `${p}.type`);
+    expectEnum(part.type, INPUT_PARTS, `${p}.type`);
     switch (part.type) {
       case 'input_text':
         required(part.text, `${p}.text`);
-        expectType(part.text, 'string', `${p}.text`);
+        expectString(part.text, `${p}.text`);
         parts.push({ type: 'text', text: part.text as string });
         break;
       case 'input_image': {
-        if (given(part.detail)) expectOneOf(part.detail, ['low', 'high', 'auto', 'original'], `${p}.detail`);
+        if (given(part.detail)) expectEnum(part.detail, ['low', 'high', 'auto', 'original'], `${p}.detail`);
         if (given(part.image_url)) {
-          expectType(part.image_url, 'string', `${p}.image_url`);
+          expectString(part.image_url, `${p}.image_url`);
           parts.push({ type: 'image', url: part.image_url as string });
         } else if (given(part.file_id)) {
-          expectType(part.file_id, 'string', `${p}.file_id`);
+          expectString(part.file_id, `${p}.file_id`);
           parts.push({ type: 'image', url: part.file_id as string });
         } else {
           fail(
@@ -93,7 +95,7 @@ function decodeInputParts(content: unknown, param: string): Part[] {
           );
         }
         for (const key of ['file_id', 'file_data', 'file_url', 'filename'] as const) {
-          if (given(part[key])) expectType(part[key], 'string', `${p}.${key}`);
+          if (given(part[key])) expectString(part[key], `${p}.${key}`);
         }
         break;
     }
@@ -103,22 +105,22 @@ function decodeInputParts(content: unknown, param: string): Part[] {
 
 function decodeAssistantParts(content: unknown, param: string): Part[] {
   if (typeof content === 'string') return content.length ? [{ type: 'text', text: content }] : [];
-  expectType(content, 'array', param, 'one of a string or array of output content parts');
+  expectArray(content, param, 'one of a string or array of output content parts');
   const parts: Part[] = [];
   (content as unknown[]).forEach((raw, i) => {
     const p = `${param}[${i}]`;
-    expectType(raw, 'object', p);
+    expectObject(raw, p);
     const part = raw as Record<string, unknown>;
     required(part.type, `${p}.type`);
-    expectOneOf(part.type, OUTPUT_PARTS, `${p}.type`);
+    expectEnum(part.type, OUTPUT_PARTS, `${p}.type`);
     if (part.type === 'output_text') {
       required(part.text, `${p}.text`);
-      expectType(part.text, 'string', `${p}.text`);
-      if (given(part.annotations)) expectType(part.annotations, 'array', `${p}.annotations`);
+      expectString(part.text, `${p}.text`);
+      if (given(part.annotations)) expectArray(part.annotations, `${p}.annotations`);
       parts.push({ type: 'text', text: part.text as string });
     } else {
       required(part.refusal, `${p}.refusal`);
-      expectType(part.refusal, 'string', `${p}.refusal`);
+      expectString(part.refusal, `${p}.refusal`);
       parts.push({ type: 'text', text: part.refusal as string });
     }
   });
@@ -127,7 +129,7 @@ function decodeAssistantParts(content: unknown, param: string): Part[] {
 
 function decodeToolOutput(output: unknown, param: string): string {
   if (typeof output === 'string') return output;
-  expectType(output, 'array', param, 'one of a string or array of input content parts');
+  expectArray(output, param, 'one of a string or array of input content parts');
   let text = '';
   for (const part of decodeInputParts(output, param)) if (part.type === 'text') text += part.text;
   return text;
@@ -135,36 +137,36 @@ function decodeToolOutput(output: unknown, param: string): string {
 
 function decodeReasoning(item: Record<string, unknown>, p: string): Part[] {
   required(item.summary, `${p}.summary`);
-  expectType(item.summary, 'array', `${p}.summary`, 'an array of objects');
+  expectArray(item.summary, `${p}.summary`, 'an array of objects');
   const parts: Part[] = [];
   (item.summary as unknown[]).forEach((raw, i) => {
     const sp = `${p}.summary[${i}]`;
-    expectType(raw, 'object', sp);
+    expectObject(raw, sp);
     const summary = raw as Record<string, unknown>;
     required(summary.type, `${sp}.type`);
-    expectOneOf(summary.type, ['summary_text'], `${sp}.type`);
+    expectEnum(summary.type, ['summary_text'], `${sp}.type`);
     required(summary.text, `${sp}.text`);
-    expectType(summary.text, 'string', `${sp}.text`);
+    expectString(summary.text, `${sp}.text`);
     parts.push({ type: 'reasoning', text: summary.text as string });
   });
   if (given(item.content)) {
-    expectType(item.content, 'array', `${p}.content`, 'an array of objects');
+    expectArray(item.content, `${p}.content`, 'an array of objects');
     (item.content as unknown[]).forEach((raw, i) => {
       const cp = `${p}.content[${i}]`;
-      expectType(raw, 'object', cp);
+      expectObject(raw, cp);
       const part = raw as Record<string, unknown>;
-      expectOneOf(part.type, ['reasoning_text'], `${cp}.type`);
-      expectType(part.text, 'string', `${cp}.text`);
+      expectEnum(part.type, ['reasoning_text'], `${cp}.type`);
+      expectString(part.text, `${cp}.text`);
       parts.push({ type: 'reasoning', text: part.text as string });
     });
   }
-  if (given(item.encrypted_content)) expectType(item.encrypted_content, 'string', `${p}.encrypted_content`);
+  if (given(item.encrypted_content)) expectString(item.encrypted_content, `${p}.encrypted_content`);
   return parts;
 }
 
 export function decodeInput(raw: unknown, resolver: ItemResolver): Message[] {
   if (typeof raw === 'string') return [{ role: 'user', parts: raw.length ? [{ type: 'text', text: raw }] : [] }];
-  expectType(raw, 'array', 'input', 'one of a string or array of input items');
+  expectArray(raw, 'input', 'one of a string or array of input items');
 
   const messages: Message[] = [];
   /** The assistant message that consecutive assistant-side items add to. */
@@ -176,15 +178,15 @@ export function decodeInput(raw: unknown, resolver: ItemResolver): Message[] {
 
   (raw as unknown[]).forEach((rawItem, i) => {
     const p = `input[${i}]`;
-    expectType(rawItem, 'object', p);
+    expectObject(rawItem, p);
     const item = rawItem as Record<string, unknown>;
-    if (given(item.id)) expectType(item.id, 'string', `${p}.id`);
+    if (given(item.id)) expectString(item.id, `${p}.id`);
     let type = item.type;
     if (type === undefined) {
       if (item.role === undefined) fail(`Missing required parameter: '${p}.type'.`, `${p}.type`, 'missing_required_parameter');
       type = 'message';
     }
-    expectType(type, 'string', `${p}.type`);
+    expectString(type, `${p}.type`);
     if (HOSTED_ITEMS.has(type as string)) {
       fail(
         `Understudy does not accept '${String(type)}' items: it runs no server-hosted or custom tools. Declare function tools and send 'function_call' and 'function_call_output' items.`,
@@ -195,8 +197,8 @@ export function decodeInput(raw: unknown, resolver: ItemResolver): Message[] {
     switch (type) {
       case 'message': {
         required(item.role, `${p}.role`);
-        expectOneOf(item.role, MESSAGE_ROLES, `${p}.role`);
-        if (given(item.status)) expectOneOf(item.status, ITEM_STATUSES, `${p}.status`);
+        expectEnum(item.role, MESSAGE_ROLES, `${p}.role`);
+        if (given(item.status)) expectEnum(item.status, ITEM_STATUSES, `${p}.status`);
         required(item.content, `${p}.content`);
         if (item.role === 'assistant') {
           addAssistant(decodeAssistantParts(item.content, `${p}.content`));
@@ -209,9 +211,9 @@ export function decodeInput(raw: unknown, resolver: ItemResolver): Message[] {
       case 'function_call': {
         for (const key of ['call_id', 'name', 'arguments'] as const) {
           required(item[key], `${p}.${key}`);
-          expectType(item[key], 'string', `${p}.${key}`);
+          expectString(item[key], `${p}.${key}`);
         }
-        if (given(item.status)) expectOneOf(item.status, ITEM_STATUSES, `${p}.status`);
+        if (given(item.status)) expectEnum(item.status, ITEM_STATUSES, `${p}.status`);
         const argumentsText = item.arguments as string;
         addAssistant([
           {
@@ -226,7 +228,7 @@ export function decodeInput(raw: unknown, resolver: ItemResolver): Message[] {
       }
       case 'function_call_output': {
         required(item.call_id, `${p}.call_id`);
-        expectType(item.call_id, 'string', `${p}.call_id`);
+        expectString(item.call_id, `${p}.call_id`);
         required(item.output, `${p}.output`);
         const content = decodeToolOutput(item.output, `${p}.output`);
         // The tool name is filled in from the matching call once the whole history is known.

@@ -11,31 +11,34 @@ import type { WireContext } from '../dialect.js';
 import { decodeInput } from './decode-input.js';
 import { attachInfo, type ResponseEcho } from './request-info.js';
 import { ResponseStore, STORE_NAME, type StoredResponse } from './response-store.js';
+import { given, isObject } from '../wire-kit/values.js';
+import { refusalOr, reject } from '../wire-kit/wire-error.js';
+import {
+  expectArray,
+  expectBoolean,
+  expectEnum,
+  expectName,
+  expectNewToolName,
+  expectObject,
+  expectString,
+  fail,
+  required,
+} from '../openai/checks.js';
 import {
   DECODED,
-  WireError,
   arrayOf,
   boolean,
   checkFields,
-  expectName,
-  expectOneOf,
-  expectSchema,
-  expectType,
-  fail,
-  failWith,
-  given,
   integer,
-  isObject,
-  listValues,
   metadata as metadataRule,
   number,
   object,
   oneOf,
-  required,
   string,
-  typeName,
   type FieldRule,
-} from '../openai-wire-checks.js';
+} from '../openai/field-rules.js';
+import { expectSchema } from '../openai/schema-checks.js';
+import { listValues, typeName } from '../openai/wording.js';
 
 /** Chat Completions parameters sent to the Responses API, and where the Responses API has them. */
 const CHAT_PARAMETERS: Record<string, string> = {
@@ -167,10 +170,10 @@ function findPrevious(store: ResponseStore, id: string, model: string, credentia
     const why = store.wasUnstored(id)
       ? `It was created with 'store': false, so it was not stored and cannot be continued.`
       : `Understudy keeps stored responses per session; session '${sessionId}' holds ${store.size}.`;
-    failWith(notFound(`${base} ${why}`, 'previous_response_id', 'previous_response_not_found'));
+    reject(notFound(`${base} ${why}`, 'previous_response_id', 'previous_response_not_found'));
   }
   const why = outOfScope(found, model, credential);
-  if (why !== null) failWith(notFound(`${base} ${why}`, 'previous_response_id', 'previous_response_not_found'));
+  if (why !== null) reject(notFound(`${base} ${why}`, 'previous_response_id', 'previous_response_not_found'));
   return found;
 }
 
@@ -184,7 +187,7 @@ function rejectChatParameters(body: Record<string, unknown>): void {
 
 function rejectUnsupportedFeatures(body: Record<string, unknown>): void {
   if (given(body.background)) {
-    expectType(body.background, 'boolean', 'background');
+    expectBoolean(body.background, 'background');
     if (body.background === true) {
       fail(
         `Understudy does not run background responses: answers are scripted and immediate. Remove 'background' or set it to false.`,
@@ -207,7 +210,7 @@ function rejectUnsupportedFeatures(body: Record<string, unknown>): void {
 
 function decodeTools(raw: unknown): { tools: ToolDefinition[]; echo: unknown[] } {
   if (!given(raw)) return { tools: [], echo: [] };
-  expectType(raw, 'array', 'tools', 'an array of objects');
+  expectArray(raw, 'tools', 'an array of objects');
   if ((raw as unknown[]).length > MAX_DECLARED_SCHEMAS) {
     fail(
       `Invalid 'tools': Understudy checks the schemas of at most ${MAX_DECLARED_SCHEMAS} tools per request; this request declares ${(raw as unknown[]).length}.`,
@@ -217,12 +220,13 @@ function decodeTools(raw: unknown): { tools: ToolDefinition[]; echo: unknown[] }
   }
   const tools: ToolDefinition[] = [];
   const echo: unknown[] = [];
+  const names = new Set<string>();
   (raw as unknown[]).forEach((rawTool, i) => {
     const p = `tools[${i}]`;
-    expectType(rawTool, 'object', p);
+    expectObject(rawTool, p);
     const tool = rawTool as Record<string, unknown>;
     required(tool.type, `${p}.type`);
-    expectType(tool.type, 'string', `${p}.type`);
+    expectString(tool.type, `${p}.type`);
     if (tool.type !== 'function') {
       if (HOSTED_TOOLS.includes(tool.type as string)) {
         fail(
@@ -239,11 +243,12 @@ function decodeTools(raw: unknown): { tools: ToolDefinition[]; echo: unknown[] }
     }
     required(tool.name, `${p}.name`);
     const name = expectName(tool.name, `${p}.name`);
-    if (given(tool.description)) expectType(tool.description, 'string', `${p}.description`);
+    expectNewToolName(names, name, `${p}.name`);
+    if (given(tool.description)) expectString(tool.description, `${p}.description`);
     required(tool.parameters, `${p}.parameters`);
-    if (given(tool.strict)) expectType(tool.strict, 'boolean', `${p}.strict`);
+    if (given(tool.strict)) expectBoolean(tool.strict, `${p}.strict`);
     if (tool.parameters !== null) {
-      expectType(tool.parameters, 'object', `${p}.parameters`);
+      expectObject(tool.parameters, `${p}.parameters`);
       const schema = tool.parameters as Record<string, unknown>;
       expectSchema(schema, `${p}.parameters`, `function '${name}'`, 'invalid_function_parameters', tool.strict === true);
     }
@@ -269,16 +274,16 @@ function decodeTools(raw: unknown): { tools: ToolDefinition[]; echo: unknown[] }
 function decodeToolChoice(raw: unknown, tools: ToolDefinition[]): ToolChoice {
   if (!given(raw)) return { type: 'auto' };
   if (typeof raw === 'string') {
-    expectOneOf(raw, ['none', 'auto', 'required'], 'tool_choice');
+    expectEnum(raw, ['none', 'auto', 'required'], 'tool_choice');
     if (raw === 'required' && tools.length === 0) {
       fail(`Tool choice 'required' must be specified with 'tools' parameter.`, 'tool_choice', 'invalid_value');
     }
     return { type: raw as 'none' | 'auto' | 'required' };
   }
-  expectType(raw, 'object', 'tool_choice', 'one of a string or an object');
+  expectObject(raw, 'tool_choice', 'one of a string or an object');
   const choice = raw as Record<string, unknown>;
   required(choice.type, 'tool_choice.type');
-  expectType(choice.type, 'string', 'tool_choice.type');
+  expectString(choice.type, 'tool_choice.type');
   if (choice.type !== 'function') {
     if (choice.type === 'allowed_tools' || HOSTED_TOOLS.includes(choice.type as string)) {
       fail(
@@ -294,7 +299,7 @@ function decodeToolChoice(raw: unknown, tools: ToolDefinition[]): ToolChoice {
     );
   }
   required(choice.name, 'tool_choice.name');
-  expectType(choice.name, 'string', 'tool_choice.name');
+  expectString(choice.name, 'tool_choice.name');
   const name = choice.name as string;
   if (!tools.some((t) => t.name === name)) {
     fail(
@@ -309,17 +314,17 @@ function decodeToolChoice(raw: unknown, tools: ToolDefinition[]): ToolChoice {
 function decodeTextFormat(raw: unknown): { output: OutputFormat; echo: Record<string, unknown> } {
   let verbosity = 'medium';
   if (!given(raw)) return { output: { type: 'text' }, echo: { format: { type: 'text' }, verbosity } };
-  expectType(raw, 'object', 'text');
+  expectObject(raw, 'text');
   const text = raw as Record<string, unknown>;
   if (given(text.verbosity)) {
-    expectOneOf(text.verbosity, ['low', 'medium', 'high'], 'text.verbosity');
+    expectEnum(text.verbosity, ['low', 'medium', 'high'], 'text.verbosity');
     verbosity = text.verbosity as string;
   }
   if (!given(text.format)) return { output: { type: 'text' }, echo: { format: { type: 'text' }, verbosity } };
-  expectType(text.format, 'object', 'text.format');
+  expectObject(text.format, 'text.format');
   const format = text.format as Record<string, unknown>;
   required(format.type, 'text.format.type');
-  expectOneOf(format.type, ['text', 'json_schema', 'json_object'], 'text.format.type');
+  expectEnum(format.type, ['text', 'json_schema', 'json_object'], 'text.format.type');
   const echo = { format, verbosity };
   if (format.type === 'text') return { output: { type: 'text' }, echo };
   if (format.type === 'json_object') return { output: { type: 'json_object' }, echo };
@@ -333,9 +338,9 @@ function decodeTextFormat(raw: unknown): { output: OutputFormat; echo: Record<st
   required(format.name, 'text.format.name');
   const name = expectName(format.name, 'text.format.name');
   required(format.schema, 'text.format.schema');
-  expectType(format.schema, 'object', 'text.format.schema');
-  if (given(format.strict)) expectType(format.strict, 'boolean', 'text.format.strict');
-  if (given(format.description)) expectType(format.description, 'string', 'text.format.description');
+  expectObject(format.schema, 'text.format.schema');
+  if (given(format.strict)) expectBoolean(format.strict, 'text.format.strict');
+  if (given(format.description)) expectString(format.description, 'text.format.description');
   expectSchema(
     format.schema as Record<string, unknown>,
     'text.format.schema',
@@ -356,15 +361,15 @@ function decodeTextFormat(raw: unknown): { output: OutputFormat; echo: Record<st
 
 function decodeReasoning(raw: unknown): { effort: string | null; summary: string | null } {
   if (!given(raw)) return { effort: null, summary: null };
-  expectType(raw, 'object', 'reasoning');
+  expectObject(raw, 'reasoning');
   const reasoning = raw as Record<string, unknown>;
   if (given(reasoning.effort))
-    expectOneOf(reasoning.effort, ['none', 'minimal', 'low', 'medium', 'high', 'xhigh', 'max'], 'reasoning.effort');
-  if (given(reasoning.summary)) expectOneOf(reasoning.summary, ['auto', 'concise', 'detailed'], 'reasoning.summary');
+    expectEnum(reasoning.effort, ['none', 'minimal', 'low', 'medium', 'high', 'xhigh', 'max'], 'reasoning.effort');
+  if (given(reasoning.summary)) expectEnum(reasoning.summary, ['auto', 'concise', 'detailed'], 'reasoning.summary');
   if (given(reasoning.generate_summary))
-    expectOneOf(reasoning.generate_summary, ['auto', 'concise', 'detailed'], 'reasoning.generate_summary');
-  if (given(reasoning.context)) expectOneOf(reasoning.context, ['auto', 'current_turn', 'all_turns'], 'reasoning.context');
-  if (given(reasoning.mode)) expectType(reasoning.mode, 'string', 'reasoning.mode');
+    expectEnum(reasoning.generate_summary, ['auto', 'concise', 'detailed'], 'reasoning.generate_summary');
+  if (given(reasoning.context)) expectEnum(reasoning.context, ['auto', 'current_turn', 'all_turns'], 'reasoning.context');
+  if (given(reasoning.mode)) expectString(reasoning.mode, 'reasoning.mode');
   return { effort: (reasoning.effort as string | undefined) ?? null, summary: (reasoning.summary as string | undefined) ?? null };
 }
 
@@ -404,7 +409,7 @@ function mentionsJson(messages: Message[]): boolean {
 
 function decodeBody(body: Record<string, unknown>, wire: WireContext): ChatRequest {
   if (!given(body.model) || body.model === '') fail(`Missing required parameter: 'model'.`, 'model', 'missing_required_parameter');
-  expectType(body.model, 'string', 'model');
+  expectString(body.model, 'model');
   const model = body.model as string;
   rejectChatParameters(body);
   rejectUnsupportedFeatures(body);
@@ -413,23 +418,23 @@ function decodeBody(body: Record<string, unknown>, wire: WireContext): ChatReque
 
   let stream = false;
   if (given(body.stream)) {
-    expectType(body.stream, 'boolean', 'stream');
+    expectBoolean(body.stream, 'stream');
     stream = body.stream as boolean;
   }
   if (given(body.stream_options)) {
     if (!stream) fail(`The 'stream_options' parameter is only allowed when 'stream' is enabled.`, 'stream_options', 'invalid_value');
-    expectType(body.stream_options, 'object', 'stream_options');
+    expectObject(body.stream_options, 'stream_options');
     const obfuscation = (body.stream_options as Record<string, unknown>).include_obfuscation;
-    if (given(obfuscation)) expectType(obfuscation, 'boolean', 'stream_options.include_obfuscation');
+    if (given(obfuscation)) expectBoolean(obfuscation, 'stream_options.include_obfuscation');
   }
   let store = true;
   if (given(body.store)) {
-    expectType(body.store, 'boolean', 'store');
+    expectBoolean(body.store, 'store');
     store = body.store as boolean;
   }
   let previousId: string | null = null;
   if (given(body.previous_response_id)) {
-    expectType(body.previous_response_id, 'string', 'previous_response_id');
+    expectString(body.previous_response_id, 'previous_response_id');
     previousId = body.previous_response_id as string;
     if (!previousId.startsWith('resp')) {
       fail(
@@ -441,7 +446,7 @@ function decodeBody(body: Record<string, unknown>, wire: WireContext): ChatReque
   }
   let instructions: string | null = null;
   if (given(body.instructions)) {
-    expectType(body.instructions, 'string', 'instructions');
+    expectString(body.instructions, 'instructions');
     instructions = body.instructions as string;
   }
   let maxOutputTokens: number | undefined;
@@ -463,7 +468,7 @@ function decodeBody(body: Record<string, unknown>, wire: WireContext): ChatReque
       const why = found
         ? outOfScope(found.response, model, credential)
         : `No stored response of session '${wire.state.sessionId}' has an output item with this id.`;
-      if (!found || why !== null) failWith(notFound(`Item with id '${id}' not found. ${why}`, param, null));
+      if (!found || why !== null) reject(notFound(`Item with id '${id}' not found. ${why}`, param, null));
       return found.parts;
     },
   });
@@ -482,7 +487,7 @@ function decodeBody(body: Record<string, unknown>, wire: WireContext): ChatReque
   if (store) {
     const full = responses.fullReason();
     if (full !== null) {
-      failWith({
+      reject({
         kind: 'invalid_request',
         status: 409,
         code: 'response_store_full',
@@ -530,10 +535,5 @@ export function decodeResponsesRequest(body: unknown, wire: WireContext): ChatRe
   if (!isObject(body)) {
     return invalidRequest(`Invalid type for body: expected an object, but got ${typeName(body)} instead.`, null, 'invalid_type');
   }
-  try {
-    return decodeBody(body, wire);
-  } catch (error) {
-    if (error instanceof WireError) return error.neutral;
-    throw error;
-  }
+  return refusalOr(() => decodeBody(body, wire));
 }

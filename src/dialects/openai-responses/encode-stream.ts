@@ -7,7 +7,7 @@
 import type { NeutralError } from '../../core/errors.js';
 import type { ChatRequest, EncodeContext, ResolvedReply } from '../../core/model.js';
 import type { EventSource, StreamEncoding } from '../dialect.js';
-import { splitArguments } from '../openai-chat/encode-stream.js';
+import { splitArguments } from '../openai/split-arguments.js';
 import {
   functionCallItem,
   itemIds,

@@ -1,22 +1,18 @@
 import type { ChatDialect } from '../dialect.js';
-import { encodeOpenAIError } from '../openai-chat/errors.js';
+import { encodeOpenAIError } from '../openai/encode-error.js';
 import { decodeResponsesRequest } from './decode-request.js';
 import { encodeResponsesResponse } from './encode-response.js';
-import {
-  encodeResponsesStream,
-  encodeResponsesStreamErrorEvent,
-  encodeResponsesStreamEvents,
-  encodeResponsesStreamFailure,
-} from './encode-stream.js';
+import { encodeResponsesStreamErrorEvent, encodeResponsesStreamEvents, encodeResponsesStreamFailure } from './encode-stream.js';
 import { storeDeliveredResponse } from './store-response.js';
 
 export const openaiResponses: ChatDialect = {
   id: 'openai-responses',
   idPrefix: 'resp_',
+  // The credential scopes stored responses (a stateful decode sees every header; listed for the record).
+  decodeHeaders: ['authorization', 'api-key', 'x-api-key'],
   decode: decodeResponsesRequest,
   encodeResponse: encodeResponsesResponse,
-  encodeStream: encodeResponsesStream,
-  encodeStreamEvents: encodeResponsesStreamEvents,
+  encodeStream: encodeResponsesStreamEvents,
   encodeError: encodeOpenAIError,
   encodeStreamFailure: encodeResponsesStreamFailure,
   encodeStreamErrorEvent: encodeResponsesStreamErrorEvent,

@@ -1,4 +1,4 @@
-// OpenAI's error body: {"error":{"message","type","param","code"}}.
+// OpenAI's error body, on every OpenAI-shaped route: {"error":{"message","type","param","code"}}.
 
 import type { NeutralError } from '../../core/errors.js';
 import type { EncodedBody } from '../dialect.js';

@@ -7,30 +7,27 @@
 // A template is built on the second sighting of its key, so one-off keys (a prompt seen once) never
 // pay for two renders; a reply keeps at most MAX_KEYS templates.
 //
-// A small answer sent whole (no tail, at most SMALL_TEXT bytes) is instead handed out as a latin1
+// A small answer (at most SMALL_TEXT bytes) is instead handed out as a latin1
 // string (one character per byte) joined from the template's pieces around the id: node:http
 // then writes header and body as one string, and nothing is copied or recycled here.
 //
 // Bodies are recycled: the server says which response sends a body (`sentBy`), and once that
 // response has handed every byte to the kernel the body is free again; the next request of the
 // same template only rewrites the characters of the id that changed (consecutive ids share all but
-// their last characters) and the tail. A fresh 28 KB buffer per stream would otherwise cost more in
+// their last characters). A fresh buffer per answer would otherwise cost more in
 // allocation and garbage collection than the copy itself. Lent bodies are checked oldest first when
 // the template is next used, which costs less than a 'finish' listener on every response.
 
-import type { Usage } from '../core/model.js';
-import type { Flushable } from './dialect.js';
+import type { Flushable } from '../dialects/dialect.js';
 
 const MAX_KEYS = 8;
-/** Tail-less templates up to this many bytes answer as latin1 text (see above). */
+/** Templates up to this many bytes answer as latin1 text (see above). */
 const SMALL_TEXT = 8 * 1024;
 /** Spare bodies kept per template: enough for every connection a load test keeps busy at once. */
 const MAX_SPARES = 64;
 /** Bodies bigger than this get no template: the server writes large streams incrementally
  * instead, and a template's spare bodies (up to MAX_SPARES of them) would hold many copies. */
 const MAX_TEMPLATE = 1024 * 1024;
-/** Room left after the template for tails (usage chunk, [DONE]) of varying length. */
-const TAIL_ROOM = 512;
 /** Whether id[from..] is made only of ASCII letters, digits, `_` and `-`: written into JSON
  * unescaped and one byte per character. Only the characters about to be written are checked. */
 function safeId(id: string, from: number): boolean {
@@ -87,7 +84,7 @@ type Slot = Template | 'seen' | 'unusable';
 
 /** Everything a rendering depends on besides the reply's shape and the id, as plain values
  * (compared one by one: building and hashing a string key cost more than the lookup saves). */
-export type TemplateKey = readonly (string | number | boolean)[];
+export type TemplateKey = readonly (string | number | boolean | object)[];
 
 interface Keyed {
   key: TemplateKey;
@@ -97,11 +94,6 @@ interface Keyed {
 
 /** Per reply shape, its keys, the one used last first. */
 const templates = new WeakMap<object, Keyed[]>();
-
-/** A template key of model, clock and every usage field a dialect may print. */
-export function usageKey(u: Usage, model: string, created = 0): TemplateKey {
-  return [model, created, u.inputTokens, u.outputTokens, u.cachedInputTokens, u.cacheWriteTokens ?? 0, u.reasoningTokens];
-}
 
 function sameKey(a: TemplateKey, b: TemplateKey): boolean {
   if (a.length !== b.length) return false;
@@ -123,17 +115,11 @@ function find(keyed: Keyed[], key: TemplateKey, idLength: number): Keyed | undef
 }
 
 /**
- * The body `render(id)` would produce for this id, followed by `tail`, as bytes — or undefined
+ * The body `render(id)` would produce for this id, as bytes — or undefined
  * when no template applies yet (the caller renders as usual). `shape` identifies the reply and
  * `key` everything else the rendering depends on besides the id.
  */
-export function templatedBody(
-  shape: object,
-  key: TemplateKey,
-  id: string,
-  render: (id: string) => string,
-  tail = '',
-): TemplatedBody | undefined {
+export function templatedBody(shape: object, key: TemplateKey, id: string, render: (id: string) => string): TemplatedBody | undefined {
   let keyed = templates.get(shape);
   if (!keyed) templates.set(shape, (keyed = []));
   const entry = find(keyed, key, id.length);
@@ -141,13 +127,13 @@ export function templatedBody(
     if (keyed.length < MAX_KEYS) keyed.push({ key, idLength: id.length, slot: 'seen' });
     return undefined;
   }
-  if (entry.slot === 'seen') entry.slot = buildTemplate(render, id.length, tail === '');
+  if (entry.slot === 'seen') entry.slot = buildTemplate(render, id.length);
   if (entry.slot === 'unusable') return undefined;
-  if (entry.slot.pieces && tail === '') return text(entry.slot.pieces, id);
-  return fill(entry.slot, id, tail);
+  if (entry.slot.pieces) return text(entry.slot.pieces, id);
+  return fill(entry.slot, id);
 }
 
-function buildTemplate(render: (id: string) => string, idLength: number, whole: boolean): Template | 'unusable' {
+function buildTemplate(render: (id: string) => string, idLength: number): Template | 'unusable' {
   const a = Buffer.from(render('A'.repeat(idLength)), 'utf8');
   if (a.length > MAX_TEMPLATE) return 'unusable';
   const b = Buffer.from(render('B'.repeat(idLength)), 'utf8');
@@ -163,7 +149,7 @@ function buildTemplate(render: (id: string) => string, idLength: number, whole: 
     i = end - 1;
   }
   let pieces: string[] | undefined;
-  if (whole && a.length <= SMALL_TEXT) {
+  if (a.length <= SMALL_TEXT) {
     pieces = [];
     let from = 0;
     for (const at of idOffsets) {
@@ -186,9 +172,8 @@ function text(pieces: string[], id: string): TemplatedText | undefined {
   return { body, encoding: 'latin1' };
 }
 
-function newSpare(template: Template, size: number): Spare {
-  const buffer = Buffer.allocUnsafe(size);
-  buffer.set(template.bytes, 0);
+function newSpare(template: Template): Spare {
+  const buffer = Buffer.from(template.bytes);
   const spare: Spare = {
     body: buffer,
     buffer,
@@ -227,16 +212,10 @@ function reclaim(template: Template): void {
   template.lentHead = head;
 }
 
-/** The template's bytes with this id and tail, or undefined when the id cannot be written as is. */
-function fill(template: Template, id: string, tail: string): TemplatedBody | undefined {
-  const size = template.bytes.length;
-  const tailBytes = tail ? Buffer.byteLength(tail) : 0;
-  const length = size + tailBytes;
+/** The template's bytes with this id, or undefined when the id cannot be written as is. */
+function fill(template: Template, id: string): TemplatedBody | undefined {
   if (template.lentHead < template.lent.length) reclaim(template);
-  let spare = template.spares.pop();
-  if (spare && spare.buffer.length < length) spare = undefined;
-  // Templates without a tail are always sent whole: no room, so no view is needed either.
-  spare ??= newSpare(template, tail ? size + Math.max(tailBytes, TAIL_ROOM) : size);
+  const spare = template.spares.pop() ?? newSpare(template);
   const previous = spare.id;
   let from = 0;
   while (from < id.length && id.charCodeAt(from) === previous.charCodeAt(from)) from++;
@@ -246,8 +225,6 @@ function fill(template: Template, id: string, tail: string): TemplatedBody | und
   }
   if (from < id.length) writeId(spare.buffer, template.idOffsets, id, from);
   spare.id = id;
-  if (tailBytes > 0) spare.buffer.write(tail, size, 'utf8');
-  if (spare.body.length !== length) spare.body = spare.buffer.length === length ? spare.buffer : spare.buffer.subarray(0, length);
   return spare;
 }
 

@@ -1,0 +1,63 @@
+// How a request ends, in the journal and on the wire when it ends in an error: answered with an
+// error in its route's shape, aborted by its client, or answered (journalled by delivery).
+
+import type { ServerResponse } from 'node:http';
+import type { NeutralError } from '../core/errors.js';
+import type { ChatRequest } from '../core/model.js';
+import { ABORTED_STATUS, type JournalRecord } from '../engine/journal.js';
+import type { Session } from '../engine/session.js';
+import type { ClusterSide } from './cluster-side.js';
+import type { ErrorShape } from './front-door.js';
+
+/** A session's request being answered: where the answer goes and where it is journalled. */
+export interface Answering {
+  res: ServerResponse;
+  session: Session;
+  entry: JournalRecord;
+}
+
+export class Outcomes {
+  constructor(private readonly cluster: ClusterSide | undefined) {}
+
+  /** Writes an error in the given shape (or drops the connection if an answer already began). */
+  sendError(res: ServerResponse, shape: ErrorShape, error: NeutralError, requestId: string): void {
+    const encoded = shape.encodeError(error, { requestId });
+    if (res.headersSent) {
+      res.destroy();
+      return;
+    }
+    res.writeHead(encoded.status, { ...encoded.headers, 'x-request-id': requestId });
+    res.end(encoded.body);
+  }
+
+  /** Answers a session's request with an error and journals it. */
+  finishError(to: Answering, shape: ErrorShape, error: NeutralError): void {
+    this.sendError(to.res, shape, error, to.entry.requestId);
+    this.recordError(to.session, error, to.entry);
+  }
+
+  recordError(session: Session, error: NeutralError, entry: JournalRecord): void {
+    session.journal.counters.errorsReturned++;
+    entry.status = error.status;
+    entry.error = { code: error.code, message: error.message };
+    this.journalAdd(session, entry);
+  }
+
+  /** A request whose client went away before its answer was delivered: journalled, nothing consumed. */
+  recordAborted(session: Session, entry: JournalRecord, message: string): void {
+    session.journal.counters.aborted++;
+    entry.status = ABORTED_STATUS;
+    entry.error = { code: 'client_closed_request', message };
+    this.journalAdd(session, entry);
+  }
+
+  journalAdd(session: Session, entry: JournalRecord, request?: ChatRequest): void {
+    const cluster = this.cluster;
+    if (!cluster) session.journal.add(entry);
+    else if (cluster.kind === 'edge') cluster.record(session, entry, request);
+    else {
+      entry.worker = 0;
+      session.journal.add(entry);
+    }
+  }
+}
