@@ -46,7 +46,7 @@ function params(question: Question): MessageCreateParamsBase {
   };
 }
 
-function answerOf(message: Message, textDeltas: number): Answer {
+function answerOf(message: Message, textDeltas: number, requestId = (message as { _request_id?: string | null })._request_id): Answer {
   let text = '';
   const toolCalls: Answer['toolCalls'] = [];
   for (const block of message.content) {
@@ -54,7 +54,7 @@ function answerOf(message: Message, textDeltas: number): Answer {
     if (block.type === 'tool_use') toolCalls.push({ id: block.id, name: block.name, arguments: block.input });
   }
   const usage = { input: message.usage.input_tokens, output: message.usage.output_tokens };
-  return { text, toolCalls, textDeltas, finish: message.stop_reason ?? undefined, usage };
+  return { text, toolCalls, textDeltas, finish: message.stop_reason ?? undefined, usage, requestId: requestId ?? undefined };
 }
 
 export const anthropicMessagesDriver: ConformanceDriver = {
@@ -70,7 +70,8 @@ export const anthropicMessagesDriver: ConformanceDriver = {
         const stream = client.messages.stream(params(question));
         let textDeltas = 0;
         stream.on('text', () => textDeltas++);
-        return answerOf(await stream.finalMessage(), textDeltas);
+        const message = await stream.finalMessage();
+        return answerOf(message, textDeltas, stream.request_id);
       },
     };
   },

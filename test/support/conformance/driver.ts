@@ -44,6 +44,8 @@ export interface Answer {
   finish: string | undefined;
   /** Token usage as the SDK reports it (prompt, and answer); undefined when the answer has none. */
   usage: { input: number; output: number } | undefined;
+  /** The request id the SDK read from the answer's headers; undefined where it exposes none. */
+  requestId: string | undefined;
 }
 
 /** An error the SDK threw (or, for a stream, an error event it reported), in neutral terms. */

@@ -87,7 +87,8 @@ function answerOf(chunks: GenerateContentResponse[], textDeltas: number): Answer
   // Every chunk carries the usage so far; the last one the whole.
   const metadata = chunks.at(-1)?.usageMetadata;
   const usage = metadata && { input: metadata.promptTokenCount ?? 0, output: metadata.candidatesTokenCount ?? 0 };
-  return { text, toolCalls, textDeltas, finish, usage };
+  const requestId = chunks[0]?.sdkHttpResponse?.headers?.['x-request-id'];
+  return { text, toolCalls, textDeltas, finish, usage, requestId };
 }
 
 function client(ai: GoogleGenAI): ConformanceClient {

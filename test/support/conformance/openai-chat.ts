@@ -20,6 +20,7 @@ function answerOf(completion: ChatCompletion, textDeltas: number, usage = comple
     textDeltas,
     finish: choice.finish_reason,
     usage: usage && { input: usage.prompt_tokens, output: usage.completion_tokens },
+    requestId: (completion as { _request_id?: string | null })._request_id ?? undefined,
   };
 }
 

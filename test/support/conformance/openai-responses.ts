@@ -48,7 +48,8 @@ function answerOf(response: Response, textDeltas: number): Answer {
   // `in_progress` is a response whose stream ended before its terminal event.
   const finished = response.status === 'completed' || response.status === 'incomplete';
   const usage = response.usage ? { input: response.usage.input_tokens, output: response.usage.output_tokens } : undefined;
-  return { text: response.output_text, toolCalls, textDeltas, finish: finished ? response.status : undefined, usage };
+  const requestId = (response as { _request_id?: string | null })._request_id ?? undefined;
+  return { text: response.output_text, toolCalls, textDeltas, finish: finished ? response.status : undefined, usage, requestId };
 }
 
 export const openaiResponsesDriver: ConformanceDriver = {
