@@ -111,7 +111,7 @@ export function answerRequest(session: Session, request: ChatRequest, requestId 
     reply,
     delayMs,
     reservation,
-    pacing: step.reply.pacing ?? session.pacing,
+    pacing: overPacing(session.pacing, step.reply.pacing),
     fault: step.reply.fault,
     script: where.script,
     step: where.step,
@@ -162,4 +162,12 @@ function afterDelivery(session: Session, request: ChatRequest, requestId: string
     };
   }
   return answer;
+}
+
+/** A step's pacing over the session's, field by field (a scenario's is already under the step's:
+ * script.ts): each level overrides only the fields it sets. */
+function overPacing(session: Pacing | undefined, step: Pacing | undefined): Pacing | undefined {
+  if (!session) return step;
+  if (!step) return session;
+  return { ...session, ...step };
 }

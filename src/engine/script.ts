@@ -62,7 +62,7 @@ export class Script {
             return target;
           });
       }
-      const reply = spec.pacing && !s.reply.pacing ? { ...s.reply, pacing: spec.pacing } : s.reply;
+      const reply = spec.pacing ? { ...s.reply, pacing: { ...spec.pacing, ...s.reply.pacing } } : s.reply;
       return { index: i, id: ids[i], predicates: compileWhen(s.when), reply, next };
     });
     this.used = this.steps.map(() => 0);

@@ -29,7 +29,7 @@ export interface SessionOptions {
   /** Provider requests must carry this session's API key, even when they name the session by
    * path prefix or header. */
   requireApiKey?: boolean;
-  /** Pacing of streamed answers in this session (a step's own pacing wins). */
+  /** Pacing of streamed answers in this session (a scenario's and a step's override the fields they set). */
   pacing?: Pacing;
   /** Injected chaos for every request of the session (request headers can add to it). */
   chaos?: ChaosOptions;
