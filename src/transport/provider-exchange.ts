@@ -2,6 +2,7 @@
 // facts every stage shares about it.
 
 import type { ServerResponse } from 'node:http';
+import { fnv1a } from '../core/fnv.js';
 import type { ChatRequest, Usage } from '../core/model.js';
 import type { ChatDialect, DialectEncodeContext, WireContext } from '../dialects/dialect.js';
 import { flattened } from '../engine/ids.js';
@@ -33,9 +34,7 @@ export function encodeContext(x: Exchange): DialectEncodeContext {
 /** A number from the request id, seeding its pacing jitter and chaos (same session and request,
  * same timings). */
 export function seedOf(requestId: string): number {
-  let h = 2166136261;
-  for (let i = 0; i < requestId.length; i++) h = Math.imul(h ^ requestId.charCodeAt(i), 16777619);
-  return h >>> 0;
+  return fnv1a(requestId);
 }
 
 /** The usage of an answer that produced no output. */

@@ -4,6 +4,7 @@
 
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
+import { fnv1aBytes } from '../fnv.js';
 
 const MAGIC = [0x4f, 0x32, 0x4b, 0x42]; // "O2KB"
 const FORMAT_VERSION = 1;
@@ -76,8 +77,7 @@ export class RankTable {
     const length = end - start;
     if (length === 2) return this.pairs[(bytes[start] << 8) | bytes[start + 1]] - 1;
     if (length <= 0) return -1;
-    let h = 0x811c9dc5;
-    for (let i = start; i < end; i++) h = Math.imul(h ^ bytes[i], 0x01000193);
+    let h = fnv1aBytes(bytes, start, end);
     h ^= h >>> 16;
     h = Math.imul(h, 0x85ebca6b);
     h ^= h >>> 13;

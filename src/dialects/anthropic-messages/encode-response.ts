@@ -1,20 +1,17 @@
 // A Messages API response: thinking block (when the reply has reasoning), text block, tool_use
 // blocks in that order, the stop reason and usage.
 
+import { fnv1a, FNV_PRIME } from '../../core/fnv.js';
 import type { ChatRequest, EncodeContext, ResolvedReply, ResolvedToolCall } from '../../core/model.js';
 import { anthropicUsageJson } from './anthropic-usage.js';
 import { mapStopReason } from './map-stop-reason.js';
 
 /** A deterministic, opaque signature for a thinking block (clients only pass it back). */
 export function thinkingSignature(thinking: string): string {
-  let h1 = 0x811c9dc5;
-  let h2 = 0x01000193;
-  for (let i = 0; i < thinking.length; i++) {
-    const c = thinking.charCodeAt(i);
-    h1 = Math.imul(h1 ^ c, 0x01000193);
-    h2 = Math.imul(h2 ^ c, 0x5bd1e995);
-  }
-  const hex = (h1 >>> 0).toString(16).padStart(8, '0') + (h2 >>> 0).toString(16).padStart(8, '0');
+  // The second half: the same walk with another basis and multiplier, for 64 bits in all.
+  let h2 = FNV_PRIME;
+  for (let i = 0; i < thinking.length; i++) h2 = Math.imul(h2 ^ thinking.charCodeAt(i), 0x5bd1e995);
+  const hex = fnv1a(thinking).toString(16).padStart(8, '0') + (h2 >>> 0).toString(16).padStart(8, '0');
   return Buffer.from(`understudy-thinking:${hex}:${thinking.length}`).toString('base64');
 }
 

@@ -1,0 +1,17 @@
+// Every conformance driver. A new dialect adds its driver file here; the suite fails for any
+// registered operation that no driver reaches.
+
+import { anthropicMessagesDriver } from './anthropic-messages.js';
+import type { ConformanceDriver } from './driver.js';
+import { geminiDriver, vertexDriver, vertexExpressDriver } from './gemini.js';
+import { openaiChatDriver } from './openai-chat.js';
+import { openaiResponsesDriver } from './openai-responses.js';
+
+export const DRIVERS: ConformanceDriver[] = [
+  openaiChatDriver,
+  openaiResponsesDriver,
+  anthropicMessagesDriver,
+  geminiDriver,
+  vertexDriver,
+  vertexExpressDriver,
+];
