@@ -1,0 +1,70 @@
+// The wording of fixture problems: how a found value is described, and the did-you-mean guess for
+// a misspelt key or value. Shared by the format's description (fixture-schema.ts) and its rules.
+
+/** A short description of a value for "found …" (strings quoted, long ones cut). */
+export function found(value: unknown): string {
+  if (value === undefined) return 'nothing';
+  if (value === null) return 'null';
+  if (Array.isArray(value)) return value.length === 0 ? 'an empty list' : `a list`;
+  if (typeof value === 'object') return 'an object';
+  if (typeof value === 'string') {
+    const text = JSON.stringify(value);
+    return text.length > 60 ? `${text.slice(0, 57)}…"` : text;
+  }
+  return String(value);
+}
+
+export function quoteList(values: readonly string[]): string {
+  return values.join(', ');
+}
+
+function editDistance(a: string, b: string): number {
+  const prev = Array.from({ length: b.length + 1 }, (_, j) => j);
+  for (let i = 1; i <= a.length; i++) {
+    let diag = prev[0];
+    prev[0] = i;
+    for (let j = 1; j <= b.length; j++) {
+      const above = prev[j];
+      prev[j] = Math.min(prev[j] + 1, prev[j - 1] + 1, diag + (a[i - 1] === b[j - 1] ? 0 : 1));
+      diag = above;
+    }
+  }
+  return prev[b.length];
+}
+
+/** The closest candidate, when it is close enough to be a likely typo. */
+export function nearest(word: string, candidates: readonly string[]): string | undefined {
+  const lower = word.toLowerCase();
+  let best: string | undefined;
+  let bestScore = Infinity;
+  for (const c of candidates) {
+    const cl = c.toLowerCase();
+    let score = editDistance(lower, cl);
+    if (cl === lower) score = 0;
+    else if (lower.length >= 3 && (cl.startsWith(lower) || cl.endsWith(lower) || lower.startsWith(cl) || lower.includes(cl)))
+      score = Math.min(score, 1.5);
+    if (score < bestScore) {
+      bestScore = score;
+      best = c;
+    }
+  }
+  const limit = Math.max(2, Math.floor(word.length / 3));
+  return best !== undefined && bestScore <= limit ? best : undefined;
+}
+
+/** ` (did you mean "x"?)` when a guess is close, else nothing. */
+export function guessText(word: unknown, candidates: readonly string[]): string {
+  const guess = typeof word === 'string' ? nearest(word, candidates) : undefined;
+  return guess ? ` (did you mean "${guess}"?)` : '';
+}
+
+export type Obj = Record<string, unknown>;
+
+export function isObj(value: unknown): value is Obj {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+/** Set, as the format reads it: an own key whose value is not undefined. */
+export function has(obj: Obj, key: string): boolean {
+  return Object.prototype.hasOwnProperty.call(obj, key) && obj[key] !== undefined;
+}
