@@ -10,8 +10,8 @@ import type { Document, LineCounter } from 'yaml';
 import type * as YamlModule from 'yaml';
 import { checkFixture } from './fixture-check.js';
 import { jsonSyntaxError } from './fixture-json-syntax.js';
-import { objectExpectation, pointer, type Path } from './fixture-kit.js';
-import { fixtureFormat } from './fixture-schema.js';
+import { fixtureExpectation } from './fixture-plan.js';
+import { pointer, type Path } from './fixture-words.js';
 import { replyLimits, type ReplyLimits } from './reply-limits.js';
 import type { FixtureSpec } from './spec.js';
 
@@ -112,7 +112,7 @@ function parseYamlText(text: string, file: string, limits: ReplyLimits): Fixture
           path: '/',
           line: 1,
           column: 1,
-          message: `${objectExpectation(fixtureFormat().fixture)}; found an empty document`,
+          message: `${fixtureExpectation()}; found an empty document`,
         },
       ],
     };

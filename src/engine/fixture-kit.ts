@@ -1,38 +1,15 @@
 // The vocabulary the fixture format is described in (fixture-schema.ts): zod schemas that carry
-// their own problem wording, plus the format's rules — what one field cannot say alone (unknown
-// keys with a guess, required keys named in their object, "steps or replies", ids that must
-// resolve, reply limits). zod checks each field; walkRules() then goes over the same value, led by
-// the same schemas, and applies the rules. Each rule names its JSON Schema counterpart next to it
-// (in the object's meta), so the generated schema says what the rule says, as far as JSON Schema can.
+// their own problem wording, objects that know how problems name them, and the format's rules —
+// what one field cannot say alone (fixture-rules.ts), attached to the schema they constrain with
+// their JSON Schema counterpart in its meta. planOf() turns the description into plain data
+// (fixture-plan.ts), which checks valid scripts without loading zod.
 
 import type * as Z from 'zod';
 import type { JsonValue } from '../core/model.js';
-import type { ReplyLimits } from './reply-limits.js';
-import { found, has, isObj, nearest, quoteList, type Obj } from './fixture-words.js';
-
-export type Segment = string | number;
-export type Path = readonly Segment[];
-
-/** A path as problems print it: a JSON pointer, `/` for the root. */
-export function pointer(path: Path): string {
-  if (path.length === 0) return '/';
-  return path.map((s) => '/' + String(s).replace(/~/g, '~0').replace(/\//g, '~1')).join('');
-}
-
-export interface RawProblem {
-  path: Path;
-  message: string;
-  /** Point at the key of the last segment rather than its value (unknown keys, header names). */
-  atKey?: boolean;
-}
-
-export interface RuleContext {
-  limits: ReplyLimits;
-  report(path: Path, message: string, atKey?: boolean): void;
-}
-
-/** A rule sees the value as written (any shape: rules check what they rely on) and its path. */
-export type Rule = (value: any, path: Path, ctx: RuleContext) => void;
+import type { PlanNode } from './fixture-plan.js';
+import { UNLISTED_KEYS } from './fixture-plan.js';
+import { jsonRule, RULES_BY_NAME } from './fixture-rules.js';
+import { found, nearest, quoteList, type Rule } from './fixture-words.js';
 
 interface ObjectInfo {
   what: string;
@@ -43,9 +20,6 @@ interface ObjectInfo {
 // Keyed by a schema's definition, which zod shares between a schema and its copies (.meta()).
 const OBJECTS = new WeakMap<object, ObjectInfo>();
 const RULES = new WeakMap<object, Rule[]>();
-
-/** Keys a file may carry that the messages do not list (editor support). */
-const UNLISTED_KEYS = new Set(['$schema']);
 
 type Message = (issue: { input?: unknown; code?: string }) => string;
 
@@ -97,7 +71,7 @@ export function fixtureKit(z: typeof Z) {
       jsonRule,
     );
 
-  /** A closed object; its unknown and missing keys are reported by walkRules() with `what`. */
+  /** A closed object; its unknown and missing keys are reported with `what` (fixture-plan.ts). */
   const object = <S extends Z.ZodRawShape>(what: string, shape: S, meta: Record<string, unknown>) => {
     const keys = Object.keys(shape);
     const listed = quoteList(keys.filter((k) => !UNLISTED_KEYS.has(k)));
@@ -123,33 +97,6 @@ export function rule<T extends Z.ZodType>(schema: T, fn: Rule): T {
   return schema;
 }
 
-/** `expected a fixture (an object with keys …)`, for a document with nothing in it. */
-export function objectExpectation(schema: Z.ZodType): string {
-  const info = OBJECTS.get(defOf(schema));
-  if (!info) return 'expected an object';
-  return `expected ${info.what} (an object with keys ${quoteList(info.keys.filter((k) => !UNLISTED_KEYS.has(k)))})`;
-}
-
-function jsonRule(value: unknown, path: Path, ctx: RuleContext): boolean {
-  if (value === null || typeof value === 'string' || typeof value === 'boolean') return true;
-  if (typeof value === 'number') {
-    if (Number.isFinite(value)) return true;
-    ctx.report(path, `expected a JSON value; found ${String(value)} (not representable in JSON)`);
-    return false;
-  }
-  if (Array.isArray(value)) return value.every((v, i) => jsonRule(v, [...path, i], ctx));
-  if (isObj(value)) return Object.entries(value).every(([k, v]) => jsonRule(v, [...path, k], ctx));
-  ctx.report(path, `expected a JSON value; found ${typeof value}`);
-  return false;
-}
-
-/** Whether a value is JSON as the format means it (the same test as the json() rule, silently). */
-export function isJsonValue(value: unknown): boolean {
-  let ok = true;
-  jsonRule(value, [], { limits: undefined as never, report: () => void (ok = false) });
-  return ok;
-}
-
 interface Def {
   type: string;
   shape?: Record<string, Z.ZodType>;
@@ -157,99 +104,78 @@ interface Def {
   options?: Z.ZodType[];
   innerType?: Z.ZodType;
   valueType?: Z.ZodType;
+  entries?: Record<string, string>;
+  checks?: { _zod: { def: CheckDef } }[];
 }
 
-const defOf = (schema: Z.ZodType): Def => (schema as unknown as { _zod: { def: Def } })._zod.def;
-
-function kindMatches(kind: string, value: unknown): boolean {
-  if (kind === 'object' || kind === 'record') return isObj(value);
-  if (kind === 'array') return Array.isArray(value);
-  if (kind === 'string' || kind === 'enum') return typeof value === 'string';
-  if (kind === 'number') return typeof value === 'number';
-  return true;
+interface CheckDef {
+  check: string;
+  minimum?: number;
+  maximum?: number;
+  value?: number;
+  inclusive?: boolean;
+  format?: string;
+  pattern?: RegExp;
 }
 
-/** How the walk goes over values of one schema, worked out once per schema. */
-interface Plan {
-  kind: string;
-  rules?: Rule[];
-  info?: ObjectInfo;
-  keys?: ReadonlySet<string>;
-  fields?: [string, Plan][];
-  element?: Plan;
-  values?: Plan;
-  branches?: Plan[];
+function defOf(schema: Z.ZodType): Def {
+  return (schema as unknown as { _zod: { def: Def } })._zod.def;
 }
 
-const PLANS = new WeakMap<object, Plan>();
+const NAME_OF_RULE = new Map<Rule, string>(Object.entries(RULES_BY_NAME).map(([name, fn]) => [fn, name]));
 
-function planOf(schema: Z.ZodType): Plan {
-  let def = defOf(schema);
-  while (def.type === 'optional' && def.innerType) def = defOf(def.innerType);
-  const known = PLANS.get(def);
-  if (known) return known;
-  const info = OBJECTS.get(def);
-  const plan: Plan = { kind: def.type, rules: RULES.get(def), info, keys: info && new Set(info.keys) };
-  PLANS.set(def, plan);
-  if (def.type === 'object' && def.shape) plan.fields = Object.entries(def.shape).map(([key, child]) => [key, planOf(child)]);
-  else if (def.type === 'array' && def.element) plan.element = planOf(def.element);
-  else if (def.type === 'record' && def.valueType) plan.values = planOf(def.valueType);
-  else if (def.type === 'union' && def.options) plan.branches = def.options.map(planOf);
-  return plan;
-}
-
-/** Applies the format's rules to `value`, following `schema` down wherever the value has the shape
- * the schema expects (zod reports where it does not). `path` is a stack the walk pushes to and pops:
- * rules and reports copy what they keep. */
-export function walkRules(schema: Z.ZodType, value: unknown, path: Segment[], ctx: RuleContext): void {
-  walk(planOf(schema), value, path, ctx);
-}
-
-function walk(plan: Plan, value: unknown, path: Segment[], ctx: RuleContext): void {
-  if (plan.branches) {
-    // A union: the branch that looks like the value (a string, or a text match object).
-    for (const branch of plan.branches) {
-      if (kindMatches(branch.kind, value)) return walk(branch, value, path, ctx);
+/** The description as plain data (fixture-plan.ts), the root schema first. Throws on a schema or a
+ * check the plan cannot say, so the plan never accepts what zod would refuse. */
+export function planOf(root: Z.ZodType): PlanNode[] {
+  const nodes: PlanNode[] = [];
+  const index = new Map<object, number>();
+  const visit = (schema: Z.ZodType): number => {
+    let def = defOf(schema);
+    while (def.type === 'optional' && def.innerType) def = defOf(def.innerType);
+    const known = index.get(def);
+    if (known !== undefined) return known;
+    const at = nodes.length;
+    index.set(def, at);
+    const node: PlanNode = { kind: kindOf(def) };
+    nodes.push(node);
+    const rules = RULES.get(def)?.map((fn) => {
+      const name = NAME_OF_RULE.get(fn);
+      if (!name) throw new Error(`a rule of the fixture format is missing from RULES_BY_NAME: ${fn.name}`);
+      return name;
+    });
+    if (rules) node.rules = rules;
+    const info = OBJECTS.get(def);
+    if (info) {
+      node.what = info.what;
+      if (info.required.length) node.required = [...info.required];
     }
-    return;
-  }
-  if (!kindMatches(plan.kind, value)) return;
-  if (plan.info && plan.keys) objectKeys(value as Obj, path, plan.info, plan.keys, ctx);
-  if (plan.rules) for (const fn of plan.rules) fn(value, path, ctx);
-  if (plan.fields) {
-    const obj = value as Obj;
-    for (const [key, child] of plan.fields) {
-      if (!has(obj, key)) continue;
-      path.push(key);
-      walk(child, obj[key], path, ctx);
-      path.pop();
-    }
-  } else if (plan.element) {
-    const list = value as unknown[];
-    for (let i = 0; i < list.length; i++) {
-      path.push(i);
-      walk(plan.element, list[i], path, ctx);
-      path.pop();
-    }
-  } else if (plan.values) {
-    for (const [key, item] of Object.entries(value as Obj)) {
-      path.push(key);
-      walk(plan.values, item, path, ctx);
-      path.pop();
-    }
-  }
+    if (def.type === 'object' && def.shape) node.fields = Object.entries(def.shape).map(([key, child]) => [key, visit(child)]);
+    if (def.type === 'array' && def.element) node.element = visit(def.element);
+    if (def.type === 'record' && def.valueType) node.values = visit(def.valueType);
+    if (def.type === 'union' && def.options) node.branches = def.options.map(visit);
+    if (def.type === 'enum' && def.entries) node.options = Object.values(def.entries);
+    for (const check of def.checks ?? []) addCheck(node, check._zod.def);
+    return at;
+  };
+  visit(root);
+  return nodes;
 }
 
-function objectKeys(obj: Obj, path: Path, info: ObjectInfo, keys: ReadonlySet<string>, ctx: RuleContext): void {
-  for (const key in obj) {
-    if (keys.has(key) || !Object.prototype.hasOwnProperty.call(obj, key)) continue;
-    const guess = nearest(key, info.keys);
-    const message = guess
-      ? `unknown key "${key}"; did you mean "${guess}"?`
-      : `unknown key "${key}"; expected one of ${quoteList(info.keys.filter((k) => !UNLISTED_KEYS.has(k)))}`;
-    ctx.report([...path, key], message, true);
-  }
-  for (const key of info.required) {
-    if (!has(obj, key)) ctx.report(path, `missing required key "${key}" in ${info.what}`);
-  }
+function kindOf(def: Def): PlanNode['kind'] {
+  if (def.type === 'custom') return 'json';
+  const kinds: string[] = ['object', 'array', 'record', 'union', 'string', 'enum', 'number', 'boolean'];
+  if (!kinds.includes(def.type)) throw new Error(`the fixture plan has no kind for zod type ${def.type}`);
+  return def.type as PlanNode['kind'];
+}
+
+function addCheck(node: PlanNode, check: CheckDef): void {
+  if (check.check === 'min_length') node.minLength = check.minimum;
+  else if (check.check === 'max_length') node.maxLength = check.maximum;
+  else if (check.check === 'string_format' && check.format === 'regex' && check.pattern && !check.pattern.flags)
+    node.pattern = check.pattern.source;
+  else if (check.check === 'number_format' && check.format === 'safeint') node.integer = true;
+  else if (check.check === 'greater_than' && check.inclusive) node.min = check.value;
+  else if (check.check === 'greater_than') node.above = check.value;
+  else if (check.check === 'less_than' && check.inclusive) node.max = check.value;
+  else throw new Error(`the fixture plan cannot say the zod check ${check.check}${check.format ? ` (${check.format})` : ''}`);
 }

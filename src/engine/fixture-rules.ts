@@ -2,8 +2,7 @@
 // constrains, beside its JSON Schema counterpart): unique names and ids, `next` resolving,
 // "steps or replies", what a reply may hold together, the reply limits, text matches and JSON paths.
 
-import { isJsonValue, pointer, type Path, type RuleContext } from './fixture-kit.js';
-import { found, has, isObj, nearest, quoteList, type Obj } from './fixture-words.js';
+import { found, has, isObj, nearest, pointer, quoteList, type Obj, type Path, type Rule, type RuleContext } from './fixture-words.js';
 import { JSON_PATH_SEGMENT } from './json-path.js';
 import { sizeText } from './reply-limits.js';
 
@@ -11,6 +10,32 @@ export const TEXT_MODES = ['equals', 'contains', 'matches'] as const;
 export const ROLES = ['system', 'developer', 'user', 'assistant', 'tool'] as const;
 export const TOOL_CALL_ID_MAX = 128;
 export const HEADER_NAME = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
+
+/** Any JSON value: no NaN or Infinity, only plain objects and lists. */
+export function jsonRule(value: unknown, path: Path, ctx: RuleContext): boolean {
+  if (value === null || typeof value === 'string' || typeof value === 'boolean') return true;
+  if (typeof value === 'number') {
+    if (Number.isFinite(value)) return true;
+    ctx.report(path, `expected a JSON value; found ${String(value)} (not representable in JSON)`);
+    return false;
+  }
+  if (Array.isArray(value)) return value.every((v, i) => jsonRule(v, [...path, i], ctx));
+  if (isObj(value)) return Object.entries(value).every(([k, v]) => jsonRule(v, [...path, k], ctx));
+  ctx.report(path, `expected a JSON value; found ${typeof value}`);
+  return false;
+}
+
+/** Whether a value is JSON as the format means it (the json rule, silently). */
+export function isJsonValue(value: unknown): boolean {
+  let ok = true;
+  jsonRule(value, [], { limits: undefined as never, report: () => void (ok = false) });
+  return ok;
+}
+
+export function stepIdRule(id: unknown, path: Path, ctx: RuleContext): void {
+  if (id === 'complete')
+    ctx.report(path, 'expected a step id other than "complete" (it is reserved for `next: complete`); found "complete"');
+}
 
 export function faultRule(fault: Obj, path: Path, ctx: RuleContext): void {
   if (has(fault, 'afterChunks') && has(fault, 'afterBytes'))
@@ -92,9 +117,10 @@ function stepIds(steps: unknown[], path: Path, ctx: RuleContext): void {
         );
       }
     }
-    const refs: [unknown, Path][] = Array.isArray(step.next)
-      ? step.next.map((ref: unknown, k: number) => [ref, [...stepPath, 'next', k]])
-      : [[step.next, [...stepPath, 'next']]];
+    const refs: [unknown, Path][] = [];
+    // By index: a list built in code may have holes (zod reports those).
+    if (Array.isArray(step.next)) for (let k = 0; k < step.next.length; k++) refs.push([step.next[k], [...stepPath, 'next', k]]);
+    else refs.push([step.next, [...stepPath, 'next']]);
     for (const [ref, at] of refs) {
       if (typeof ref !== 'string' || ref === 'complete' || known.includes(ref)) continue;
       const guess = nearest(ref, [...known, 'complete']);
@@ -242,3 +268,18 @@ function jsonPathProblem(path: string): string | undefined {
   }
   return undefined;
 }
+
+/** Every rule by name: the format's plan (fixture-plan.generated.ts) names the rules it applies. */
+export const RULES_BY_NAME: Readonly<Record<string, Rule>> = {
+  jsonRule,
+  stepIdRule,
+  faultRule,
+  headerNamesRule,
+  messageRule,
+  toolResultRule,
+  jsonPathRule,
+  uniqueScenarioNames,
+  scenarioRule,
+  replyRule,
+  textMatchRule,
+};

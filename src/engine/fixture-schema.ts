@@ -19,6 +19,7 @@ import {
   replyRule,
   ROLES,
   scenarioRule,
+  stepIdRule,
   TEXT_MODES,
   textMatchRule,
   TOOL_CALL_ID_MAX,
@@ -366,9 +367,7 @@ export function describeFixtureFormat(z: typeof Z) {
     'a step',
     {
       id: described(
-        name('a step id').refine((id) => id !== 'complete', {
-          error: () => 'expected a step id other than "complete" (it is reserved for `next: complete`); found "complete"',
-        }),
+        rule(name('a step id'), stepIdRule),
         'The step\'s id, unique within the scenario; defaults to "step-N" (its 1-based position). "complete" is reserved.',
       )
         .meta({ not: { const: 'complete' } })

@@ -1,5 +1,32 @@
-// The wording of fixture problems: how a found value is described, and the did-you-mean guess for
-// a misspelt key or value. Shared by the format's description (fixture-schema.ts) and its rules.
+// The wording of fixture problems: how a found value is described, the did-you-mean guess for a
+// misspelt key or value, and the path a problem is at. Shared by the format's description
+// (fixture-schema.ts), its plan (fixture-plan.ts) and its rules (fixture-rules.ts).
+
+import type { ReplyLimits } from './reply-limits.js';
+
+export type Segment = string | number;
+export type Path = readonly Segment[];
+
+export interface RawProblem {
+  path: Path;
+  message: string;
+  /** Point at the key of the last segment rather than its value (unknown keys, header names). */
+  atKey?: boolean;
+}
+
+export interface RuleContext {
+  limits: ReplyLimits;
+  report(path: Path, message: string, atKey?: boolean): void;
+}
+
+/** A rule sees the value as written (any shape: rules check what they rely on) and its path. */
+export type Rule = (value: any, path: Path, ctx: RuleContext) => void;
+
+/** A path as problems print it: a JSON pointer, `/` for the root. */
+export function pointer(path: Path): string {
+  if (path.length === 0) return '/';
+  return path.map((s) => '/' + String(s).replace(/~/g, '~0').replace(/\//g, '~1')).join('');
+}
 
 /** A short description of a value for "found …" (strings quoted, long ones cut). */
 export function found(value: unknown): string {
