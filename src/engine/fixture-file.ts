@@ -84,7 +84,7 @@ export function formatProblems(problems: FixtureProblem[]): string {
 
 // ---------------------------------------------------------------- parsing
 
-// yaml (CommonJS) takes ~15 ms to load, so it is required only when YAML text has to be parsed: a
+// yaml (CommonJS) is slow to load, so it is required only when YAML text has to be parsed: a
 // YAML file, or a JSON file with problems to locate. Valid JSON files and fixture objects never load it.
 let yamlModule: typeof YamlModule | undefined;
 

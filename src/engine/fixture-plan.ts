@@ -1,8 +1,9 @@
 // The fixture format as plain data: what each schema of the description (fixture-schema.ts)
 // accepts, its object keys and its rules, derived from the description by
 // scripts/build-fixture-schema.ts into fixture-plan.generated.ts (a test keeps it current).
-// Checking a valid script needs only this and the rules, not zod: zod (~40 ms to load and build)
-// is loaded only to word the problems of an invalid one. The same walk applies the rules then.
+// Checking a valid script needs only this and the rules, not zod: zod, slow to load and build
+// (docs/decisions/0009), is loaded only to word the problems of an invalid one. The same walk
+// applies the rules then.
 
 import { FIXTURE_PLAN } from './fixture-plan.generated.js';
 import { RULES_BY_NAME } from './fixture-rules.js';
