@@ -23,7 +23,7 @@ const RULES = new WeakMap<object, Rule[]>();
 
 type Message = (issue: { input?: unknown; code?: string }) => string;
 
-/** The helpers, bound to a loaded zod (it is loaded only when a script is checked). */
+/** The helpers, bound to a loaded zod (loaded only to word the problems of a refused script, and by the generator). */
 export function fixtureKit(z: typeof Z) {
   const say =
     (what: string): Message =>

@@ -79,12 +79,6 @@ export function nearest(word: string, candidates: readonly string[]): string | u
   return best !== undefined && bestScore <= limit ? best : undefined;
 }
 
-/** ` (did you mean "x"?)` when a guess is close, else nothing. */
-export function guessText(word: unknown, candidates: readonly string[]): string {
-  const guess = typeof word === 'string' ? nearest(word, candidates) : undefined;
-  return guess ? ` (did you mean "${guess}"?)` : '';
-}
-
 export type Obj = Record<string, unknown>;
 
 export function isObj(value: unknown): value is Obj {
