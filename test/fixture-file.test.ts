@@ -983,6 +983,21 @@ test('validateFixture and validateFixtureValue work on plain values, without pos
   assert.notEqual(good.fixture, VALID_SPEC, 'the result is a copy');
 });
 
+test('a value built in code that contains itself is a problem, not a stack overflow', () => {
+  const args: Record<string, unknown> = { city: 'Paris' };
+  args.self = args;
+  const result = validateFixtureValue({ scenarios: [{ name: 'a', replies: [{ toolCalls: [{ name: 't', arguments: args }] }] }] }, 'code');
+  assert.equal(result.ok, false);
+  if (result.ok) return;
+  assert.deepEqual(result.problems, [
+    {
+      file: 'code',
+      path: '/scenarios/0/replies/0/toolCalls/0/arguments/self',
+      message: 'expected a JSON value; found a value that contains itself',
+    },
+  ]);
+});
+
 test('several problems are all reported, in file order', () => {
   const problems = problemsOf(
     lines('scenarios:', '  - name: a', '    exhausted: never', '    steps:', '      - reply: { text: 1 }', '        next: zzz'),

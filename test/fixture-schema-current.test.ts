@@ -101,7 +101,7 @@ test('property: the plan accepts exactly what zod and the rules accept (valid sc
           if (edit === 'delete') delete p[key];
           else if (edit === 'unknown key') {
             if (p[key] && typeof p[key] === 'object' && !Array.isArray(p[key])) (p[key] as Record<string, unknown>).nmae = 1;
-          } else p[key] = edit;
+          } else p[key] = structuredClone(edit);
         }
         const problems = describeProblems(value, DEFAULT_REPLY_LIMITS);
         assert.equal(acceptsFixture(value, DEFAULT_REPLY_LIMITS), problems.length === 0, JSON.stringify(problems));

@@ -11,16 +11,31 @@ export const ROLES = ['system', 'developer', 'user', 'assistant', 'tool'] as con
 export const TOOL_CALL_ID_MAX = 128;
 export const HEADER_NAME = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
 
-/** Any JSON value: no NaN or Infinity, only plain objects and lists. */
+/** Any JSON value: no NaN or Infinity, only plain objects and lists, none inside itself (a value
+ * built in code can be; JSON text cannot). */
 export function jsonRule(value: unknown, path: Path, ctx: RuleContext): boolean {
+  return jsonValue(value, path, ctx, new Set());
+}
+
+function jsonValue(value: unknown, path: Path, ctx: RuleContext, inside: Set<object>): boolean {
   if (value === null || typeof value === 'string' || typeof value === 'boolean') return true;
   if (typeof value === 'number') {
     if (Number.isFinite(value)) return true;
     ctx.report(path, `expected a JSON value; found ${String(value)} (not representable in JSON)`);
     return false;
   }
-  if (Array.isArray(value)) return value.every((v, i) => jsonRule(v, [...path, i], ctx));
-  if (isObj(value)) return Object.entries(value).every(([k, v]) => jsonRule(v, [...path, k], ctx));
+  if (Array.isArray(value) || isObj(value)) {
+    if (inside.has(value)) {
+      ctx.report(path, 'expected a JSON value; found a value that contains itself');
+      return false;
+    }
+    inside.add(value);
+    const ok = Array.isArray(value)
+      ? value.every((v, i) => jsonValue(v, [...path, i], ctx, inside))
+      : Object.entries(value).every(([k, v]) => jsonValue(v, [...path, k], ctx, inside));
+    inside.delete(value);
+    return ok;
+  }
   ctx.report(path, `expected a JSON value; found ${typeof value}`);
   return false;
 }
@@ -208,7 +223,8 @@ function replySize(reply: Obj, path: Path, jsonOk: boolean, ctx: RuleContext): v
   let args = 0;
   if (Array.isArray(reply.toolCalls)) {
     reply.toolCalls.forEach((call: unknown, i) => {
-      if (!isObj(call) || call.arguments === undefined) return;
+      // Arguments that are not JSON (a value built in code may contain itself) get the JSON rule's problem.
+      if (!isObj(call) || call.arguments === undefined || !isJsonValue(call.arguments)) return;
       const text = typeof call.arguments === 'string' ? call.arguments : JSON.stringify(call.arguments);
       if (typeof text !== 'string') return;
       const bytes = Buffer.byteLength(text);
