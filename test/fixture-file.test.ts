@@ -4,6 +4,7 @@ import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Ajv } from 'ajv';
+import fc from 'fast-check';
 import { parse as parseYaml } from 'yaml';
 import {
   formatProblems,
@@ -220,6 +221,86 @@ test('JSON syntax errors say what was expected, with line and column', () => {
   assert.equal(truncated[0].line, 1);
 });
 
+test('JSON syntax errors V8 gives no position for are located too (bad values, unfinished words)', () => {
+  const cases: [string, string, number, number][] = [
+    ['{\n  "a": x\n}', 'expected a JSON value (object, array, string, number, true, false or null); found "x"', 2, 8],
+    ['{"a": tru}', 'expected "true"; found "}"', 1, 10],
+    ['[1,]', 'expected a JSON value (object, array, string, number, true, false or null); found "]"', 1, 4],
+    // V8: "Unexpected string", without a word about the colon.
+    ['{"a": 1, "b""c"}', 'expected ":" after the property name; found "\\""', 1, 13],
+    ['{"a": 1} x', 'expected end of file after the JSON value; found "x"', 1, 10],
+    ['', 'expected a JSON value (object, array, string, number, true, false or null); found end of file', 1, 1],
+  ];
+  for (const [text, message, line, column] of cases) {
+    const [problem] = problemsOf(text, 'bad.json');
+    assert.deepEqual(
+      { message: problem.message, line: problem.line, column: problem.column },
+      { message: `invalid JSON: ${message}`, line, column },
+      text,
+    );
+  }
+});
+
+test('property: a JSON syntax error is never placed before the corruption, and a cut document ends at end of file', () => {
+  fc.assert(
+    fc.property(
+      fc.jsonValue({ maxDepth: 3 }),
+      fc.nat(),
+      fc.constantFrom('}', ']', ',', ':', '"', 'x', '\\', '-', '.', '{', "'"),
+      (value, at, ch) => {
+        const valid = JSON.stringify({ scenarios: value });
+        const i = at % (valid.length + 1);
+        const text = valid.slice(0, i) + ch + valid.slice(i);
+        let isJson = true;
+        try {
+          JSON.parse(text);
+        } catch {
+          isJson = false;
+        }
+        if (!isJson) {
+          const [problem] = problemsOf(text, 'p.json');
+          assert.match(problem.message, /^invalid JSON: expected .+; found /);
+          assert.equal(problem.line, 1);
+          assert.ok((problem.column ?? 0) >= i + 1, `column ${problem.column} before the corruption at ${i + 1}: ${text}`);
+        }
+        const cut = valid.slice(0, Math.max(1, i));
+        if (cut !== valid && i < valid.length) {
+          let cutIsJson = true;
+          try {
+            JSON.parse(cut);
+          } catch {
+            cutIsJson = false;
+          }
+          if (!cutIsJson) {
+            const [problem] = problemsOf(cut, 'cut.json');
+            assert.match(problem.message, /found end of file$/, cut);
+            assert.equal(problem.column, cut.length + 1);
+          }
+        }
+      },
+    ),
+    { numRuns: 300 },
+  );
+});
+
+test('one problem per field: a wrong type is not also reported as a wrong length, a missing key not also as a wrong value', () => {
+  const list = problemsOf(lines('scenarios: ""'));
+  assert.deepEqual(
+    list.map((p) => p.message),
+    ['expected a list of scenarios (a list); found ""'],
+  );
+  const role = problemsOf(withWhen('historyExact:', '  - { content: hi }'));
+  assert.deepEqual(
+    role.map((p) => [p.path, p.message]),
+    [[`${W}/historyExact/0`, 'missing required key "role" in a message']],
+  );
+  const name = problemsOf(lines('scenarios:', '  - name: ""', '    replies: [{ text: x }]'));
+  assert.deepEqual(
+    name.map((p) => p.message),
+    ['expected a scenario name (a non-empty string); found ""'],
+  );
+});
+
 test('an unreadable file is a problem at (file)', async () => {
   const result = await loadFixtureFile('/nonexistent/understudy/fixture.yaml');
   assert.equal(result.ok, false);
@@ -320,6 +401,14 @@ const CASES: Case[] = [
     text: lines('scenarios:', '  - name: a', '    maxReplies: 1.5', '    replies: [{ text: x }]'),
     path: '/scenarios/0/maxReplies',
     message: /^expected a positive integer; found 1.5$/,
+    line: 3,
+    schema: true,
+  },
+  {
+    name: 'maxReplies beyond the exact integers',
+    text: lines('scenarios:', '  - name: a', '    maxReplies: 100000000000000000000', '    replies: [{ text: x }]'),
+    path: '/scenarios/0/maxReplies',
+    message: /^expected a positive integer; found 100000000000000000000$/,
     line: 3,
     schema: true,
   },
@@ -456,6 +545,14 @@ const CASES: Case[] = [
     text: lines('scenarios:', '  - name: a', '    steps:', '      - reply: { text: x }', '        next: []'),
     path: '/scenarios/0/steps/0/next',
     message: /non-empty list of step ids; found an empty list/,
+    line: 5,
+    schema: true,
+  },
+  {
+    name: 'next an empty string',
+    text: lines('scenarios:', '  - name: a', '    steps:', '      - reply: { text: x }', '        next: ""'),
+    path: '/scenarios/0/steps/0/next',
+    message: /^expected the id of a step in this scenario \(step-1\) or "complete"; found ""$/,
     line: 5,
     schema: true,
   },
@@ -884,6 +981,21 @@ test('validateFixture and validateFixtureValue work on plain values, without pos
   assert.ok(good.ok);
   assert.deepEqual(good.fixture, VALID_SPEC);
   assert.notEqual(good.fixture, VALID_SPEC, 'the result is a copy');
+});
+
+test('a value built in code that contains itself is a problem, not a stack overflow', () => {
+  const args: Record<string, unknown> = { city: 'Paris' };
+  args.self = args;
+  const result = validateFixtureValue({ scenarios: [{ name: 'a', replies: [{ toolCalls: [{ name: 't', arguments: args }] }] }] }, 'code');
+  assert.equal(result.ok, false);
+  if (result.ok) return;
+  assert.deepEqual(result.problems, [
+    {
+      file: 'code',
+      path: '/scenarios/0/replies/0/toolCalls/0/arguments/self',
+      message: 'expected a JSON value; found a value that contains itself',
+    },
+  ]);
 });
 
 test('several problems are all reported, in file order', () => {

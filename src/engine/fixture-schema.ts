@@ -1,0 +1,462 @@
+// The fixture format, described once: fixture files (YAML or JSON), control-API bodies and the
+// builder's output all have this shape. From this description come the TypeScript types (spec.ts),
+// the checks with their messages (fixture-file.ts) and schema/fixtures.schema.json
+// (fixture-json-schema.ts, written by scripts/build-fixture-schema.ts). Field descriptions are for
+// editors; `what` texts (the first argument of each helper) are how problems name the field.
+//
+// zod is loaded here, on first use, rather than imported: the library and the CLI start without it
+// when no script has to be checked.
+
+import { createRequire } from 'node:module';
+import type * as Z from 'zod';
+import { fixtureKit, rule } from './fixture-kit.js';
+import {
+  faultRule,
+  HEADER_NAME,
+  headerNamesRule,
+  jsonPathRule,
+  messageRule,
+  replyRule,
+  ROLES,
+  scenarioRule,
+  stepIdRule,
+  TEXT_MODES,
+  textMatchRule,
+  TOOL_CALL_ID_MAX,
+  toolResultRule,
+  uniqueScenarioNames,
+} from './fixture-rules.js';
+import { found, quoteList } from './fixture-words.js';
+import { DEFAULT_REPLY_LIMITS, sizeText } from './reply-limits.js';
+
+const EXHAUSTION = ['reject', 'repeat_last', 'restart'] as const;
+const FALLBACK = ['strict', 'auto'] as const;
+const FINISH = ['stop', 'length', 'tool_calls', 'content_filter'] as const;
+const FAULT_KINDS = ['error', 'truncate', 'malformed', 'stall', 'reset', 'close'] as const;
+const JSON_PATH_IN = ['latest', 'toolResult'] as const;
+
+const HEADER_VALUE = /^[\t\x20-\x7e\x80-\xff]*$/;
+
+/** The format's schemas, built with the zod given (see fixtureFormat() for the loaded one). */
+export function describeFixtureFormat(z: typeof Z) {
+  const { text, name, oneOf, integer, nonNegative, list, json, object } = fixtureKit(z);
+  const described = <T extends Z.ZodType>(schema: T, description: string): T => schema.meta({ description });
+
+  const pacing = object(
+    'pacing',
+    {
+      ttftMs: described(
+        nonNegative('a time to first token in milliseconds (a number ≥ 0)'),
+        'Milliseconds before the first event is written (headers go out at once).',
+      ).optional(),
+      chunksPerSecond: described(
+        z.number({ error: (i) => `expected events per second (a number > 0); found ${found(i.input)}` }).gt(0, {
+          error: (i) => `expected events per second (a number > 0); found ${found(i.input)}`,
+        }),
+        'Events per second after the first.',
+      ).optional(),
+      jitterMs: described(
+        nonNegative('a jitter in milliseconds (a number ≥ 0)'),
+        'Each gap varies by up to ± this many milliseconds, from a generator seeded by the session: the same run gives the same timings.',
+      ).optional(),
+    },
+    { id: 'pacing', description: 'How a streamed answer is paced (zero delay unless set).' },
+  );
+  const pacingOf = (description: string) => described(pacing.optional(), description);
+
+  const faultError = object(
+    'the error the event carries',
+    {
+      status: described(
+        integer('an HTTP status (an integer from 400 to 599)', 400, 599),
+        'HTTP-style status of the error (default 500).',
+      ).optional(),
+      message: described(text('a message (a string)'), 'Error message.').optional(),
+      code: described(text('a code (a string)'), 'Provider error code.').optional(),
+      type: described(text('a type (a string)'), 'Provider error type.').optional(),
+    },
+    { description: 'For kind error: the error the event carries.' },
+  );
+
+  const fault = rule(
+    object(
+      'a fault',
+      {
+        kind: described(
+          oneOf(FAULT_KINDS),
+          "error: the provider's in-stream error event; truncate: end without the terminal event; malformed: a broken event; stall: nothing more until the client gives up; reset: TCP reset; close: close the connection mid-answer.",
+        ),
+        afterChunks: described(
+          integer('a count (an integer ≥ 0)', 0, Number.MAX_SAFE_INTEGER),
+          'Events written before the fault (default 1).',
+        ).optional(),
+        afterBytes: described(
+          integer('a count (an integer ≥ 0)', 0, Number.MAX_SAFE_INTEGER),
+          'Or: bytes of the body written before the fault (JSON answers and streams).',
+        ).optional(),
+        error: faultError.optional(),
+      },
+      {
+        id: 'fault',
+        description: 'A failure part-way through the answer, after some of it was written.',
+        not: { required: ['afterChunks', 'afterBytes'] },
+      },
+    ),
+    faultRule,
+  );
+
+  const headers = rule(
+    described(
+      z.record(
+        z.string(),
+        described(
+          z
+            .string({ error: (i) => `expected a header value (a string); found ${found(i.input)}` })
+            .regex(HEADER_VALUE, { error: () => 'expected a header value without line breaks or control characters; found one' }),
+          "The header's value.",
+        ),
+        { error: (i) => `expected response headers (an object of name: string value); found ${found(i.input)}` },
+      ),
+      'Extra response headers, e.g. retry-after.',
+    ).meta({ propertyNames: { pattern: HEADER_NAME.source } }),
+    headerNamesRule,
+  );
+
+  const error = object(
+    'an error',
+    {
+      status: described(
+        integer('an HTTP status (an integer from 400 to 599)', 400, 599),
+        'The HTTP status, 400 to 599 (e.g. 429 for a rate limit).',
+      ),
+      message: described(text('an error message (a string)'), "The error message in the provider's error body."),
+      code: described(
+        text('an error code (a string)'),
+        'The provider error code, when the dialect has one (e.g. rate_limit_exceeded).',
+      ).optional(),
+      type: described(
+        text('an error type (a string)'),
+        'The provider error type, when the dialect has one (e.g. invalid_request_error).',
+      ).optional(),
+      headers: headers.optional(),
+      inStream: described(
+        z.boolean({ error: (i) => `expected true or false; found ${found(i.input)}` }),
+        "On a streaming request, answer 200 and fail inside the stream with the provider's in-stream error event instead of an HTTP error status.",
+      ).optional(),
+    },
+    { id: 'error', description: 'Answer with an HTTP error instead of a completion. Only `delayMs` may be set beside it.' },
+  );
+
+  const toolCallId = z
+    .string({ error: (i) => `expected a tool call id (a non-blank string); found ${found(i.input)}` })
+    .min(1, { error: (i) => `expected a tool call id (a non-blank string); found ${found(i.input)}` })
+    .regex(/\S/, { error: (i) => `expected a tool call id (a non-blank string); found ${found(i.input)}` });
+
+  const toolCall = object(
+    'a tool call',
+    {
+      id: described(
+        toolCallId.max(TOOL_CALL_ID_MAX, {
+          error: (i) => `expected a tool call id of at most ${TOOL_CALL_ID_MAX} characters; found ${(i.input as string).length} characters`,
+        }),
+        'The call id; assigned from the session counter when omitted. Unique within the reply.',
+      ).optional(),
+      name: described(name('a tool name'), 'The name of the tool to call.'),
+      arguments: described(json(), "The call's arguments: an object (sent as compact JSON) or a string sent verbatim.").optional(),
+    },
+    { id: 'toolCall', description: 'A tool call the reply makes.' },
+  );
+
+  const reply = rule(
+    object(
+      'a reply',
+      {
+        text: described(
+          text('the reply text (a string)'),
+          `The reply's text content. Text, reasoning and tool arguments together: at most ${sizeText(DEFAULT_REPLY_LIMITS.replyBytes).split(' (')[0]} of UTF-8 unless the server's maxReplyBytes says otherwise (docs/fixtures.md, Limits).`,
+        ).optional(),
+        json: described(json(), 'Structured content (any JSON value), sent as compact JSON text. Not together with `text`.').optional(),
+        toolCalls: described(list('a list of tool calls', toolCall, true), 'Tool calls the assistant makes, in order.').optional(),
+        reasoning: described(text('reasoning text (a string)'), 'Reasoning text, for dialects and models that expose it.').optional(),
+        chunks: described(
+          list('a list of stream chunks (strings)', described(text('a chunk (a string)'), 'One stream chunk of the content.'), false),
+          `How to split the content when streaming; the chunks must concatenate exactly to the text (or the compact JSON). At most ${DEFAULT_REPLY_LIMITS.streamChunks.toLocaleString('en-US')} of them unless the server's maxStreamChunks says otherwise (docs/fixtures.md, Limits).`,
+        ).optional(),
+        delayMs: described(nonNegative('a delay in milliseconds (a number ≥ 0)'), 'Milliseconds to wait before answering.').optional(),
+        error: described(error.optional(), 'Answer with an HTTP error instead of a completion; only delayMs may be set beside it.'),
+        finishReason: described(oneOf(FINISH), "The finish reason to report (mapped to the dialect's wording).").optional(),
+        reasoningTokens: described(
+          integer('an integer ≥ 0', 0),
+          'Extra reasoning tokens to report in usage (for reasoning models).',
+        ).optional(),
+        pacing: pacingOf("Pacing of this streamed answer (overrides the scenario's and the session's)."),
+        fault: described(fault.optional(), 'A failure part-way through this answer.'),
+      },
+      {
+        id: 'reply',
+        description: 'What to answer: text or JSON content, tool calls, or an error. At least one of text, json, toolCalls, error.',
+        anyOf: [{ required: ['text'] }, { required: ['json'] }, { required: ['toolCalls'] }, { required: ['error'] }],
+        not: { required: ['text', 'json'] },
+        dependencies: { chunks: { anyOf: [{ required: ['text'] }, { required: ['json'] }] } },
+        if: { required: ['error'] },
+        then: { propertyNames: { enum: ['error', 'delayMs'] } },
+      },
+    ),
+    replyRule,
+  );
+
+  const textMatch = rule(
+    object(
+      'a text match',
+      {
+        equals: described(text('a string'), 'The text equals this string exactly.').optional(),
+        contains: described(text('a string'), 'The text contains this string.').optional(),
+        matches: described(
+          text('a regular expression (a string)'),
+          'A JavaScript regular expression source the text must match (anywhere, unless anchored).',
+        ).optional(),
+        flags: described(
+          text('regular expression flags (a string such as "i")'),
+          'Regular expression flags for `matches`, among d, i, m, s, u, v (g and y are not allowed).',
+        )
+          .meta({ pattern: '^[dimsuv]*$' })
+          .optional(),
+      },
+      {
+        id: 'textMatch',
+        description: 'How text must match: exactly one of equals, contains, matches.',
+        oneOf: TEXT_MODES.map((mode) => ({ required: [mode] })),
+        dependencies: { flags: ['matches'] },
+      },
+    ),
+    textMatchRule,
+  );
+
+  const textMatchOrString = z
+    .union([described(z.string(), 'The text equals this string exactly.'), textMatch], {
+      error: (i) => `expected a string or an object with one of ${quoteList(TEXT_MODES)}; found ${found(i.input)}`,
+    })
+    .meta({ id: 'textMatchOrString', description: 'An exact string, or a text match object.' });
+
+  const messageToolCall = object(
+    'a tool call',
+    {
+      id: described(toolCallId, 'The call id (matched when given).').optional(),
+      name: described(name('a tool name'), "The tool's name."),
+      arguments: described(json(), "The call's arguments (any JSON value; matched structurally when given).").optional(),
+    },
+    { id: 'messageToolCall', description: 'A tool call made by an assistant message in the history.' },
+  );
+
+  const message = rule(
+    object(
+      'a message',
+      {
+        role: described(oneOf(ROLES), 'Who wrote the message.'),
+        content: described(
+          text('message content (a string)'),
+          'The message text (text parts joined); for a tool message, the result content.',
+        ).optional(),
+        toolCalls: described(
+          list('a list of tool calls', messageToolCall, false),
+          'An assistant message\'s tool calls, in order. In historyExact an absent list means "no tool calls".',
+        ).optional(),
+        toolCallId: described(name('a tool call id'), 'For a tool message: the id of the call this result answers.').optional(),
+      },
+      {
+        id: 'message',
+        description: 'A message in the conversation history.',
+        allOf: [
+          { if: { required: ['toolCalls'] }, then: { properties: { role: { const: 'assistant' } } } },
+          { if: { required: ['toolCallId'] }, then: { properties: { role: { const: 'tool' } } } },
+        ],
+      },
+    ),
+    messageRule,
+  );
+
+  const toolResult = rule(
+    object(
+      'a tool result condition',
+      {
+        name: described(name('a tool name'), 'The name of the tool whose result is present.').optional(),
+        id: described(name('a tool call id'), 'The tool call id the result answers.').optional(),
+        content: described(json(), 'The result content: a string equal to the text, or a JSON value equal to the parsed text.').optional(),
+      },
+      {
+        description: 'A tool result after the latest user message, for this tool name and/or call id.',
+        anyOf: [{ required: ['name'] }, { required: ['id'] }],
+      },
+    ),
+    toolResultRule,
+  );
+
+  const toolArguments = object(
+    'a tool arguments condition',
+    {
+      name: described(name('a tool name'), 'Only calls to this tool.').optional(),
+      id: described(name('a tool call id'), 'Only the call with this id.').optional(),
+      equals: described(json(), 'The arguments the call must have (any JSON value).'),
+    },
+    { description: 'A tool call in the history whose arguments equal this JSON value (structurally).' },
+  );
+
+  const jsonPath = object(
+    'a JSON path condition',
+    {
+      path: rule(
+        described(text('a JSON path (a string starting with "$")'), "A JSON path such as $.city, $.items[0] or $['a b'].").meta({
+          pattern: '^\\$',
+        }),
+        jsonPathRule,
+      ),
+      equals: described(json(), 'The value found at the path must equal this JSON value.'),
+      in: described(
+        oneOf(JSON_PATH_IN),
+        'Where to read: "latest" (the latest message\'s text, default) or "toolResult" (the latest tool result).',
+      ).optional(),
+    },
+    { description: "A value inside the latest message's text (or the latest tool result), parsed as JSON." },
+  );
+
+  const when = object(
+    'match conditions',
+    {
+      model: described(textMatchOrString.optional(), 'The requested model: an exact name, or a text match such as { matches: "^gpt-4" }.'),
+      latestUser: described(
+        textMatchOrString.optional(),
+        'The text of the latest user message: an exact string, or a text match ({ equals }, { contains } or { matches, flags }).',
+      ),
+      toolResult: toolResult.optional(),
+      toolArguments: toolArguments.optional(),
+      jsonPath: jsonPath.optional(),
+      historyExact: described(
+        list('a list of messages', message, true),
+        'The whole history (all messages, system included) equals this list.',
+      ).optional(),
+      historyContains: described(
+        list('a list of messages', message, true),
+        'The history contains these messages in this order (not necessarily adjacent); absent fields match anything.',
+      ).optional(),
+      hasTool: described(name('a tool name'), 'The request declares a tool with this name.').optional(),
+      attempt: described(
+        integer('a retry attempt (an integer ≥ 0; 0 is the first try)', 0),
+        "The SDK's retry attempt, 0 for the first try (from x-stainless-retry-count or amz-sdk-request): fail the first attempt, answer the retry.",
+      ).optional(),
+    },
+    { id: 'when', description: 'Conditions on the request; all given conditions must hold. Without `when` a step matches any request.' },
+  );
+
+  // An empty string is refused by the rule that resolves step ids, which can name the ids there are.
+  const stepRef = described(
+    z.string({ error: (i) => `expected a step id or "complete"; found ${found(i.input)}` }).meta({ minLength: 1 }),
+    'A step id of this scenario.',
+  );
+  const next = z.union(
+    [
+      described(stepRef, 'A step id of this scenario, or "complete" to finish the scenario.'),
+      described(
+        z.array(stepRef).min(1, { error: () => 'expected a step id, "complete" or a non-empty list of step ids; found an empty list' }),
+        'Step ids of this scenario; the first whose `when` matches the next request answers it.',
+      ),
+    ],
+    { error: (i) => `expected a step id, "complete" or a list of step ids; found ${found(i.input)}` },
+  );
+
+  const step = object(
+    'a step',
+    {
+      id: described(
+        rule(name('a step id'), stepIdRule),
+        'The step\'s id, unique within the scenario; defaults to "step-N" (its 1-based position). "complete" is reserved.',
+      )
+        .meta({ not: { const: 'complete' } })
+        .optional(),
+      when: described(when.optional(), 'Conditions the request must meet for this step to answer it; all must hold. Absent: any request.'),
+      reply: described(reply, 'What this step answers.'),
+      next: described(
+        next,
+        'What follows this step: a step id, a list of step ids (the first whose `when` matches wins), or "complete". Default: the next step in the list, or "complete" after the last.',
+      ).optional(),
+    },
+    { id: 'step', description: 'One step of a scenario: when its conditions hold, it answers with its reply.' },
+  );
+
+  const scenario = rule(
+    object(
+      'a scenario',
+      {
+        name: described(name('a scenario name'), "The scenario's name, unique within the file."),
+        exhausted: described(
+          oneOf(EXHAUSTION),
+          'What happens when a request reaches the scenario after it completed: "reject" (default) refuses, "repeat_last" gives the last reply again, "restart" starts over from the first step.',
+        ).optional(),
+        maxReplies: described(
+          integer('a positive integer', 1),
+          'The most replies this scenario may give in total, repeats and restarts included.',
+        ).optional(),
+        steps: described(
+          list('a list of steps', step, true),
+          "The steps of the script. The first step answers first; each step's `next` says what may follow (default: the next step in the list, or completion after the last).",
+        ).optional(),
+        replies: described(
+          list('a list of replies', reply, true),
+          'Shorthand for a linear queue: each reply becomes a step without conditions, answered in order.',
+        ).optional(),
+        pacing: pacingOf("Pacing of this scenario's streamed answers (a step's own wins)."),
+      },
+      {
+        id: 'scenario',
+        description: 'A named script: either a list of steps (with conditions and explicit next steps) or a plain queue of replies.',
+        oneOf: [{ required: ['steps'] }, { required: ['replies'] }],
+      },
+    ),
+    scenarioRule,
+  );
+
+  const session = object(
+    'session options',
+    {
+      fallback: described(
+        oneOf(FALLBACK),
+        'How the session answers a request that no scenario matches: "strict" fails it (with an explanation of the nearest miss), "auto" gives a zero-config answer.',
+      ).optional(),
+      pacing: pacingOf("Pacing of every streamed answer in the session (a scenario's or step's own wins)."),
+    },
+    { description: 'Options for the session these scenarios are loaded into.' },
+  );
+
+  const fixture = rule(
+    object(
+      'a fixture',
+      {
+        scenarios: described(
+          list('a list of scenarios', scenario, true),
+          'The scenarios of this file. Names must be unique within the file.',
+        ),
+        session: session.optional(),
+        $schema: described(
+          text('a schema reference (string)'),
+          'The JSON Schema this file follows (for editors); ignored by Understudy.',
+        ).optional(),
+      },
+      {
+        title: 'Understudy fixture file',
+        description:
+          'Scripted scenarios for Understudy, the stand-in for LLM provider HTTP APIs. Each scenario is a graph of steps (or a queue of replies) that answers matching requests.',
+      },
+    ),
+    uniqueScenarioNames,
+  );
+
+  return { fixture, session, scenario, step, when, reply, toolCall, error, fault, pacing, textMatch, message, messageToolCall };
+}
+
+export type FixtureFormat = ReturnType<typeof describeFixtureFormat>;
+
+let loaded: FixtureFormat | undefined;
+
+/** The format, built with zod on first use. */
+export function fixtureFormat(): FixtureFormat {
+  return (loaded ??= describeFixtureFormat(createRequire(import.meta.url)('zod') as typeof Z));
+}
