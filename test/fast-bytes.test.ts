@@ -61,7 +61,12 @@ function casesOf(): Case[] {
           seen.add(label);
           const wire: WireContext = {
             operation: route.operation,
-            params: { version: route.operation.startsWith('vertex') ? 'v1' : 'v1beta', model: 'gemini-2.0-flash', project: 'p', location: 'us-central1' },
+            params: {
+              version: route.operation.startsWith('vertex') ? 'v1' : 'v1beta',
+              model: 'gemini-2.0-flash',
+              project: 'p',
+              location: 'us-central1',
+            },
             query: new URLSearchParams(alt ? { alt } : {}),
             headers: { 'anthropic-version': '2023-06-01', authorization: 'Bearer k' },
             state: { sessionId: 's', store: (_name, create) => create(), zeroConfig: () => false },
