@@ -123,6 +123,9 @@ export interface ChatDialect {
   readonly decodeHeaders: readonly string[];
   /** Checks and decodes the parsed JSON body; a wire error comes back in neutral form. */
   decode(body: unknown, wire: WireContext): ChatRequest | NeutralError;
+  /** Whether the request asked for a stream, from its route and its body as parsed (undefined when
+   * it was not JSON): the journal records it for a request refused before it was decoded. */
+  requestedStream(body: unknown, wire: WireContext): boolean;
   /** A reply as one JSON body. */
   encodeResponse(reply: ResolvedReply, request: ChatRequest, ctx: DialectEncodeContext): string;
   /** A reply as a stream of events. */
@@ -157,4 +160,9 @@ export interface DialectRegistration {
   routes: RouteSpec[];
   /** Provider name → path to append to the server's origin for that SDK's base URL. */
   providerPaths: Record<string, string>;
+}
+
+/** requestedStream for a dialect whose body says `"stream": true`. */
+export function streamInBody(body: unknown): boolean {
+  return typeof body === 'object' && body !== null && (body as { stream?: unknown }).stream === true;
 }

@@ -67,6 +67,8 @@ export function writePlanned(res: ServerResponse, plan: WritePlan): Promise<bool
     res.once('close', () => finish(res.writableFinished || faultPlayed));
     let faultPlayed = false;
 
+    // A fault played is the answer as scripted, delivered whatever the client makes of it: settled
+    // at once, so its journal entry is there before the client has even seen the cut.
     const playFault = () => {
       faultPlayed = true;
       switch (fault?.kind) {
@@ -80,9 +82,7 @@ export function writePlanned(res: ServerResponse, plan: WritePlan): Promise<bool
           res.end();
           break;
         case 'stall':
-          // Nothing more: the client's timeout ends it (or the server closing). It was delivered
-          // as scripted, so it counts as consumed.
-          finish(true);
+          // Nothing more: the client's timeout ends it (or the server closing).
           break;
         case 'reset':
           res.socket?.resetAndDestroy();
@@ -91,6 +91,7 @@ export function writePlanned(res: ServerResponse, plan: WritePlan): Promise<bool
           res.socket?.destroy();
           break;
       }
+      finish(true);
     };
 
     const step = () => {

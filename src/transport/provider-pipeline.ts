@@ -151,7 +151,10 @@ export class ProviderPipeline {
     if (shape === undefined) return outcomes.recordAborted(session, entry, LEFT_EARLY);
     if (shape !== 'ok') return outcomes.finishError(arrival, dialect, shapeRefusal(shape));
     const parsed = this.decoder.parse(text, true);
-    if (parsed instanceof Unparsed) return outcomes.finishError(arrival, dialect, parsed.error);
+    if (parsed instanceof Unparsed) {
+      this.decode(arrival, text, parsed, decoding.wire); // answers and journals the parse error
+      return;
+    }
     if (!(await nextTurn(res))) return outcomes.recordAborted(session, entry, LEFT_EARLY);
     const decoded = this.decode(arrival, text, parsed, decoding.context ?? decoding.wire);
     if (!decoded) return;
@@ -161,14 +164,17 @@ export class ProviderPipeline {
 
   /** The decoded request, or undefined once its error was answered. */
   private decode(arrival: Arrival, text: string, parsed: unknown, wire: WireContext): ChatRequest | undefined {
+    const dialect = arrival.dialect;
     if (parsed instanceof Unparsed) {
-      this.stages.outcomes.finishError(arrival, arrival.dialect, parsed.error);
+      arrival.entry.stream = dialect.requestedStream(undefined, wire);
+      this.stages.outcomes.finishError(arrival, dialect, parsed.error);
       return undefined;
     }
-    const decoded = this.decoder.decode(arrival.dialect, text, parsed, wire);
+    const decoded = this.decoder.decode(dialect, text, parsed, wire);
     if (!isNeutralError(decoded)) return decoded;
     arrival.session.journal.counters.invalid++;
-    this.stages.outcomes.finishError(arrival, arrival.dialect, decoded);
+    arrival.entry.stream = dialect.requestedStream(parsed, wire);
+    this.stages.outcomes.finishError(arrival, dialect, decoded);
     return undefined;
   }
 

@@ -1,4 +1,4 @@
-import type { ChatDialect } from '../dialect.js';
+import { streamInBody, type ChatDialect } from '../dialect.js';
 import { decodeMessagesRequest } from './decode-request.js';
 import { encodeMessageResponse } from './encode-response.js';
 import { encodeMessageStreamEvents, encodeMessageStreamErrorEvent, encodeMessageStreamFailure } from './encode-stream.js';
@@ -9,6 +9,7 @@ export const anthropicMessages: ChatDialect = {
   idPrefix: 'msg_',
   // The API version selects what a request may say.
   decodeHeaders: ['anthropic-version'],
+  requestedStream: streamInBody,
   decode: decodeMessagesRequest,
   encodeResponse: encodeMessageResponse,
   encodeStream: encodeMessageStreamEvents,

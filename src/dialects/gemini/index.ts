@@ -9,6 +9,8 @@ export const gemini: ChatDialect = {
   id: 'gemini',
   idPrefix: '',
   decodeHeaders: [],
+  // The route says whether it streams (streamGenerateContent), not the body.
+  requestedStream: (_body, wire) => wire.operation.endsWith('.streamGenerateContent'),
   decode: decodeGeminiRequest,
   encodeResponse: encodeGeminiResponse,
   encodeStream: encodeGeminiStreamEvents,

@@ -1,4 +1,4 @@
-import type { ChatDialect } from '../dialect.js';
+import { streamInBody, type ChatDialect } from '../dialect.js';
 import { decodeChatRequest } from './decode-request.js';
 import { encodeChatResponse } from './encode-response.js';
 import { encodeChatStreamEvents, encodeChatStreamErrorEvent, encodeChatStreamFailure } from './encode-stream.js';
@@ -8,6 +8,7 @@ export const openaiChat: ChatDialect = {
   id: 'openai-chat',
   idPrefix: 'chatcmpl-',
   decodeHeaders: [],
+  requestedStream: streamInBody,
   decode: decodeChatRequest,
   encodeResponse: encodeChatResponse,
   encodeStream: encodeChatStreamEvents,

@@ -1,4 +1,4 @@
-import type { ChatDialect } from '../dialect.js';
+import { streamInBody, type ChatDialect } from '../dialect.js';
 import { encodeOpenAIError } from '../openai/encode-error.js';
 import { decodeResponsesRequest } from './decode-request.js';
 import { encodeResponsesResponse } from './encode-response.js';
@@ -10,6 +10,7 @@ export const openaiResponses: ChatDialect = {
   idPrefix: 'resp_',
   // The credential scopes stored responses (a stateful decode sees every header; listed for the record).
   decodeHeaders: ['authorization', 'api-key', 'x-api-key'],
+  requestedStream: streamInBody,
   decode: decodeResponsesRequest,
   encodeResponse: encodeResponsesResponse,
   encodeStream: encodeResponsesStreamEvents,
