@@ -285,6 +285,35 @@ const ROWS: Row[] = [
     ],
   },
   {
+    field: 'messages.0.content.0.source (document)',
+    body: (v) => userBlock({ type: 'document', source: v }),
+    ok: [
+      { type: 'base64', media_type: 'application/pdf', data: 'JVBERi0=' },
+      { type: 'text', media_type: 'text/plain', data: 'a note' },
+      { type: 'content', content: [{ type: 'text', text: 'a note' }] },
+      { type: 'content', content: 'a note' },
+      { type: 'url', url: 'https://example.com/a.pdf' },
+      { type: 'file', file_id: 'file_1' },
+    ],
+    bad: [
+      ['x', DICT, 'messages.0.content.0.source'],
+      [
+        { type: 'pdf', data: 'x' },
+        "Input tag 'pdf' found using 'type' does not match any of the expected tags: 'base64', 'text', 'content', 'url', 'file'",
+        'messages.0.content.0.source',
+      ],
+      [
+        { type: 'base64', media_type: 'image/png', data: 'x' },
+        "Input should be 'application/pdf'",
+        'messages.0.content.0.source.media_type',
+      ],
+      [{ type: 'text', media_type: 'text/plain' }, REQ, 'messages.0.content.0.source.data'],
+      [{ type: 'content', content: 1 }, LIST, 'messages.0.content.0.source.content'],
+      [{ type: 'url' }, REQ, 'messages.0.content.0.source.url'],
+      [{ type: 'file', file_id: 7 }, STR, 'messages.0.content.0.source.file_id'],
+    ],
+  },
+  {
     field: 'messages.1.content.0',
     body: (v) => ({
       ...BASE,

@@ -415,3 +415,22 @@ describe('every documented generateContent field', () => {
     });
   }
 });
+
+test('more than 5 stopSequences on a Vertex AI route: Vertex AI words the limit its own way', async () => {
+  const post = (stopSequences: string[]) =>
+    fetch(`${mock.baseUrl}/v1/publishers/google/models/${MODEL}:generateContent`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'x-goog-api-key': session.apiKey },
+      body: JSON.stringify({ contents: HI, generationConfig: { stopSequences } }),
+      signal: AbortSignal.timeout(10_000),
+    });
+  assert.equal((await post(['a', 'b', 'c', 'd', 'e'])).status, 200);
+  const refused = await post(['a', 'b', 'c', 'd', 'e', 'f']);
+  assert.equal(refused.status, 400);
+  const { error } = (await refused.json()) as { error: { status: string; message: string } };
+  assert.equal(error.status, 'INVALID_ARGUMENT');
+  assert.equal(
+    error.message,
+    'Unable to submit request because it has a stopSequences value of 6 but the supported range is from 1 (inclusive) to 6 (exclusive). Update the value and try again.',
+  );
+});

@@ -422,6 +422,8 @@ const ROWS: FieldRow[] = [
       ['x', T],
       [{ schema: {} }, MISSING, 'response_format.json_schema.name'],
       [{ name: 'a b' }, V, 'response_format.json_schema.name'],
+      // At most 64 characters: too long, not a pattern mismatch (the name matches the pattern).
+      [{ name: 'n'.repeat(65) }, 'string_above_max_length', 'response_format.json_schema.name'],
     ],
   },
   {

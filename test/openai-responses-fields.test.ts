@@ -401,9 +401,29 @@ const ROWS: FieldRow[] = [
     bad: [
       [1, T],
       [undefined, MISSING],
+      // The OpenAPI document bounds a string output at 10 MiB.
+      ['x'.repeat(10_485_761), 'string_above_max_length'],
     ],
   },
-  { field: 'input[2].call_id', body: (v) => withOutput({ call_id: v }), ok: ['call_1'], bad: [[1, T]] },
+  {
+    field: 'input[2].call_id',
+    body: (v) => withOutput({ call_id: v }),
+    ok: ['call_1'],
+    bad: [
+      [1, T],
+      ['', 'empty_string'],
+      ['c'.repeat(65), 'string_above_max_length'],
+    ],
+  },
+  {
+    field: 'input[2].status',
+    body: (v) => withOutput({ status: v }),
+    ok: ['completed', 'incomplete'],
+    bad: [
+      [1, T],
+      ['done', V],
+    ],
+  },
   // ---- Chat Completions names, refused with a hint ----
   { field: 'messages', ok: [], bad: [[[{ role: 'user', content: 'Hi' }], UNSUPPORTED]] },
   { field: 'max_tokens', ok: [], bad: [[100, UNSUPPORTED]] },

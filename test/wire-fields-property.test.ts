@@ -145,7 +145,10 @@ const FIELDS: Field[] = [
       ['topK', (v: unknown) => int32(protoInt(v)) && protoInt(v)! >= 1],
       ['maxOutputTokens', (v: unknown) => int32(protoInt(v)) && protoInt(v)! >= 0],
       ['seed', (v: unknown) => int32(protoInt(v))],
+      ['presencePenalty', (v: unknown) => within(-2, 2)(protoNumber(v))],
       ['responseLogprobs', isBool],
+      ['audioTimestamp', isBool],
+      ['enableAffectiveDialog', isBool],
     ] as const
   ).map(([field, accepts]): Field => ({
     dialect: 'gemini',
@@ -192,3 +195,38 @@ for (const f of FIELDS) {
     );
   });
 }
+
+/** Strings biased toward digits, signs, dots and whitespace: what a key or sequence check gets wrong. */
+const STRINGS = fc.oneof(
+  fc.string(),
+  fc.stringMatching(/^[-+ 0-9.e]{0,6}$/),
+  fc.constantFrom('', ' ', '\n', '\t \n', '0', '00', '-1', '1.0', '1e3', ' 5', '5 ', '\u00a0', 'END'),
+);
+
+test('chat logit_bias: a key is accepted exactly when it is a token id (digits only)', () => {
+  fc.assert(
+    fc.property(STRINGS, (key) => {
+      const result = chat({ ...CHAT, logit_bias: { [key]: 1 } }) as NeutralError | { model: string };
+      const refused = 'kind' in result;
+      assert.equal(refused, !/^[0-9]+$/.test(key), `${JSON.stringify(key)}: ${refused ? (result as NeutralError).message : 'accepted'}`);
+      if (refused) assert.equal((result as NeutralError).param, 'logit_bias');
+    }),
+    { numRuns: 300 },
+  );
+});
+
+test('anthropic stop_sequences: a sequence is accepted exactly when it holds something besides whitespace', () => {
+  fc.assert(
+    fc.property(STRINGS, (sequence) => {
+      const result = anthropic({ ...ANTHROPIC, stop_sequences: ['END', sequence] }) as NeutralError | { model: string };
+      const refused = 'kind' in result;
+      assert.equal(
+        refused,
+        sequence.trim() === '',
+        `${JSON.stringify(sequence)}: ${refused ? (result as NeutralError).message : 'accepted'}`,
+      );
+      if (refused) assert.equal((result as NeutralError).param, 'stop_sequences');
+    }),
+    { numRuns: 300 },
+  );
+});

@@ -63,6 +63,30 @@ function imagePart(block: Record<string, unknown>, path: string): Part {
   return { type: 'image', url: `file:${expectString(requiredMember(source, 'file_id', `${path}.source`), `${path}.source.file_id`)}` };
 }
 
+/** A document's source, as the API types it: a base64 PDF, plain text, content blocks, a URL or a file. */
+function documentSource(source: Record<string, unknown>, path: string): void {
+  switch (tag(source, ['base64', 'text', 'content', 'url', 'file'], path)) {
+    case 'base64':
+      expectEnum(requiredMember(source, 'media_type', path), ['application/pdf'], `${path}.media_type`);
+      expectString(requiredMember(source, 'data', path), `${path}.data`);
+      break;
+    case 'text':
+      expectEnum(requiredMember(source, 'media_type', path), ['text/plain'], `${path}.media_type`);
+      expectString(requiredMember(source, 'data', path), `${path}.data`);
+      break;
+    case 'content': {
+      const content = requiredMember(source, 'content', path);
+      if (typeof content !== 'string') expectArray(content, `${path}.content`);
+      break;
+    }
+    case 'url':
+      expectString(requiredMember(source, 'url', path), `${path}.url`);
+      break;
+    default:
+      expectString(requiredMember(source, 'file_id', path), `${path}.file_id`);
+  }
+}
+
 function textBlock(block: Record<string, unknown>, path: string, role: string, finalAssistant: boolean, scope: Scope): string {
   const text = expectString(requiredMember(block, 'text', path), `${path}.text`);
   cacheControl(block.cache_control, `${path}.cache_control`);
@@ -124,7 +148,7 @@ function decodeBlock(
       if (scope.v2026 && role === 'assistant') {
         fail(path, `document blocks are not accepted in assistant messages under anthropic-version ${VERSION_2026}`);
       }
-      expectObject(requiredMember(block, 'source', path), `${path}.source`);
+      documentSource(expectObject(requiredMember(block, 'source', path), `${path}.source`), `${path}.source`);
       cacheControl(block.cache_control, `${path}.cache_control`);
       return null;
     case 'search_result':

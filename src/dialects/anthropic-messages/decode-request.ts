@@ -1,13 +1,8 @@
 // Checks a Messages API request (its `anthropic-version` header and JSON body) the way Anthropic
 // does — the API's own messages where they are known, its `path: problem` style otherwise — and
-// decodes it into the neutral ChatRequest.
-//
-// Mapping: `system` (string or text blocks) becomes a leading system message; a user message's
-// `tool_result` blocks each become a neutral `tool` message (so "after the latest user message"
-// means what it means on the other wires), its other blocks a `user` message, in wire order;
-// `thinking` blocks become reasoning parts; documents, search results and redacted thinking are
-// accepted and left out of the neutral record. `cache_control` is checked wherever it may appear
-// and otherwise ignored (prompt caching is reported as 0 for now).
+// decodes it into the neutral ChatRequest: `system` becomes a leading system message, then the
+// messages (decode-messages.ts); tools, options and `cache_control` markers each have a module of
+// their own (prompt caching is reported as marked when any marker was sent).
 
 import type { NeutralError } from '../../core/errors.js';
 import type { ChatRequest } from '../../core/model.js';

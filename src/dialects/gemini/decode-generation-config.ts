@@ -18,6 +18,7 @@ import {
   expectString,
   fieldRule,
   invalidValue,
+  requestRule,
   unsupported,
 } from './wording.js';
 
@@ -95,7 +96,8 @@ function expectInt32(value: unknown, at: string, range?: Bounds): number {
   return range === undefined ? n : expectInteger(n, at, range);
 }
 
-export function decodeGenerationConfig(raw: unknown): { output: OutputFormat; maxOutputTokens?: number } {
+/** `vertex`: the request came in on a Vertex AI route, which words some limits its own way. */
+export function decodeGenerationConfig(raw: unknown, vertex: boolean): { output: OutputFormat; maxOutputTokens?: number } {
   if (unset(raw)) return { output: { type: 'text' } };
   const at = 'generation_config';
   const config = expectObject(raw, at);
@@ -128,7 +130,14 @@ export function decodeGenerationConfig(raw: unknown): { output: OutputFormat; ma
     const p = path('stopSequences');
     const sequences = expectArray(get('stopSequences'), p);
     sequences.forEach((s, k) => expectString(s, `${p}[${k}]`));
-    if (sequences.length > MAX_STOP_SEQUENCES) fieldRule(p, `the number of stop_sequences must not exceed ${MAX_STOP_SEQUENCES}`);
+    if (sequences.length > MAX_STOP_SEQUENCES) {
+      if (vertex) {
+        requestRule(
+          `Unable to submit request because it has a stopSequences value of ${sequences.length} but the supported range is from 1 (inclusive) to ${MAX_STOP_SEQUENCES + 1} (exclusive). Update the value and try again.`,
+        );
+      }
+      fieldRule(p, `the number of stop_sequences must not exceed ${MAX_STOP_SEQUENCES}`);
+    }
   }
   if (!unset(get('responseModalities'))) {
     const p = path('responseModalities');

@@ -137,7 +137,7 @@ function decodeBody(body: unknown, wire: WireContext, route: RouteInfo): ChatReq
   if (system) messages.unshift(system);
   const declared = decodeTools(field(body, 'tools'));
   const { toolChoice, tools } = decodeToolConfig(field(body, 'toolConfig'), declared);
-  const { output, maxOutputTokens } = decodeGenerationConfig(field(body, 'generationConfig'));
+  const { output, maxOutputTokens } = decodeGenerationConfig(field(body, 'generationConfig'), wire.operation.startsWith('vertex.'));
   return {
     model: wire.params.model,
     messages,

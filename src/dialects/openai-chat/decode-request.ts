@@ -10,6 +10,7 @@ import {
   expectBoolean,
   expectEnum,
   expectInteger,
+  expectName,
   expectNewToolName,
   expectObject,
   expectString,
@@ -36,7 +37,6 @@ import { typeName } from '../openai/wording.js';
 
 const ROLES = new Set(['system', 'developer', 'user', 'assistant', 'tool', 'function']);
 const TOOL_NAME = /^[a-zA-Z0-9_-]{1,64}$/;
-const SCHEMA_NAME = /^[a-zA-Z0-9_-]{1,64}$/;
 
 const textPart = object({ type: oneOf('text'), text: string() }, ['type', 'text']);
 
@@ -423,14 +423,7 @@ function decodeResponseFormat(raw: unknown): OutputFormat {
           'missing_required_parameter',
         );
       }
-      expectString(spec.name, 'response_format.json_schema.name');
-      if (!SCHEMA_NAME.test(spec.name as string)) {
-        fail(
-          `Invalid 'response_format.json_schema.name': string does not match pattern. Expected a string that matches the pattern '^[a-zA-Z0-9_-]+$'.`,
-          'response_format.json_schema.name',
-          'invalid_value',
-        );
-      }
+      expectName(spec.name, 'response_format.json_schema.name');
       if (given(spec.description)) expectString(spec.description, 'response_format.json_schema.description');
       if (spec.strict !== undefined && spec.strict !== null) expectBoolean(spec.strict, 'response_format.json_schema.strict');
       if (spec.schema !== undefined) {

@@ -5,7 +5,7 @@
 
 import type { JsonValue, Message, Part, Role } from '../../core/model.js';
 import { given } from '../wire-kit/values.js';
-import { expectArray, expectEnum, expectObject, expectString, fail, required } from '../openai/checks.js';
+import { expectArray, expectEnum, expectLength, expectObject, expectString, fail, required } from '../openai/checks.js';
 import { listValues } from '../openai/wording.js';
 
 export interface ItemResolver {
@@ -18,6 +18,9 @@ const MESSAGE_ROLES = ['user', 'assistant', 'system', 'developer'] as const;
 const INPUT_PARTS = ['input_text', 'input_image', 'input_file'] as const;
 const OUTPUT_PARTS = ['output_text', 'refusal'] as const;
 const ITEM_STATUSES = ['in_progress', 'completed', 'incomplete'] as const;
+/** A function_call_output's `call_id` and string `output`, as the OpenAPI document bounds them. */
+const CALL_ID_LENGTH = { min: 1, max: 64 };
+const OUTPUT_LENGTH = { max: 10_485_760 };
 
 /** Items the real API takes for its own hosted or free-form tools; Understudy runs none of them. */
 const HOSTED_ITEMS = new Set([
@@ -228,8 +231,10 @@ export function decodeInput(raw: unknown, resolver: ItemResolver): Message[] {
       }
       case 'function_call_output': {
         required(item.call_id, `${p}.call_id`);
-        expectString(item.call_id, `${p}.call_id`);
+        expectLength(expectString(item.call_id, `${p}.call_id`), `${p}.call_id`, CALL_ID_LENGTH);
+        if (given(item.status)) expectEnum(item.status, ITEM_STATUSES, `${p}.status`);
         required(item.output, `${p}.output`);
+        if (typeof item.output === 'string') expectLength(item.output, `${p}.output`, OUTPUT_LENGTH);
         const content = decodeToolOutput(item.output, `${p}.output`);
         // The tool name is filled in from the matching call once the whole history is known.
         messages.push({

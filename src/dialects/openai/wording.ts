@@ -51,6 +51,13 @@ function wrongType(path: string, expected: Expected, value: unknown, as?: string
 function wrongLength(path: string, kind: 'string' | 'array', length: number, bounds: Bounds): NeutralError {
   const below = bounds.min !== undefined && length < bounds.min;
   if (kind === 'string') {
+    if (below && length === 0) {
+      return invalidRequest(
+        `Invalid '${path}': empty string. Expected a string with minimum length ${bounds.min}, but got an empty string instead.`,
+        path,
+        'empty_string',
+      );
+    }
     return below
       ? invalidRequest(
           `Invalid '${path}': string too short. Expected a string with minimum length ${bounds.min}, but got a string with length ${length} instead.`,
