@@ -1,6 +1,7 @@
-// Bundles the package's two entry points with esbuild, the last step of `npm run build`:
+// Bundles the package's entry points with esbuild, the last step of `npm run build`:
 //   src/index.ts     -> dist/index.js     (the library: `import { startUnderstudy } from 'llm-understudy'`)
 //   src/cli/main.ts  -> dist/cli/main.js  (the `understudy` bin: shebang kept, made executable)
+//   src/runners/*.ts -> dist/runners/*.js (llm-understudy/vitest, /jest, /node-test)
 // `tsc -p tsconfig.build.json` runs before it: it type-checks and writes the .d.ts files the package
 // exports (emitDeclarationOnly), so every .js file under dist/ is one of these two.
 //
@@ -44,9 +45,28 @@ function removeJavaScript(dir) {
 
 const started = performance.now();
 removeJavaScript(DIST);
+// The test-runner entry points (llm-understudy/vitest, /jest, /node-test) import the library through
+// its root: kept external, so that they share dist/index.js (one copy of the library, one
+// VerificationError) instead of each bundling its own.
+const libraryRootExternal = {
+  name: 'library-root-external',
+  setup(b) {
+    b.onResolve({ filter: /^\.\.\/index\.js$/ }, (args) =>
+      args.importer.includes(`${join('src', 'runners')}`) ? { path: '../index.js', external: true } : undefined,
+    );
+  },
+};
+
 const result = await build({
   absWorkingDir: ROOT,
-  entryPoints: { index: 'src/index.ts', 'cli/main': 'src/cli/main.ts' },
+  entryPoints: {
+    index: 'src/index.ts',
+    'cli/main': 'src/cli/main.ts',
+    'runners/vitest': 'src/runners/vitest.ts',
+    'runners/jest': 'src/runners/jest.ts',
+    'runners/node-test': 'src/runners/node-test.ts',
+  },
+  plugins: [libraryRootExternal],
   outdir: DIST,
   bundle: true,
   splitting: false,

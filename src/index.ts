@@ -13,4 +13,5 @@ export type {
 export type { Reply, ScriptedToolCall, ScriptedError, JsonValue, Pacing, StreamFault, FaultKind } from './core/model.js';
 export type { VerifyReport, VerifyProblem, VerifyExpectations, ToolExpectation } from './engine/verify.js';
 export type { JournalEntry, JournalCounters } from './engine/journal.js';
+export type { SessionOptions } from './engine/session.js';
 export { UnderstudyServer, type ServerOptions } from './server/understudy-server.js';
