@@ -526,8 +526,9 @@ test('[openai-responses.validation.stream -] a malformed streaming request gets 
   assert.deepEqual(
     entries.map((e) => [e.status, e.stream]),
     [
-      [400, false],
-      [400, false],
+      // Journalled as the streamed requests they were (ChatDialect.requestedStream).
+      [400, true],
+      [400, true],
     ],
   );
   assert.equal(counters.matched, 0);
