@@ -186,6 +186,13 @@ for (const cli of CLIS) {
       const twice = await runCli(cli, ['serve', '--port', '0', '--fixtures', 'examples/queue.yaml', 'examples/queue.yaml']);
       assert.equal(twice.code, 1);
       assert.match(twice.stderr, /examples\/queue\.yaml is given twice/);
+      // validate says so too, as a note: files checked together may be meant for different servers.
+      const validated = await runCli(cli, ['validate', 'examples/queue.yaml', GREETING_AGAIN]);
+      assert.equal(validated.code, 0, validated.stdout + validated.stderr);
+      assert.ok(
+        validated.stdout.includes(`note: scenario "greeting" is defined in both examples/queue.yaml and ${GREETING_AGAIN}`),
+        validated.stdout,
+      );
     });
   });
 }

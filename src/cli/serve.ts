@@ -4,6 +4,7 @@ import { formatProblems, loadFixtureFile } from '../engine/fixture-file.js';
 import type { ChaosOptions } from '../core/model.js';
 import { UnderstudyServer } from '../server/understudy-server.js';
 import { bannerLines, type LoadedFixture } from './banner.js';
+import { scenarioClashes } from './scenario-clashes.js';
 
 export interface ServeOptions {
   host: string;
@@ -35,7 +36,7 @@ export async function runServe(
     }
     loaded.push({ file, fixture: result.fixture });
   }
-  const clash = duplicateScenario(loaded);
+  const [clash] = scenarioClashes(loaded);
   if (clash) {
     err(
       clash.first === clash.second
@@ -80,17 +81,4 @@ export async function runServe(
   });
   for (const line of lines) out(line);
   return server;
-}
-
-/** The first scenario name two files both define, or undefined. */
-function duplicateScenario(loaded: LoadedFixture[]): { name: string; first: string; second: string } | undefined {
-  const fileOf = new Map<string, string>();
-  for (const { file, fixture } of loaded) {
-    for (const { name } of fixture.scenarios) {
-      const first = fileOf.get(name);
-      if (first !== undefined) return { name, first, second: file };
-      fileOf.set(name, file);
-    }
-  }
-  return undefined;
 }
