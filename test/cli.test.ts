@@ -304,14 +304,10 @@ test('serve with a broken fixture exits non-zero and names the file and path', a
   assert.doesNotMatch(output, /listening on/);
 });
 
-test('bad usage exits 2 with the usage text', async () => {
+test('bad usage exits 2 and says what was wrong (help and did-you-mean: cli-help.test.ts)', async () => {
   const unknown = await run(['frobnicate']);
   assert.equal(unknown.code, 2);
-  assert.match(unknown.stderr, /unknown command "frobnicate"/);
-  assert.match(
-    unknown.stderr,
-    /usage:\n {2}understudy serve .*\n {19}\[--control-token TOKEN\] \[--cors ORIGIN...\] \[--allow-host NAME...\]\n {19}\[--latency MS\].*\n {19}\[--workers N\|auto\]\n {2}understudy validate FILE/,
-  );
+  assert.match(unknown.stderr, /unknown command "frobnicate" \(understudy --help lists the commands\)/);
 
   const badPort = await run(['serve', '--port', 'eighty']);
   assert.equal(badPort.code, 2);
@@ -319,9 +315,9 @@ test('bad usage exits 2 with the usage text', async () => {
 
   const badOption = await run(['serve', '--colour']);
   assert.equal(badOption.code, 2);
-  assert.match(badOption.stderr, /usage:/);
+  assert.match(badOption.stderr, /unknown flag "--colour"/);
 
   const help = await run(['--help']);
   assert.equal(help.code, 0);
-  assert.match(help.stdout + help.stderr, /understudy serve/);
+  assert.match(help.stdout, /^ {2}serve +Start the server/m);
 });

@@ -2,8 +2,9 @@
 
 import { formatProblems, loadFixtureFile } from '../engine/fixture-file.js';
 import type { ChaosOptions } from '../core/model.js';
-import type { FixtureSpec } from '../engine/spec.js';
 import { UnderstudyServer } from '../server/understudy-server.js';
+import { bannerLines, type LoadedFixture } from './banner.js';
+import { scenarioClashes } from './scenario-clashes.js';
 
 export interface ServeOptions {
   host: string;
@@ -20,21 +21,35 @@ export interface ServeOptions {
   maxStreamChunks?: number;
 }
 
-export async function runServe(options: ServeOptions, out: (line: string) => void): Promise<UnderstudyServer | undefined> {
-  const fixtures: FixtureSpec[] = [];
+/** Starts the server and prints the banner on `out`; problems go to `err` and give undefined. */
+export async function runServe(
+  options: ServeOptions,
+  out: (line: string) => void,
+  err: (line: string) => void = out,
+): Promise<UnderstudyServer | undefined> {
+  const loaded: LoadedFixture[] = [];
   for (const file of options.fixtures) {
     const result = await loadFixtureFile(file, { replyBytes: options.maxReplyBytes, streamChunks: options.maxStreamChunks });
     if (!result.ok) {
-      out(formatProblems(result.problems));
+      err(formatProblems(result.problems));
       return undefined;
     }
-    fixtures.push(result.fixture);
+    loaded.push({ file, fixture: result.fixture });
+  }
+  const [clash] = scenarioClashes(loaded);
+  if (clash) {
+    err(
+      clash.first === clash.second
+        ? `understudy: ${clash.first} is given twice; each fixture file loads once`
+        : `understudy: scenario "${clash.name}" is defined in both ${clash.first} and ${clash.second}; scenario names must be unique across --fixtures files (the later one would replace the earlier)`,
+    );
+    return undefined;
   }
   const server = new UnderstudyServer({
     host: options.host,
     port: options.port,
-    fixtures,
-    defaultSession: { fallback: options.strict ? 'strict' : 'auto', chaos: options.chaos },
+    fixtures: loaded.map((l) => l.fixture),
+    defaultSession: { fallback: 'auto', chaos: options.chaos },
     controlToken: options.controlToken,
     corsOrigins: options.corsOrigins,
     allowedHosts: options.allowedHosts,
@@ -42,32 +57,28 @@ export async function runServe(options: ServeOptions, out: (line: string) => voi
     maxReplyBytes: options.maxReplyBytes,
     maxStreamChunks: options.maxStreamChunks,
   });
+  const session = server.registry.defaultSession;
+  // The flag is the user's word for this run, so it wins over what a file says.
+  if (options.strict) session.fallback = 'strict';
   let url: string;
   try {
     ({ url } = await server.listen());
   } catch (error) {
-    out(`understudy: ${(error as Error).message}`);
+    err(`understudy: ${(error as Error).message}`);
     return undefined;
   }
-  const scenarios = server.registry.defaultSession.scripts.map((s) => s.name);
-  out(`Understudy is listening on ${url}`);
-  out(
-    `  fixtures: ${options.fixtures.length ? options.fixtures.join(', ') : '(none)'}; scenarios: ${scenarios.length ? scenarios.join(', ') : '(none)'}`,
-  );
-  out(
-    `  unmatched requests: ${options.strict ? 'strict (409 no_match naming the nearest script)' : 'zero-config answers (--strict turns this off)'}`,
-  );
-  if (options.cluster) {
-    out(`  workers: ${options.cluster.workers} processes; every session's state lives in worker 0 (docs/workers.md)`);
-  }
-  out('');
-  out('Point an SDK at it:');
-  out(`  new OpenAI({ baseURL: '${server.providerUrl('openai')}', apiKey: 'understudy' })`);
-  out(`  new Anthropic({ baseURL: '${server.providerUrl('anthropic')}', apiKey: 'understudy' })`);
-  out(`  new GoogleGenAI({ apiKey: 'understudy', httpOptions: { baseUrl: '${server.providerUrl('gemini')}' } })`);
-  out('Or call it:');
-  out(`  curl ${server.providerUrl('openai')}/chat/completions -H 'Content-Type: application/json' \\`);
-  out(`    -d '{"model":"gpt-4o","messages":[{"role":"user","content":"hello"}]}'`);
-  out(`Control API: ${url}/_understudy/health, ${url}/_understudy/sessions (docs/control-api.md)`);
+  // Files load in order, so the last one that sets a session option is the one in force.
+  const lastSetting = (key: 'fallback' | 'pacing') => [...loaded].reverse().find((l) => l.fixture.session?.[key] !== undefined)?.file;
+  const lines = bannerLines({
+    url,
+    fixtures: loaded,
+    // Read back from the session, not from the options: the banner says what is in force.
+    fallback: { mode: session.fallback, setBy: options.strict ? '--strict' : (lastSetting('fallback') ?? '') },
+    pacing: session.pacing && { pacing: session.pacing, setBy: lastSetting('pacing') ?? 'the server options' },
+    chaos: session.chaos,
+    workers: options.cluster?.workers,
+    providerUrl: (provider) => server.providerUrl(provider),
+  });
+  for (const line of lines) out(line);
   return server;
 }

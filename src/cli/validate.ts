@@ -2,6 +2,8 @@
 
 import { formatProblems, loadFixtureFile } from '../engine/fixture-file.js';
 import type { ReplyLimits } from '../engine/reply-limits.js';
+import type { LoadedFixture } from './banner.js';
+import { scenarioClashes } from './scenario-clashes.js';
 
 /** Exit code: 0 when every file is valid, 1 when any has problems, 2 when no file was given. */
 export async function runValidate(files: string[], out: (line: string) => void, limits?: Partial<ReplyLimits>): Promise<number> {
@@ -10,9 +12,11 @@ export async function runValidate(files: string[], out: (line: string) => void, 
     return 2;
   }
   let failed = false;
+  const valid: LoadedFixture[] = [];
   for (const file of files) {
     const result = await loadFixtureFile(file, limits);
     if (result.ok) {
+      valid.push({ file, fixture: result.fixture });
       const n = result.fixture.scenarios.length;
       out(`ok  ${file} (${n} ${n === 1 ? 'scenario' : 'scenarios'})`);
     } else {
@@ -20,5 +24,12 @@ export async function runValidate(files: string[], out: (line: string) => void, 
       for (const line of formatProblems(result.problems).split('\n')) out(line);
     }
   }
+  // Files validated together may be meant for different servers, so this is a note, not a failure.
+  const notes = scenarioClashes(valid).map(({ name, first, second }) =>
+    first === second
+      ? `note: ${first} is given twice`
+      : `note: scenario "${name}" is defined in both ${first} and ${second}; serve --fixtures refuses the two together`,
+  );
+  for (const note of new Set(notes)) out(note);
   return failed ? 1 : 0;
 }

@@ -1,0 +1,180 @@
+// The commands and their flags, as `understudy help` describes them.
+
+import { DEFAULT_REPLY_LIMITS, MAX_REPLY_LIMITS } from '../engine/reply-limits.js';
+import { describeFlags, type Flag } from './flags.js';
+
+const HELP_FLAG: Flag = { name: 'help', short: 'h', type: 'boolean', description: 'Print this help and exit.' };
+
+const LIMIT_FLAGS: Flag[] = [
+  {
+    name: 'max-reply-bytes',
+    type: 'string',
+    value: 'N',
+    description: `Largest scripted reply (text or JSON, reasoning and tool arguments together), in UTF-8 bytes; a fixture with a bigger one is refused when it is loaded. At most ${MAX_REPLY_LIMITS.replyBytes.toLocaleString('en-US')} (64 MiB).`,
+    default: `${DEFAULT_REPLY_LIMITS.replyBytes.toLocaleString('en-US')} (16 MiB)`,
+  },
+  {
+    name: 'max-stream-chunks',
+    type: 'string',
+    value: 'N',
+    description: `Most entries of one reply's scripted chunks list. At most ${MAX_REPLY_LIMITS.streamChunks.toLocaleString('en-US')}.`,
+    default: DEFAULT_REPLY_LIMITS.streamChunks.toLocaleString('en-US'),
+  },
+];
+
+export const SERVE_FLAGS: Flag[] = [
+  {
+    name: 'host',
+    type: 'string',
+    value: 'HOST',
+    description: 'Address to listen on. Any address but loopback needs --control-token (docs/security.md).',
+    default: '127.0.0.1',
+  },
+  {
+    name: 'port',
+    type: 'string',
+    value: 'PORT',
+    description: 'Port to listen on; 0 picks a free one, and the banner prints which.',
+    default: '8100',
+  },
+  {
+    name: 'fixtures',
+    type: 'string',
+    multiple: true,
+    value: 'FILE...',
+    description:
+      'YAML or JSON fixture files loaded into the default session (arguments after the flag are more files, so a shell glob works). Two files may not define the same scenario name.',
+    default: 'none',
+  },
+  {
+    name: 'strict',
+    type: 'boolean',
+    description:
+      "Answer a request no scenario takes with 409 no_match naming the nearest script, instead of a zero-config answer. Wins over a fixture's session.fallback.",
+    default: 'zero-config answers, unless a fixture sets session.fallback: strict',
+  },
+  {
+    name: 'control-token',
+    type: 'string',
+    value: 'TOKEN',
+    description: 'Control API requests must carry this token (Authorization: Bearer or x-understudy-control-token).',
+    default: '$UNDERSTUDY_CONTROL_TOKEN, else none (then the control API answers loopback requests only)',
+  },
+  {
+    name: 'cors',
+    type: 'string',
+    multiple: true,
+    value: 'ORIGIN...',
+    description: 'Web origins allowed to call the server; * allows any.',
+    default: 'none',
+  },
+  {
+    name: 'allow-host',
+    type: 'string',
+    multiple: true,
+    value: 'NAME...',
+    description: 'Host header names accepted besides loopback ones (localhost, 127.x.x.x, [::1]).',
+    default: 'loopback only',
+  },
+  {
+    name: 'workers',
+    type: 'string',
+    value: 'N|auto',
+    description:
+      "Processes behind the port, for load tests; auto is one per core. Every session's state stays in worker 0 (docs/workers.md). 1 to 64.",
+    default: '1',
+  },
+  {
+    name: 'latency',
+    type: 'string',
+    value: 'MS',
+    description: 'Chaos: wait this many milliseconds before every answer of the default session.',
+    default: 'none',
+  },
+  {
+    name: 'chaos-drop',
+    type: 'string',
+    value: 'PCT',
+    description: "Chaos: this percentage (0-100) of the default session's requests get a provider-shaped 500.",
+    default: 'none',
+  },
+  {
+    name: 'rate-limit-after',
+    type: 'string',
+    value: 'N',
+    description: 'Chaos: after N requests to the default session, answer 429 with retry-after.',
+    default: 'none',
+  },
+  {
+    name: 'content-filter',
+    type: 'string',
+    multiple: true,
+    value: 'TERM...',
+    description: "Chaos: a latest user message containing one of these terms gets the provider's content-filter error.",
+    default: 'none',
+  },
+  ...LIMIT_FLAGS,
+  HELP_FLAG,
+];
+
+export const VALIDATE_FLAGS: Flag[] = [...LIMIT_FLAGS, HELP_FLAG];
+
+interface Command {
+  name: string;
+  summary: string;
+  usage: string;
+  flags: readonly Flag[];
+  more?: string[];
+}
+
+export const COMMANDS: readonly Command[] = [
+  {
+    name: 'serve',
+    summary: 'Start the server, with fixture files loaded into its default session.',
+    usage: 'understudy serve [--fixtures FILE...] [flags]',
+    flags: SERVE_FLAGS,
+    more: [
+      'Ctrl-C or SIGTERM stops it; answers in flight get five seconds to finish.',
+      'Scripts and faults: docs/fixtures.md, docs/timing-and-faults.md. Control API: docs/control-api.md.',
+    ],
+  },
+  {
+    name: 'validate',
+    summary: 'Check fixture files; print "ok" or file:line:col  /path  what was expected, for each problem.',
+    usage: 'understudy validate FILE... [flags]',
+    flags: VALIDATE_FLAGS,
+    more: ['Exit code: 0 when every file is valid, 1 when one has a problem, 2 for bad usage.'],
+  },
+  {
+    name: 'help',
+    summary: 'Describe a command: understudy help serve.',
+    usage: 'understudy help [COMMAND]',
+    flags: [],
+  },
+];
+
+export const COMMAND_NAMES = COMMANDS.map((c) => c.name);
+
+export function commandHelp(name: string): string {
+  const command = COMMANDS.find((c) => c.name === name);
+  if (!command) throw new Error(`no command ${name}`);
+  const lines = [`usage: ${command.usage}`, '', command.summary];
+  if (command.flags.length) lines.push('', 'flags:', ...describeFlags(command.flags));
+  if (command.more) lines.push('', ...command.more);
+  return lines.join('\n');
+}
+
+export function generalHelp(version: string): string {
+  const width = Math.max(...COMMANDS.map((c) => c.name.length));
+  return [
+    `understudy ${version}: a scripted stand-in for LLM provider HTTP APIs, for tests.`,
+    '',
+    'usage: understudy COMMAND [flags]',
+    '',
+    'commands:',
+    ...COMMANDS.map((c) => `  ${c.name.padEnd(width)}  ${c.summary}`),
+    '',
+    'understudy COMMAND --help (or understudy help COMMAND) describes its flags.',
+    'understudy --version prints the version.',
+  ].join('\n');
+}

@@ -1,0 +1,191 @@
+// Every file in examples/ is a fixture `understudy validate` accepts, and each one does what its
+// comment says through the official SDK it is written for: each is loaded from disk into its own
+// session (strict, so a request the example does not script fails loudly) and driven with real
+// SDK calls.
+
+import { after, before, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { readdirSync } from 'node:fs';
+import Anthropic from '@anthropic-ai/sdk';
+import { GoogleGenAI } from '@google/genai';
+import OpenAI from 'openai';
+import { zodResponseFormat } from 'openai/helpers/zod';
+import { z } from 'zod';
+import { startUnderstudy, type Understudy, type UnderstudySession } from '../src/client/index.js';
+import { loadFixtureFile } from '../src/engine/fixture-file.js';
+import { CLIS, killChildren, ROOT, runCli } from './support/cli-process.js';
+
+let mock: Understudy;
+before(async () => {
+  mock = await startUnderstudy();
+});
+after(async () => {
+  killChildren();
+  await mock.close();
+});
+
+const EXAMPLES = readdirSync(`${ROOT}/examples`).filter((f) => /\.(ya?ml|json)$/.test(f));
+
+/** A fresh strict session with one example file loaded, as `serve --fixtures` would load it. */
+async function sessionWith(file: string): Promise<UnderstudySession> {
+  const loaded = await loadFixtureFile(`${ROOT}/examples/${file}`);
+  assert.ok(loaded.ok, JSON.stringify(!loaded.ok && loaded.problems));
+  const session = await mock.session(undefined, { fallback: 'strict' });
+  await session.load(loaded.fixture);
+  return session;
+}
+
+function openai(session: UnderstudySession): OpenAI {
+  return new OpenAI({ baseURL: mock.url('openai'), apiKey: session.apiKey, maxRetries: 0, timeout: 10_000 });
+}
+
+test('every example validates with `understudy validate`, and there is one per dialect, structured output, errors and JSON', async () => {
+  for (const name of [
+    'anthropic.yaml',
+    'gemini.yaml',
+    'responses.yaml',
+    'structured-output.yaml',
+    'errors-and-faults.yaml',
+    'greeting.json',
+  ]) {
+    assert.ok(EXAMPLES.includes(name), `examples/${name} ships`);
+  }
+  const run = await runCli(CLIS[0], ['validate', ...EXAMPLES.map((f) => `examples/${f}`)]);
+  assert.equal(run.code, 0, run.stdout + run.stderr);
+  assert.equal(run.stdout.trim().split('\n').length, EXAMPLES.length);
+});
+
+test('examples/anthropic.yaml: a tool_use round with @anthropic-ai/sdk', async () => {
+  const session = await sessionWith('anthropic.yaml');
+  const client = new Anthropic({ baseURL: mock.url('anthropic'), apiKey: session.apiKey, maxRetries: 0, timeout: 10_000 });
+  const tools: Anthropic.Tool[] = [
+    {
+      name: 'lookup_order',
+      description: 'Find an order',
+      input_schema: { type: 'object', properties: { order_id: { type: 'string' } }, required: ['order_id'] },
+    },
+  ];
+  const messages: Anthropic.MessageParam[] = [{ role: 'user', content: 'Where is my order 1042?' }];
+  const first = await client.messages.create({ model: 'claude-sonnet-4-5', max_tokens: 500, messages, tools });
+  assert.equal(first.stop_reason, 'tool_use');
+  const use = first.content.find((b) => b.type === 'tool_use');
+  assert.ok(use && use.type === 'tool_use');
+  assert.deepEqual([use.id, use.name, use.input], ['toolu_order_1042', 'lookup_order', { order_id: '1042' }]);
+  messages.push(
+    { role: 'assistant', content: first.content },
+    { role: 'user', content: [{ type: 'tool_result', tool_use_id: use.id, content: '{"shipped":"Monday"}' }] },
+  );
+  const second = await client.messages.create({ model: 'claude-sonnet-4-5', max_tokens: 500, messages, tools });
+  const [block] = second.content;
+  assert.ok(block.type === 'text');
+  assert.equal(block.text, 'Order 1042 shipped on Monday and should arrive on Thursday.');
+  assert.equal(second.stop_reason, 'end_turn');
+  await session.verify();
+});
+
+test('examples/gemini.yaml: a stream in the scripted chunks, then the repeated answer, with @google/genai', async () => {
+  const session = await sessionWith('gemini.yaml');
+  const ai = new GoogleGenAI({ apiKey: session.apiKey, httpOptions: { baseUrl: mock.url('gemini'), timeout: 10_000 } });
+  const texts: string[] = [];
+  for await (const chunk of await ai.models.generateContentStream({ model: 'gemini-2.5-flash', contents: 'Write a haiku about tests' })) {
+    if (chunk.text) texts.push(chunk.text);
+  }
+  assert.deepEqual(texts, ['Quiet test server / ', 'answers every prompt the same / ', 'green checks all the way']);
+  for (let i = 0; i < 2; i++) {
+    const answer = await ai.models.generateContent({ model: 'gemini-2.5-flash', contents: `Anything ${i}` });
+    assert.equal(answer.text, 'This is Gemini, as scripted.');
+  }
+  await session.verify();
+});
+
+test('examples/responses.yaml: reasoning, a function call and the answer with openai.responses', async () => {
+  const session = await sessionWith('responses.yaml');
+  const client = openai(session);
+  const tools: OpenAI.Responses.Tool[] = [
+    {
+      type: 'function',
+      name: 'convert',
+      strict: false,
+      parameters: { type: 'object', properties: { amount: { type: 'number' }, from: { type: 'string' }, to: { type: 'string' } } },
+    },
+  ];
+  const first = await client.responses.create({ model: 'o4-mini', input: 'What is 120 USD in euros?', tools });
+  const call = first.output.find((item) => item.type === 'function_call');
+  assert.ok(call && call.type === 'function_call');
+  assert.deepEqual(
+    [call.call_id, call.name, JSON.parse(call.arguments)],
+    ['call_convert', 'convert', { amount: 120, from: 'USD', to: 'EUR' }],
+  );
+  assert.equal(first.usage?.output_tokens_details.reasoning_tokens, 48);
+  const second = await client.responses.create({
+    model: 'o4-mini',
+    previous_response_id: first.id,
+    input: [{ type: 'function_call_output', call_id: call.call_id, output: '{"eur":110.4}' }],
+    tools,
+  });
+  assert.equal(second.output_text, '120 USD is about 110 EUR.');
+  await session.verify();
+});
+
+const Contact = z.object({ name: z.string(), email: z.string(), tags: z.array(z.string()) });
+
+test('examples/structured-output.yaml: chat.completions.parse with a zod schema; a schema the reply does not fit is a 409', async () => {
+  const session = await sessionWith('structured-output.yaml');
+  const client = openai(session);
+  const messages = [{ role: 'user' as const, content: 'Extract the contact: Ada Lovelace <ada@example.com>, math, engines' }];
+  const parsed = await client.chat.completions.parse({ model: 'gpt-4o', messages, response_format: zodResponseFormat(Contact, 'contact') });
+  assert.deepEqual(parsed.choices[0].message.parsed, { name: 'Ada Lovelace', email: 'ada@example.com', tags: ['math', 'engines'] });
+  // The same step against a schema it does not satisfy: refused, and not consumed.
+  await session.reset();
+  const Wrong = z.object({ fullName: z.string() });
+  const error = await client.chat.completions.parse({ model: 'gpt-4o', messages, response_format: zodResponseFormat(Wrong, 'wrong') }).then(
+    () => assert.fail('a reply that does not fit the schema was sent'),
+    (e: unknown) => e,
+  );
+  assert.ok(error instanceof OpenAI.ConflictError, String(error));
+  assert.equal(error.code, 'fixture_mismatch');
+  const again = await client.chat.completions.parse({ model: 'gpt-4o', messages, response_format: zodResponseFormat(Contact, 'contact') });
+  assert.equal(again.choices[0].message.parsed?.name, 'Ada Lovelace');
+});
+
+test('examples/errors-and-faults.yaml: a 429 then the answer, a stream that fails part-way, a closed connection', async () => {
+  const session = await sessionWith('errors-and-faults.yaml');
+  const client = openai(session);
+  const ask = (content: string) => ({ model: 'gpt-4o', messages: [{ role: 'user' as const, content }] });
+  const limited = await client.chat.completions.create(ask('a flaky question')).then(
+    () => assert.fail('the first request should be rate limited'),
+    (e: unknown) => e,
+  );
+  assert.ok(limited instanceof OpenAI.RateLimitError, String(limited));
+  assert.equal(limited.code, 'rate_limit_exceeded');
+  assert.equal(limited.headers?.get('retry-after'), '1');
+  assert.equal((await client.chat.completions.create(ask('a flaky question'))).choices[0].message.content, 'Answered on the second try.');
+
+  let received = '';
+  const streamed = (async () => {
+    for await (const chunk of await client.chat.completions.create({ ...ask('stream please'), stream: true })) {
+      received += chunk.choices[0]?.delta.content ?? '';
+    }
+  })();
+  await assert.rejects(streamed, (e: unknown) => e instanceof OpenAI.APIError && /overloaded/.test(e.message));
+  assert.ok(
+    received.length > 0 && received.length < 'This answer will not finish'.length + 40,
+    `part of the answer arrived: "${received}"`,
+  );
+
+  // The body stops after 40 bytes: the SDK is left reading half an answer (undici's "terminated").
+  await assert.rejects(client.chat.completions.create(ask('drop it')), (e: unknown) => e instanceof Error && /terminated/.test(e.message));
+  await session.verify();
+});
+
+test('examples/greeting.json: a JSON fixture; its session.fallback strict and restart policy hold', async () => {
+  const session = await sessionWith('greeting.json');
+  const client = openai(session);
+  const texts: (string | null)[] = [];
+  for (let i = 0; i < 3; i++)
+    texts.push(
+      (await client.chat.completions.create({ model: 'gpt-4o', messages: [{ role: 'user', content: 'Hi' }] })).choices[0].message.content,
+    );
+  assert.deepEqual(texts, ['Hello from a JSON fixture.', 'And hello again.', 'Hello from a JSON fixture.']);
+  await session.verify();
+});
