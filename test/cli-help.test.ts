@@ -31,6 +31,8 @@ const SERVE_FLAGS: Record<string, string> = {
   'chaos-drop': 'none',
   'rate-limit-after': 'none',
   'content-filter': 'none',
+  log: 'text',
+  quiet: 'off: requests are logged',
   'max-reply-bytes': '16,777,216',
   'max-stream-chunks': '100,000',
 };

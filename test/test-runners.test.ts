@@ -6,7 +6,7 @@
 
 import assert from 'node:assert/strict';
 import { execFileSync, spawn } from 'node:child_process';
-import { cpSync, mkdirSync, mkdtempSync, readdirSync, renameSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, renameSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { after, before, test } from 'node:test';
@@ -15,6 +15,7 @@ import { fileURLToPath } from 'node:url';
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
 const PROJECTS = join(ROOT, 'test', 'support', 'runner-projects');
 /** What the packed package needs at run time, and what the projects' tests import. */
+const APP_LINE = '  // … the application under test runs …';
 const LINKED = ['ajv', 'ajv-formats', 'yaml', 'zod', 'openai', 'vitest', 'jest', '@jest/globals'];
 
 let project: string;
@@ -34,6 +35,14 @@ before(() => {
   renameSync(join(project, 'package'), join(modules, 'llm-understudy'));
   for (const name of LINKED) symlinkSync(join(ROOT, 'node_modules', name), join(modules, name));
   for (const file of readdirSync(PROJECTS)) cpSync(join(PROJECTS, file), join(project, file));
+  // The README's runner example as written, its application being common.mjs's weather loop.
+  const readme = readFileSync(join(ROOT, 'README.md'), 'utf8');
+  const example = /## With a test runner\n+```ts\n([\s\S]*?)```/.exec(readme)?.[1];
+  assert.ok(example?.includes(APP_LINE), 'README.md has the runner example, with its application line');
+  writeFileSync(
+    join(project, 'vitest-readme.test.mjs'),
+    example.replace(APP_LINE, "  await (await import('./common.mjs')).weatherApp(understudy);"),
+  );
   writeFileSync(
     join(project, 'package.json'),
     JSON.stringify({ name: 'runner-project', type: 'module', private: true, jest: { testEnvironment: 'node', transform: {} } }),
@@ -117,7 +126,13 @@ for (const runner of Object.keys(RUNNERS) as (keyof typeof RUNNERS)[]) {
       assert.match(result.output, /unused/i);
       assert.match(result.output, /never asked for|step-2/);
       assert.ok(result.ms < 30_000, `exited after ${result.ms.toFixed(0)} ms`);
-    if (process.env.SHOW_RUNNER_OUTPUT) console.log(result.output);
+      if (process.env.SHOW_RUNNER_OUTPUT) console.log(result.output);
     },
   );
 }
+
+test("vitest: the README's runner example passes as written", { timeout: 60_000 }, async () => {
+  const result = await RUNNERS.vitest(['vitest-readme.test.mjs']);
+  assert.equal(result.code, 0, result.output);
+  assert.match(result.output, /1 passed/);
+});

@@ -113,6 +113,20 @@ export const SERVE_FLAGS: Flag[] = [
     description: "Chaos: a latest user message containing one of these terms gets the provider's content-filter error.",
     default: 'none',
   },
+  {
+    name: 'log',
+    type: 'string',
+    value: 'text|json',
+    description:
+      'The request log: a line per request as it ends (time, session, route, status, the scenario and step that answered or the reason for an error), as text or as JSON lines.',
+    default: 'text',
+  },
+  {
+    name: 'quiet',
+    type: 'boolean',
+    description: 'No request log (the banner is still printed).',
+    default: 'off: requests are logged',
+  },
   ...LIMIT_FLAGS,
   HELP_FLAG,
 ];

@@ -95,6 +95,8 @@ async function serve(args: string[]): Promise<number> {
   // Positionals after --fixtures FILE are more fixture files (so a shell glob works).
   const fixtures = [...((values.fixtures as string[] | undefined) ?? []), ...positionals];
   const quiet = index !== undefined && index > 0;
+  const logFormat = (values.log as string | undefined) ?? 'text';
+  if (logFormat !== 'text' && logFormat !== 'json') throw new UsageError(`--log must be text or json, got "${logFormat}"`);
   const server = await runServe(
     {
       host: (values.host as string | undefined) ?? '127.0.0.1',
@@ -107,6 +109,8 @@ async function serve(args: string[]): Promise<number> {
       chaos,
       ...limits,
       ...(index !== undefined && { cluster: { index, workers } }),
+      // Every worker logs the requests it answered itself.
+      ...(values.quiet !== true && { requestLog: { format: logFormat, write: printLine } }),
     },
     // Only the owner (worker 0) prints; the others would repeat it.
     quiet ? () => {} : printLine,

@@ -2,7 +2,7 @@
 
 import { formatProblems, loadFixtureFile } from '../engine/fixture-file.js';
 import type { ChaosOptions } from '../core/model.js';
-import { UnderstudyServer } from '../server/understudy-server.js';
+import { UnderstudyServer, type ServerOptions } from '../server/understudy-server.js';
 import { bannerLines, type LoadedFixture } from './banner.js';
 import { scenarioClashes } from './scenario-clashes.js';
 
@@ -19,6 +19,8 @@ export interface ServeOptions {
   cluster?: { index: number; workers: number };
   maxReplyBytes?: number;
   maxStreamChunks?: number;
+  /** The request log (off when absent). */
+  requestLog?: ServerOptions['requestLog'];
 }
 
 /** Starts the server and prints the banner on `out`; problems go to `err` and give undefined. */
@@ -56,6 +58,7 @@ export async function runServe(
     cluster: options.cluster,
     maxReplyBytes: options.maxReplyBytes,
     maxStreamChunks: options.maxStreamChunks,
+    requestLog: options.requestLog,
   });
   const session = server.registry.defaultSession;
   // The flag is the user's word for this run, so it wins over what a file says.

@@ -403,7 +403,7 @@ export function describeFixtureFormat(z: typeof Z) {
           list('a list of replies', reply, true),
           'Shorthand for a linear queue: each reply becomes a step without conditions, answered in order.',
         ).optional(),
-        pacing: pacingOf("Pacing of this scenario's streamed answers (a step's own wins)."),
+        pacing: pacingOf("Pacing of this scenario's streamed answers (a step's pacing overrides the fields it sets)."),
       },
       {
         id: 'scenario',
@@ -421,7 +421,7 @@ export function describeFixtureFormat(z: typeof Z) {
         oneOf(FALLBACK),
         'How the session answers a request that no scenario matches: "strict" fails it (with an explanation of the nearest miss), "auto" gives a zero-config answer.',
       ).optional(),
-      pacing: pacingOf("Pacing of every streamed answer in the session (a scenario's or step's own wins)."),
+      pacing: pacingOf("Pacing of every streamed answer in the session (a scenario's or step's pacing overrides the fields it sets)."),
     },
     { description: 'Options for the session these scenarios are loaded into.' },
   );
