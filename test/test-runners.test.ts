@@ -37,8 +37,8 @@ before(() => {
   for (const file of readdirSync(PROJECTS)) cpSync(join(PROJECTS, file), join(project, file));
   // The README's runner example as written, its application being common.mjs's weather loop.
   const readme = readFileSync(join(ROOT, 'README.md'), 'utf8');
-  const example = /## With a test runner\n+```ts\n([\s\S]*?)```/.exec(readme)?.[1];
-  assert.ok(example?.includes(APP_LINE), 'README.md has the runner example, with its application line');
+  const example = /## With a test runner\n+```ts\n([\s\S]*?)```/.exec(readme)?.[1] ?? '';
+  assert.ok(example.includes(APP_LINE), 'README.md has the runner example, with its application line');
   writeFileSync(
     join(project, 'vitest-readme.test.mjs'),
     example.replace(APP_LINE, "  await (await import('./common.mjs')).weatherApp(understudy);"),
