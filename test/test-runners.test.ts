@@ -35,6 +35,13 @@ before(() => {
   renameSync(join(project, 'package'), join(modules, 'llm-understudy'));
   for (const name of LINKED) symlinkSync(join(ROOT, 'node_modules', name), join(modules, name));
   for (const file of readdirSync(PROJECTS)) cpSync(join(PROJECTS, file), join(project, file));
+  // Jest's tests are Vitest's, importing from Jest's packages (the same API, the same assertions).
+  for (const file of readdirSync(PROJECTS).filter((f) => f.startsWith('vitest-'))) {
+    const vitest = readFileSync(join(PROJECTS, file), 'utf8');
+    const jest = vitest.replace("from 'vitest'", "from '@jest/globals'").replace("'llm-understudy/vitest'", "'llm-understudy/jest'");
+    assert.notEqual(jest, vitest, `${file} imports from vitest and llm-understudy/vitest`);
+    writeFileSync(join(project, file.replace(/^vitest-/, 'jest-')), jest);
+  }
   // The README's runner example as written, its application being common.mjs's weather loop.
   const readme = readFileSync(join(ROOT, 'README.md'), 'utf8');
   const example = /## With a test runner\n+```ts\n([\s\S]*?)```/.exec(readme)?.[1] ?? '';

@@ -126,12 +126,7 @@ function decodePart(raw: unknown, at: string, turn: Turn, index: number): Decode
     case 'functionCall': {
       if (turn !== 'model') fieldRule(path, `a function call can only be part of a model turn, not a ${turn} turn`);
       const call = expectObject(value, path);
-      onlyKnownFields(call, FUNCTION_CALL_FIELDS, path);
-      const name = field(call, 'name');
-      if (unset(name) || name === '') fieldRule(`${path}.name`, 'name is required');
-      expectString(name, `${path}.name`);
-      const id = field(call, 'id');
-      if (!unset(id)) expectString(id, `${path}.id`);
+      const { name, id } = nameAndId(call, FUNCTION_CALL_FIELDS, path);
       const args = field(call, 'args');
       const partialArgs = field(call, 'partialArgs');
       if (!unset(partialArgs)) expectArray(partialArgs, `${path}.partial_args`);
@@ -148,12 +143,7 @@ function decodePart(raw: unknown, at: string, turn: Turn, index: number): Decode
     case 'functionResponse': {
       if (turn !== 'user') fieldRule(path, `a function response can only be part of a user turn, not a ${turn} turn`);
       const result = expectObject(value, path);
-      onlyKnownFields(result, FUNCTION_RESPONSE_FIELDS, path);
-      const name = field(result, 'name');
-      if (unset(name) || name === '') fieldRule(`${path}.name`, 'name is required');
-      expectString(name, `${path}.name`);
-      const id = field(result, 'id');
-      if (!unset(id)) expectString(id, `${path}.id`);
+      const { name, id } = nameAndId(result, FUNCTION_RESPONSE_FIELDS, path);
       const response = field(result, 'response');
       const parts = field(result, 'parts');
       if (!unset(parts)) expectArray(parts, `${path}.parts`);
@@ -293,4 +283,15 @@ export function decodeSystemInstruction(raw: unknown): Message | undefined {
   const parts: Part[] = [];
   for (const d of decodeParts(field(content, 'parts'), at, 'system')) if (d.kind === 'part') parts.push(d.part);
   return { role: 'system', parts };
+}
+
+/** A function call's or response's members checked, and its required name and optional id. */
+function nameAndId(message: Record<string, unknown>, known: ReadonlySet<string>, path: string): { name: string; id: unknown } {
+  onlyKnownFields(message, known, path);
+  const name = field(message, 'name');
+  if (unset(name) || name === '') fieldRule(`${path}.name`, 'name is required');
+  expectString(name, `${path}.name`);
+  const id = field(message, 'id');
+  if (!unset(id)) expectString(id, `${path}.id`);
+  return { name: name as string, id };
 }
