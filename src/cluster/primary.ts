@@ -53,6 +53,8 @@ export function runPrimary(count: number, out: (line: string) => void): Promise<
     process.once('SIGTERM', () => stop(0));
     cluster.on('exit', (worker, code, signal) => {
       if (stopping) return;
+      // A worker that left cleanly (its output pipe closed: cli/pipe.ts) stops the others as cleanly.
+      if (code === 0 && signal === null) return stop(0);
       const index = worker === owner ? 0 : edges.indexOf(worker) + 1;
       out(`understudy: worker ${index} exited (${signal ?? `code ${code}`}); stopping every worker, since its sessions' state is gone`);
       stop(1);

@@ -12,11 +12,11 @@ import { jsonTooDeep, MAX_JSON_DEPTH, readBody } from '../transport/body.js';
 import { CONTROL_PREFIX, decodedSegment, PROVIDER_PATHS, providerRoutes } from '../transport/routes.js';
 import { pacingStats, resetPacingStats } from '../transport/scheduler.js';
 import type { Registry } from '../engine/registry.js';
+import { packageVersion } from '../core/package-info.js';
 import type { LatenessStats } from '../transport/lateness.js';
 
 export { CONTROL_PREFIX };
 const CONTROL_BODY_LIMIT = 32 * 1024 * 1024;
-export const VERSION = '0.1.0';
 
 interface ControlError {
   status: number;
@@ -276,7 +276,7 @@ async function controlAnswer(server: ControlledServer, req: IncomingMessage, pat
     if (method !== 'GET') fail(405, 'method_not_allowed', `${source}: use GET`);
     return reply(200, {
       ok: true,
-      version: VERSION,
+      version: packageVersion(),
       sessions: server.registry.list().length,
       routes: providerRoutes(),
       providerPaths: PROVIDER_PATHS,

@@ -2,32 +2,18 @@
 // table (data/o200k_base.bin, made by `npm run build`): loading it is one file read, a few ms, so
 // it is loaded on first use; loadTokenizer() lets the server load it before it answers.
 
-import { existsSync, readFileSync } from 'node:fs';
-import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { join } from 'node:path';
 import { countO200k, countO200kFrom, type O200kCursor } from './bpe/o200k.js';
 import { RankTable } from './bpe/rank-table.js';
+import { PACKAGE_NAME, packageRoot } from './package-info.js';
 import type { ChatRequest, ResolvedReply } from './model.js';
 import { CountsByText } from './counts-by-text.js';
 
-const PACKAGE_NAME = 'llm-understudy';
-
-/**
- * data/o200k_base.bin in the package root: the nearest directory at or above this module whose
- * package.json is ours. This module is src/core/tokens.ts under tsx but, bundled, part of
- * dist/index.js or dist/cli/main.js, one or two levels down, so no fixed relative path fits all.
- */
+/** data/o200k_base.bin in the package root (core/package-info.ts), from wherever this module runs. */
 export function tableFile(from: string = import.meta.url): string {
-  const start = dirname(from.startsWith('file:') ? fileURLToPath(from) : from);
-  for (let dir = start; ; dir = dirname(dir)) {
-    const manifest = join(dir, 'package.json');
-    if (existsSync(manifest) && (JSON.parse(readFileSync(manifest, 'utf8')) as { name?: unknown }).name === PACKAGE_NAME) {
-      return join(dir, 'data', 'o200k_base.bin');
-    }
-    if (dirname(dir) === dir) {
-      throw new Error(`o200k_base token table not found: no package.json of ${PACKAGE_NAME} at or above ${start}`);
-    }
-  }
+  const root = packageRoot(from);
+  if (root === undefined) throw new Error(`o200k_base token table not found: no package.json of ${PACKAGE_NAME} at or above ${from}`);
+  return join(root, 'data', 'o200k_base.bin');
 }
 
 let table: RankTable | undefined;
