@@ -754,17 +754,34 @@ test('an in-stream scripted failure: response.failed or an error event after the
   assert.equal(failed.status, 'failed');
   assert.deepEqual(failed.error, { code: 'server_error', message: 'The model crashed mid-answer' });
 
-  // Any other code → an `error` event, yielded by raw iteration, not thrown.
-  const events = await collect(await client.responses.create({ ...ask('Hi'), stream: true }));
-  assertSequence(events);
-  assert.deepEqual(
-    events.map((e) => e.type),
-    ['response.created', 'response.in_progress', 'error'],
-  );
-  const last = events[2];
-  assert.ok(last.type === 'error');
-  assert.equal(last.code, 'context_length_exceeded');
-  assert.equal(last.message, 'Your input exceeds the context window');
+  // Any other code → an `error` event. openai 6 yields it on raw iteration; openai 7 (the
+  // current-SDK lane) throws it as an APIError carrying the event's code and message.
+  const seen: ResponseStreamEvent[] = [];
+  let thrown: unknown;
+  try {
+    for await (const event of await client.responses.create({ ...ask('Hi'), stream: true })) seen.push(event);
+  } catch (error) {
+    thrown = error;
+  }
+  if (thrown === undefined) {
+    assertSequence(seen);
+    assert.deepEqual(
+      seen.map((e) => e.type),
+      ['response.created', 'response.in_progress', 'error'],
+    );
+    const last = seen[2];
+    assert.ok(last?.type === 'error');
+    assert.equal(last.code, 'context_length_exceeded');
+    assert.equal(last.message, 'Your input exceeds the context window');
+  } else {
+    assert.ok(thrown instanceof OpenAI.APIError, String(thrown));
+    assert.deepEqual(
+      seen.map((e) => e.type),
+      ['response.created', 'response.in_progress'],
+    );
+    assert.equal(thrown.code, 'context_length_exceeded');
+    assert.match(thrown.message, /Your input exceeds the context window/);
+  }
 
   // No code → response.failed with server_error.
   const third = await collect(await client.responses.create({ ...ask('Hi'), stream: true }));
