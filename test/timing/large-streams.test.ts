@@ -353,8 +353,13 @@ test('ten clients that never read a large stream (four dialects) hold little of 
     assert.ok(took < 2000, `a request beside the ten non-readers took ${took.toFixed(0)} ms`);
 
     for (const socket of sockets) socket.destroy();
-    await new Promise((resolve) => setTimeout(resolve, 500));
-    const released = await server.memory();
+    // The server lets go at once (heap and buffers); the allocator gives the pages back to the
+    // system in its own time, so RSS is read again for a few seconds before it is judged.
+    let released = await server.memory();
+    for (let i = 0; i < 20 && (released.rss - baseline.rss) / MB >= 100; i++) {
+      await new Promise((resolve) => setTimeout(resolve, 500));
+      released = await server.memory();
+    }
 
     const heldMb = (held.rss - baseline.rss) / MB;
     const leftMb = (released.rss - baseline.rss) / MB;
