@@ -4,108 +4,21 @@
 
 import { after, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import OpenAI from 'openai';
+import { CLIS, killChildren, runCli, serveCli, type Cli } from './support/cli-process.js';
 
-const CWD = fileURLToPath(new URL('..', import.meta.url));
-const CLI = ['--import', 'tsx', 'src/cli/main.ts'];
-
-const children = new Set<ChildProcess>();
+const SOURCE = CLIS[0] as Cli;
+const run = (args: string[]) => runCli(SOURCE, args);
+const serve = (args: string[]) => serveCli(SOURCE, args);
 const tempDirs: string[] = [];
 
 after(async () => {
-  for (const child of children) {
-    if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
-  }
+  killChildren();
   for (const dir of tempDirs) await rm(dir, { recursive: true, force: true });
 });
-
-interface Run {
-  code: number | null;
-  signal: NodeJS.Signals | null;
-  stdout: string;
-  stderr: string;
-}
-
-function spawnCli(args: string[]): ChildProcess {
-  const child = spawn(process.execPath, [...CLI, ...args], {
-    cwd: CWD,
-    stdio: ['ignore', 'pipe', 'pipe'],
-    env: { ...process.env, NO_COLOR: '1' },
-  });
-  children.add(child);
-  child.once('exit', () => children.delete(child));
-  return child;
-}
-
-/** Runs the CLI to completion (killed after 30 s so nothing hangs). */
-function run(args: string[]): Promise<Run> {
-  const child = spawnCli(args);
-  let stdout = '';
-  let stderr = '';
-  child.stdout!.setEncoding('utf8').on('data', (d: string) => (stdout += d));
-  child.stderr!.setEncoding('utf8').on('data', (d: string) => (stderr += d));
-  return new Promise((resolve) => {
-    const timer = setTimeout(() => child.kill('SIGKILL'), 30_000);
-    child.once('close', (code, signal) => {
-      clearTimeout(timer);
-      resolve({ code, signal, stdout, stderr });
-    });
-  });
-}
-
-interface Served {
-  child: ChildProcess;
-  url: string;
-  stdout: () => string;
-  stop: () => Promise<Run>;
-}
-
-/** Starts `serve` and waits for the line naming the URL. */
-async function serve(args: string[]): Promise<Served> {
-  const child = spawnCli(['serve', ...args]);
-  let stdout = '';
-  let stderr = '';
-  child.stdout!.setEncoding('utf8').on('data', (d: string) => (stdout += d));
-  child.stderr!.setEncoding('utf8').on('data', (d: string) => (stderr += d));
-  const closed = new Promise<Run>((resolve) => child.once('close', (code, signal) => resolve({ code, signal, stdout, stderr })));
-  const url = await new Promise<string>((resolve, reject) => {
-    const timer = setTimeout(
-      () => reject(new Error(`serve did not print its URL in 30 s; stdout:\n${stdout}\nstderr:\n${stderr}`)),
-      30_000,
-    );
-    const onData = () => {
-      const m = /listening on (http:\/\/[^\s]+)/.exec(stdout);
-      // Wait for the whole banner (it ends with the control API line).
-      if (m && /Control API:.*\n/.test(stdout)) {
-        clearTimeout(timer);
-        child.stdout!.off('data', onData);
-        resolve(m[1]);
-      }
-    };
-    child.stdout!.on('data', onData);
-    void closed.then((r) => {
-      clearTimeout(timer);
-      reject(new Error(`serve exited with ${r.code}: ${r.stdout}${r.stderr}`));
-    });
-  });
-  return {
-    child,
-    url,
-    stdout: () => stdout,
-    stop: async () => {
-      if (child.exitCode === null && child.signalCode === null) child.kill('SIGTERM');
-      const timer = setTimeout(() => child.kill('SIGKILL'), 10_000);
-      const result = await closed;
-      clearTimeout(timer);
-      return result;
-    },
-  };
-}
 
 function sdk(url: string): OpenAI {
   return new OpenAI({ baseURL: `${url}/v1`, apiKey: 'understudy', maxRetries: 0, timeout: 10_000 });
@@ -129,7 +42,7 @@ const SEED_OPENAI_CURL_BODY = `{"model": "gpt-4o",
 test('serve with the example fixtures: banner, weather round, queue, zero-config, clean shutdown', async () => {
   const served = await serve(['--port', '0', '--fixtures', 'examples/weather.yaml', 'examples/queue.yaml']);
   try {
-    const banner = served.stdout();
+    const banner = served.banner;
     assert.match(served.url, /^http:\/\/127\.0\.0\.1:\d+$/);
     assert.ok(!served.url.endsWith(':0'), 'the real port is printed, not 0');
     assert.match(banner, /examples\/weather\.yaml, examples\/queue\.yaml/);
@@ -230,7 +143,7 @@ test('serve with the example fixtures: banner, weather round, queue, zero-config
 test('serve --strict answers an unmatched request with 409 no_match', async () => {
   const served = await serve(['--port', '0', '--strict', '--fixtures', 'examples/weather.yaml']);
   try {
-    assert.match(served.stdout(), /unmatched requests: strict/);
+    assert.match(served.banner, /unmatched requests: strict/);
     const openai = sdk(served.url);
     const error = await openai.chat.completions
       .create({
