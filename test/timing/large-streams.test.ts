@@ -14,7 +14,7 @@ import Anthropic from '@anthropic-ai/sdk';
 import { GoogleGenAI } from '@google/genai';
 import fc from 'fast-check';
 import OpenAI from 'openai';
-import { connectUnderstudy, startUnderstudy } from '../../src/client/index.js';
+import { connectUnderstudy, startUnderstudy, type UnderstudySession } from '../../src/client/index.js';
 import { wordPieces } from '../../src/core/stream-pieces.js';
 import { arraySource } from '../../src/dialects/dialect.js';
 import { splitInputJson } from '../../src/dialects/anthropic-messages/encode-stream.js';
@@ -424,31 +424,42 @@ test('a client that leaves before a large answer was delivered (stream or JSON) 
   }
 });
 
+/** A client that asks for the stream and reads nothing is disconnected by the server after its
+ * stalledReaderMs (400 ms here) and journalled as stalled; the step it held is then streamed whole
+ * to the SDK. Returns how many chunks the SDK read. */
+async function assertStalledThenReleased(baseUrl: string, session: UnderstudySession, text: string): Promise<number> {
+  const socket = await nonReader(baseUrl, session.apiKey, 0, true);
+  // The client reads nothing (its socket is paused): the server must give up on it by itself.
+  let journal = await session.journal();
+  for (let i = 0; i < 200 && journal.entries.length === 0; i++) {
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    journal = await session.journal();
+  }
+  socket.destroy();
+  assert.equal(journal.entries[0]?.event, 'request_aborted', JSON.stringify(journal.entries[0]));
+  assert.match(journal.entries[0]?.error?.message ?? '', /stopped reading its answer for 400 ms/);
+  const openai = new OpenAI({ baseURL: session.url('openai'), apiKey: session.apiKey, maxRetries: 0, timeout: 60_000 });
+  let got = '';
+  let chunks = 0;
+  for await (const chunk of await openai.chat.completions.create({
+    model: 'gpt-4o',
+    messages: [{ role: 'user', content: 'big' }],
+    stream: true,
+  })) {
+    got += chunk.choices[0]?.delta?.content ?? '';
+    chunks++;
+  }
+  assert.ok(got === text, 'the stalled request consumed the step');
+  return chunks;
+}
+
 test('a client that stops reading a large stream is disconnected after stalledReaderMs: its step is released and journalled as stalled', async () => {
   const mock = await startUnderstudy({ stalledReaderMs: 400 });
   try {
     const session = await mock.session('stalls');
     const text = wordsText(8 * 1000 * 1000);
     await session.load({ name: 'big', replies: [{ text }, { text: 'after the big one' }] });
-    const socket = await nonReader(mock.baseUrl, session.apiKey, 0, true);
-    // The client reads nothing (its socket is paused): the server must give up on it by itself.
-    let journal = await session.journal();
-    for (let i = 0; i < 200 && journal.entries.length === 0; i++) {
-      await new Promise((resolve) => setTimeout(resolve, 50));
-      journal = await session.journal();
-    }
-    socket.destroy();
-    assert.equal(journal.entries[0]?.event, 'request_aborted');
-    assert.match(journal.entries[0]?.error?.message ?? '', /stopped reading its answer for 400 ms/);
-    const openai = new OpenAI({ baseURL: session.url('openai'), apiKey: session.apiKey, maxRetries: 0, timeout: 60_000 });
-    let got = '';
-    for await (const chunk of await openai.chat.completions.create({
-      model: 'gpt-4o',
-      messages: [{ role: 'user', content: 'big' }],
-      stream: true,
-    }))
-      got += chunk.choices[0]?.delta?.content ?? '';
-    assert.ok(got === text, 'the stalled request did not consume the step');
+    await assertStalledThenReleased(mock.baseUrl, session, text);
   } finally {
     await mock.close();
   }
@@ -462,27 +473,7 @@ test('a client that stops reading a paced stream is disconnected after stalledRe
     const chunks = Array.from({ length: 200 }, (_, i) => `${String(i).padStart(4, '0')}${'p'.repeat(64 * 1024 - 5)} `);
     const text = chunks.join('');
     await session.load({ name: 'paced', pacing: { chunksPerSecond: 100 }, replies: [{ text, chunks }, { text: 'after the paced one' }] });
-    const socket = await nonReader(mock.baseUrl, session.apiKey, 0, true);
-    let journal = await session.journal();
-    for (let i = 0; i < 200 && journal.entries.length === 0; i++) {
-      await new Promise((resolve) => setTimeout(resolve, 50));
-      journal = await session.journal();
-    }
-    socket.destroy();
-    assert.equal(journal.entries[0]?.event, 'request_aborted', JSON.stringify(journal.entries[0]));
-    assert.match(journal.entries[0]?.error?.message ?? '', /stopped reading its answer for 400 ms/);
-    const openai = new OpenAI({ baseURL: session.url('openai'), apiKey: session.apiKey, maxRetries: 0, timeout: 60_000 });
-    let got = '';
-    let events = 0;
-    for await (const chunk of await openai.chat.completions.create({
-      model: 'gpt-4o',
-      messages: [{ role: 'user', content: 'big' }],
-      stream: true,
-    })) {
-      got += chunk.choices[0]?.delta?.content ?? '';
-      events++;
-    }
-    assert.ok(got === text, 'the stalled request consumed the paced step');
+    const events = await assertStalledThenReleased(mock.baseUrl, session, text);
     assert.ok(events >= chunks.length, `${events} events`);
   } finally {
     await mock.close();
