@@ -24,14 +24,6 @@ function measure(value: unknown, depth = 0, into: Measure = { depth: 0, values: 
   return into;
 }
 
-function expected(m: Measure, limits: { values: number; depth: number; members: number }): JsonShape {
-  // The scan stops at the first bound it passes; a text over several bounds may get any of them.
-  if (m.depth > limits.depth) return 'too_deep';
-  if (m.values > limits.values) return 'too_many_values';
-  if (m.widest > limits.members) return 'too_many_members';
-  return 'ok';
-}
-
 function scan(text: string, limits: { values: number; depth: number; members: number }, slice: number): JsonShape | undefined {
   const scanner = new JsonShapeScan(text, limits.values, limits.depth, limits.members);
   while (!scanner.advance(slice));
@@ -70,11 +62,7 @@ test('the scan agrees with the parsed value on depth, values and widest object, 
         assert.equal(scan(text, { values: m.values, depth: m.depth, members: m.widest }, slice), 'ok');
         if (m.values > 0) assert.equal(scan(text, { values: m.values - 1, depth: 99, members: 99 }, slice), 'too_many_values');
         if (m.widest > 0) assert.equal(scan(text, { values: 999, depth: 99, members: m.widest - 1 }, slice), 'too_many_members');
-        if (m.depth > 0)
-          assert.equal(
-            scan(text, { values: 999, depth: m.depth - 1, members: 99 }, slice),
-            expected({ ...m, values: 0, widest: 0 }, { values: 999, depth: m.depth - 1, members: 99 }),
-          );
+        if (m.depth > 0) assert.equal(scan(text, { values: 999, depth: m.depth - 1, members: 99 }, slice), 'too_deep');
       },
     ),
     { numRuns: 2000 },

@@ -27,7 +27,7 @@ import type { ClusterSide, EdgeSide } from './cluster-side.js';
 import { Delivery } from './delivery.js';
 import { answerOutsideRoutes, errorShapeFor, sendControlError, serverTimeouts } from './front-door.js';
 import { Outcomes } from './outcomes.js';
-import { ProviderPipeline } from './provider-pipeline.js';
+import { EMPTY_QUERY, ProviderPipeline } from './provider-pipeline.js';
 import { requestLogger, type RequestLogFormat, type RequestLogOptions } from './request-log.js';
 import { dialectOf, isControlPath, matchRoute, PROVIDER_PATHS, type RouteResult } from './routes.js';
 
@@ -74,8 +74,6 @@ export interface HostParts {
   /** Under --workers: this worker's role, made with the host's registry. */
   cluster?: (registry: Registry) => ClusterSide;
 }
-
-const EMPTY_QUERY = new URLSearchParams();
 
 export class HttpHost {
   readonly registry: Registry;

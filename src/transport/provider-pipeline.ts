@@ -56,7 +56,8 @@ interface Decoding {
   remembered?: ChatRequest;
 }
 
-const EMPTY_QUERY = new URLSearchParams();
+/** The query of a URL without one (shared: it is never written to). */
+export const EMPTY_QUERY = new URLSearchParams();
 const JSON_CONTENT_TYPE = /^application\/(?:[\w.+-]+\+)?json\b/i;
 
 export class ProviderPipeline {

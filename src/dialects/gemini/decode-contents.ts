@@ -9,22 +9,6 @@ import { ENUM, field, onlyKnownFields, snake, unset } from './proto-fields.js';
 import { expectArray, expectBoolean, expectEnum, expectObject, expectString, fieldRule, invalidValue, requestRule } from './wording.js';
 
 const CONTENT_FIELDS = new Set(['role', 'parts']);
-const PART_FIELDS = new Set([
-  'text',
-  'inlineData',
-  'fileData',
-  'functionCall',
-  'functionResponse',
-  'executableCode',
-  'codeExecutionResult',
-  'toolCall',
-  'toolResponse',
-  'thought',
-  'thoughtSignature',
-  'videoMetadata',
-  'mediaResolution',
-  'partMetadata',
-]);
 /** The members of a part's `data` oneof: exactly one may be set. */
 const DATA_FIELDS = [
   'text',
@@ -37,6 +21,7 @@ const DATA_FIELDS = [
   'toolCall',
   'toolResponse',
 ] as const;
+const PART_FIELDS = new Set<string>([...DATA_FIELDS, 'thought', 'thoughtSignature', 'videoMetadata', 'mediaResolution', 'partMetadata']);
 /** Members of a part that are proto messages the neutral request does not record: type-checked only. */
 const PART_MESSAGES = ['videoMetadata', 'mediaResolution', 'partMetadata'] as const;
 const BLOB_FIELDS = new Set(['mimeType', 'data', 'displayName']);
