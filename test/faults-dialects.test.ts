@@ -7,6 +7,7 @@ import Anthropic from '@anthropic-ai/sdk';
 import { GoogleGenAI } from '@google/genai';
 import OpenAI from 'openai';
 import { startUnderstudy, type Understudy } from '../src/client/index.js';
+import { OPENAI_THROWS_STREAM_ERROR_EVENTS } from './support/sdk-versions.js';
 
 let mock: Understudy;
 before(async () => {
@@ -95,22 +96,32 @@ test('OpenAI Responses: an error event part-way continues the sequence numbers a
     const stream = await openai.responses.create({ model: 'gpt-4o', input: 'hi', stream: true, store: false });
     for await (const event of stream) events.push(event as { type: string; sequence_number: number });
   })().catch((e: unknown) => e);
-  // The SDK does not throw for a Responses `error` event (wire-formats §19.8): it yields it.
-  assert.equal(outcome, undefined);
-  assert.deepEqual(
-    events.map((e) => e.type),
-    [
-      'response.created',
-      'response.in_progress',
-      'response.output_item.added',
-      'response.content_part.added',
-      'response.output_text.delta',
-      'error',
-    ],
-  );
+  const beforeError = [
+    'response.created',
+    'response.in_progress',
+    'response.output_item.added',
+    'response.content_part.added',
+    'response.output_text.delta',
+  ];
+  if (OPENAI_THROWS_STREAM_ERROR_EVENTS) {
+    assert.ok(outcome instanceof OpenAI.APIError, String(outcome));
+    assert.equal(outcome.code, 'server_error');
+    assert.match(outcome.message, /Broke mid-answer/);
+    assert.deepEqual(
+      events.map((e) => e.type),
+      beforeError,
+    );
+  } else {
+    // openai 6 does not throw for a Responses `error` event (wire-formats §19.8): it yields it.
+    assert.equal(outcome, undefined);
+    assert.deepEqual(
+      events.map((e) => e.type),
+      [...beforeError, 'error'],
+    );
+  }
   assert.deepEqual(
     events.map((e) => e.sequence_number),
-    [0, 1, 2, 3, 4, 5],
+    [0, 1, 2, 3, 4, 5].slice(0, events.length),
   );
   assert.ok(!events.some((e) => e.type === 'response.completed'));
 });

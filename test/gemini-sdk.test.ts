@@ -10,6 +10,7 @@ import type { Content, FunctionDeclaration, GenerateContentConfig, GenerateConte
 
 import { startUnderstudy } from '../src/client/index.js';
 import type { Understudy, UnderstudySession } from '../src/client/index.js';
+import { GENAI_DEFAULT_API_VERSION } from './support/sdk-versions.js';
 
 let mock: Understudy;
 
@@ -107,7 +108,7 @@ test('plain text: systemInstruction, usageMetadata, finishReason, modelVersion, 
   const [entry] = entries;
   assert.equal(entry.status, 200);
   assert.equal(entry.operation, 'gemini.generateContent');
-  assert.equal(entry.route, `POST /v1beta/models/${MODEL}:generateContent`);
+  assert.equal(entry.route, `POST /${GENAI_DEFAULT_API_VERSION}/models/${MODEL}:generateContent`);
   assert.equal(entry.stream, false);
   assert.equal(entry.script, 'greeting');
   assert.equal(entry.request?.model, MODEL);

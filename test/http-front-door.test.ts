@@ -63,11 +63,15 @@ test('a malformed percent-escape in a session prefix or path parameter is a 400 
   assert.ok(o instanceof OpenAI.BadRequestError, String(o));
   assert.equal(o.code, 'invalid_url');
 
-  const google = new GoogleGenAI({ apiKey: 'k', httpOptions: { baseUrl: `${mock.baseUrl}/s/%E0%A4%A`, timeout: 5000 } });
-  const g = await google.models.generateContent({ model: 'gemini-2.5-flash', contents: 'hi' }).catch((e: unknown) => e);
-  assert.ok(g instanceof Error && 'status' in g, String(g));
-  assert.equal((g as { status: number }).status, 400);
-  assert.match(g.message, /INVALID_ARGUMENT/);
+  // v1beta is @google/genai 2's default path and v1 its 3's: both are Gemini's paths.
+  for (const apiVersion of ['v1beta', 'v1']) {
+    const httpOptions = { baseUrl: `${mock.baseUrl}/s/%E0%A4%A`, apiVersion, timeout: 5000 };
+    const google = new GoogleGenAI({ apiKey: 'k', httpOptions });
+    const g = await google.models.generateContent({ model: 'gemini-2.5-flash', contents: 'hi' }).catch((e: unknown) => e);
+    assert.ok(g instanceof Error && 'status' in g, String(g));
+    assert.equal((g as { status: number }).status, 400);
+    assert.match(g.message, /INVALID_ARGUMENT/, apiVersion);
+  }
 
   const model = await fetch(`${mock.baseUrl}/v1beta/models/%ZZ:generateContent`, {
     method: 'POST',

@@ -23,6 +23,7 @@ import { z } from 'zod';
 import { startUnderstudy, VerificationError } from '../src/index.js';
 import type { Understudy, UnderstudySession } from '../src/index.js';
 import { expectGenerateTextRefusedThenAnswered, expectStreamTextRefused, scriptZipCodeCall, typedWeatherTool } from './support/aisdk.js';
+import { OPENAI_THROWS_STREAM_ERROR_EVENTS } from './support/sdk-versions.js';
 
 // ------------------------------------------------------------------ helpers
 
@@ -757,13 +758,19 @@ test('an in-stream scripted failure: response.failed or an error event after the
   // Any other code → an `error` event. openai 6 yields it on raw iteration; openai 7 (the
   // current-SDK lane) throws it as an APIError carrying the event's code and message.
   const seen: ResponseStreamEvent[] = [];
-  let thrown: unknown;
-  try {
+  const thrown = await (async () => {
     for await (const event of await client.responses.create({ ...ask('Hi'), stream: true })) seen.push(event);
-  } catch (error) {
-    thrown = error;
-  }
-  if (thrown === undefined) {
+  })().catch((e: unknown) => e);
+  if (OPENAI_THROWS_STREAM_ERROR_EVENTS) {
+    assert.ok(thrown instanceof OpenAI.APIError, String(thrown));
+    assert.deepEqual(
+      seen.map((e) => e.type),
+      ['response.created', 'response.in_progress'],
+    );
+    assert.equal(thrown.code, 'context_length_exceeded');
+    assert.match(thrown.message, /Your input exceeds the context window/);
+  } else {
+    assert.equal(thrown, undefined);
     assertSequence(seen);
     assert.deepEqual(
       seen.map((e) => e.type),
@@ -773,14 +780,6 @@ test('an in-stream scripted failure: response.failed or an error event after the
     assert.ok(last?.type === 'error');
     assert.equal(last.code, 'context_length_exceeded');
     assert.equal(last.message, 'Your input exceeds the context window');
-  } else {
-    assert.ok(thrown instanceof OpenAI.APIError, String(thrown));
-    assert.deepEqual(
-      seen.map((e) => e.type),
-      ['response.created', 'response.in_progress'],
-    );
-    assert.equal(thrown.code, 'context_length_exceeded');
-    assert.match(thrown.message, /Your input exceeds the context window/);
   }
 
   // No code → response.failed with server_error.

@@ -88,7 +88,8 @@ export function matchRoute(method: string, rawPath: string): RouteResult {
     if (prefixed) {
       path = prefixed[2];
       sessionId = decodedSegment(prefixed[1]);
-      if (sessionId === undefined) return badPath(prefixed[1], path);
+      // The rest of the path still names a provider when only the session segment is unreadable.
+      if (sessionId === undefined) return badPath(prefixed[1], dialectOf(matchRoute(method, path)));
     }
   }
   if (path.length > 1 && path.endsWith('/')) path = path.slice(0, -1);
@@ -110,7 +111,7 @@ export function matchRoute(method: string, rawPath: string): RouteResult {
     const params: Record<string, string> = {};
     for (let i = 0; i < route.names.length; i++) {
       const value = decodedSegment(m[i + 1]);
-      if (value === undefined) return badPath(m[i + 1], path, route.spec.dialect);
+      if (value === undefined) return badPath(m[i + 1], route.spec.dialect);
       params[route.names[i]] = value;
     }
     return { operation: route.operation, params, sessionId };
@@ -129,7 +130,8 @@ export function decodedSegment(text: string): string | undefined {
   }
 }
 
-function badPath(segment: string, path: string, dialect: ChatDialect = dialectForUnknownPath(path)): RouteResult {
+/** A path that cannot be read, answered in `dialect`'s shape. */
+function badPath(segment: string, dialect: ChatDialect): RouteResult {
   return { badPath: `the URL path segment "${segment}" is not valid percent-encoding`, dialect };
 }
 

@@ -1,0 +1,29 @@
+// Where an SDK's majors differ in what they show a caller, a test asserts the behaviour of the
+// major it runs (the Node 20 lane's pin or the current-SDK lane's latest), not either at once.
+import { readFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { VERSION as OPENAI_VERSION } from 'openai/version';
+
+function major(version: string): number {
+  return Number(version.split('.')[0]);
+}
+
+/** The version of the package a bare import of `name` loads here (through the lane's hook). */
+function loadedVersion(name: string): string {
+  for (let dir = dirname(fileURLToPath(import.meta.resolve(name))); dir !== dirname(dir); dir = dirname(dir)) {
+    try {
+      const manifest = JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8'));
+      if (manifest.name === name) return manifest.version;
+    } catch {
+      // not the package root yet
+    }
+  }
+  throw new Error(`no package.json for ${name}`);
+}
+
+/** openai 6 yields a Responses stream's `error` event; openai 7 throws it as an APIError. */
+export const OPENAI_THROWS_STREAM_ERROR_EVENTS = major(OPENAI_VERSION) >= 7;
+
+/** The Gemini API version @google/genai puts in its paths unless told: v1beta up to 2, v1 from 3. */
+export const GENAI_DEFAULT_API_VERSION = major(loadedVersion('@google/genai')) >= 3 ? 'v1' : 'v1beta';
