@@ -4,6 +4,8 @@ import { anthropicMessagesRegistration } from './anthropic-messages/routes.js';
 import type { DialectRegistration } from './dialect.js';
 import { geminiRegistration } from './gemini/routes.js';
 import { openaiChatRegistration } from './openai-chat/routes.js';
+import { hostRegistration } from './openai-hosts/host-dialect.js';
+import { OPENAI_HOSTS } from './openai-hosts/table.js';
 import { openaiResponsesRegistration } from './openai-responses/routes.js';
 
 export const DIALECTS: DialectRegistration[] = [
@@ -11,4 +13,5 @@ export const DIALECTS: DialectRegistration[] = [
   openaiResponsesRegistration,
   anthropicMessagesRegistration,
   geminiRegistration,
+  ...OPENAI_HOSTS.map(hostRegistration),
 ];

@@ -34,6 +34,7 @@ import {
 } from '../openai/field-rules.js';
 import { CHAT_MAX_TOOLS, expectSchema } from '../openai/schema-checks.js';
 import { typeName } from '../openai/wording.js';
+import type { WireContext } from '../dialect.js';
 
 const ROLES = new Set(['system', 'developer', 'user', 'assistant', 'tool', 'function']);
 const TOOL_NAME = /^[a-zA-Z0-9_-]{1,64}$/;
@@ -45,7 +46,8 @@ const textPart = object({ type: oneOf('text'), text: string() }, ['type', 'text'
  * CreateChatCompletionRequest), with its type and range. DECODED fields are checked where the
  * decoder reads them; a field not listed is refused as the API refuses it.
  */
-const CHAT_FIELDS: Readonly<Record<string, FieldRule>> = {
+/** Chat Completions' request members and their checks; a host of the dialect may add its own. */
+export const CHAT_FIELDS: Readonly<Record<string, FieldRule>> = {
   model: DECODED,
   messages: DECODED,
   tools: DECODED,
@@ -466,14 +468,18 @@ function mentionsJson(messages: Message[]): boolean {
   return false;
 }
 
-export function decodeChatRequest(body: unknown): ChatRequest | NeutralError {
+export function decodeChatRequest(
+  body: unknown,
+  _wire?: WireContext,
+  fields: Readonly<Record<string, FieldRule>> = CHAT_FIELDS,
+): ChatRequest | NeutralError {
   if (!isObject(body)) {
     return invalidRequest(`Invalid type for body: expected an object, but got ${typeName(body)} instead.`, null, 'invalid_type');
   }
-  return refusalOr(() => decodeBody(body));
+  return refusalOr(() => decodeBody(body, fields));
 }
 
-function decodeBody(body: Record<string, unknown>): ChatRequest {
+function decodeBody(body: Record<string, unknown>, fields: Readonly<Record<string, FieldRule>>): ChatRequest {
   if (body.model === undefined || body.model === null || body.model === '') {
     fail('you must provide a model parameter', null);
   }
@@ -488,7 +494,7 @@ function decodeBody(body: Record<string, unknown>): ChatRequest {
   if (body.function_call !== undefined) {
     fail(`Understudy rejects the deprecated 'function_call' parameter; use 'tool_choice' instead.`, 'function_call', 'invalid_value');
   }
-  checkFields(body, CHAT_FIELDS, unrecognized);
+  checkFields(body, fields, unrecognized);
   const messages = decodeMessages(body.messages);
   const tools = decodeTools(body.tools);
   const toolChoice = decodeToolChoice(body.tool_choice, tools);

@@ -4,6 +4,7 @@
 import { anthropicMessagesDriver } from './anthropic-messages.js';
 import type { ConformanceDriver } from './driver.js';
 import { geminiDriver, vertexDriver, vertexExpressDriver } from './gemini.js';
+import { openaiHostDrivers } from './openai-hosts.js';
 import { openaiChatDriver } from './openai-chat.js';
 import { openaiResponsesDriver } from './openai-responses.js';
 
@@ -14,4 +15,5 @@ export const DRIVERS: ConformanceDriver[] = [
   geminiDriver,
   vertexDriver,
   vertexExpressDriver,
+  ...openaiHostDrivers,
 ];

@@ -6,8 +6,6 @@ import type { ChatCompletion, ChatCompletionCreateParamsBase } from 'openai/reso
 import type { CompletionUsage } from 'openai/resources/completions';
 import { CLIENT_TIMEOUT_MS, parsedArguments, type Answer, type ConformanceDriver, type Question } from './driver.js';
 
-const MODEL = 'gpt-4o-mini';
-
 function answerOf(completion: ChatCompletion, textDeltas: number, usage = completion.usage): Answer {
   const choice = completion.choices[0];
   return {
@@ -24,9 +22,9 @@ function answerOf(completion: ChatCompletion, textDeltas: number, usage = comple
   };
 }
 
-function params(question: Question): ChatCompletionCreateParamsBase {
+function params(question: Question, model: string): ChatCompletionCreateParamsBase {
   return {
-    model: MODEL,
+    model,
     messages: [
       { role: 'user', content: question.prompt },
       ...(question.toolResult
@@ -60,43 +58,70 @@ function params(question: Question): ChatCompletionCreateParamsBase {
   };
 }
 
-export const openaiChatDriver: ConformanceDriver = {
+/** Where a driver of the `openai` SDK's Chat Completions points it: OpenAI, or a host of the dialect. */
+export interface ChatTarget {
+  name: string;
+  dialect: string;
+  operation: string;
+  /** The `mock.url(...)` name of its base URL. */
+  provider: string;
+  model: string;
+}
+
+export function openaiChatDriverAt(at: ChatTarget): ConformanceDriver {
+  return {
+    name: at.name,
+    dialect: at.dialect,
+    operations: { json: at.operation, stream: at.operation },
+    errorTypes: { invalidRequest: 'invalid_request_error', rateLimited: 'requests', conflict: 'understudy_error' },
+    connect(target) {
+      const client = new OpenAI({
+        baseURL: target.url(at.provider),
+        apiKey: target.apiKey,
+        maxRetries: 0,
+        timeout: CLIENT_TIMEOUT_MS,
+        logLevel: 'off',
+      });
+      return {
+        async ask(question, mode) {
+          if (mode === 'json') return answerOf(await client.chat.completions.create({ ...params(question, at.model), stream: false }), 0);
+          const stream = client.chat.completions.stream({
+            ...params(question, at.model),
+            stream: true,
+            stream_options: { include_usage: true },
+          });
+          let textDeltas = 0;
+          let usage: CompletionUsage | undefined;
+          stream.on('content.delta', () => textDeltas++);
+          // The helper's final completion leaves out the usage chunk's record.
+          stream.on('chunk', (chunk) => (usage = chunk.usage ?? usage));
+          return answerOf(await stream.finalChatCompletion(), textDeltas, usage);
+        },
+      };
+    },
+    errorOf: openaiErrorOf,
+  };
+}
+
+/** What the `openai` SDK threw, in neutral terms (every driver of that SDK reads errors so). */
+export function openaiErrorOf(thrown: unknown) {
+  if (thrown instanceof OpenAI.APIError) {
+    const body = thrown.error as { type?: string; message?: string } | undefined;
+    return {
+      api: !(thrown instanceof OpenAI.APIConnectionError),
+      status: thrown.status,
+      type: body?.type ?? thrown.type ?? undefined,
+      message: thrown.message,
+    };
+  }
+  if (thrown instanceof Error) return { api: false, status: undefined, type: undefined, message: thrown.message };
+  throw new Error(`openai threw something that is not an Error: ${String(thrown)}`);
+}
+
+export const openaiChatDriver = openaiChatDriverAt({
   name: 'openai-chat',
   dialect: 'openai-chat',
-  operations: { json: 'openai.chat.completions', stream: 'openai.chat.completions' },
-  errorTypes: { invalidRequest: 'invalid_request_error', rateLimited: 'requests', conflict: 'understudy_error' },
-  connect(target) {
-    const client = new OpenAI({
-      baseURL: target.url('openai'),
-      apiKey: target.apiKey,
-      maxRetries: 0,
-      timeout: CLIENT_TIMEOUT_MS,
-      logLevel: 'off',
-    });
-    return {
-      async ask(question, mode) {
-        if (mode === 'json') return answerOf(await client.chat.completions.create({ ...params(question), stream: false }), 0);
-        const stream = client.chat.completions.stream({ ...params(question), stream: true, stream_options: { include_usage: true } });
-        let textDeltas = 0;
-        let usage: CompletionUsage | undefined;
-        stream.on('content.delta', () => textDeltas++);
-        // The helper's final completion leaves out the usage chunk's record.
-        stream.on('chunk', (chunk) => (usage = chunk.usage ?? usage));
-        return answerOf(await stream.finalChatCompletion(), textDeltas, usage);
-      },
-    };
-  },
-  errorOf(thrown) {
-    if (thrown instanceof OpenAI.APIError) {
-      const body = thrown.error as { type?: string; message?: string } | undefined;
-      return {
-        api: !(thrown instanceof OpenAI.APIConnectionError),
-        status: thrown.status,
-        type: body?.type ?? thrown.type ?? undefined,
-        message: thrown.message,
-      };
-    }
-    if (thrown instanceof Error) return { api: false, status: undefined, type: undefined, message: thrown.message };
-    throw new Error(`openai threw something that is not an Error: ${String(thrown)}`);
-  },
-};
+  operation: 'openai.chat.completions',
+  provider: 'openai',
+  model: 'gpt-4o-mini',
+});

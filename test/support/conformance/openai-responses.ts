@@ -5,12 +5,11 @@
 import OpenAI from 'openai';
 import type { Response, ResponseCreateParamsBase } from 'openai/resources/responses/responses';
 import { CLIENT_TIMEOUT_MS, parsedArguments, StreamErrorEvent, type Answer, type ConformanceDriver, type Question } from './driver.js';
+import { openaiErrorOf, type ChatTarget } from './openai-chat.js';
 
-const MODEL = 'gpt-4o-mini';
-
-function params(question: Question): ResponseCreateParamsBase {
+function params(question: Question, model: string): ResponseCreateParamsBase {
   return {
-    model: MODEL,
+    model,
     input: question.toolResult
       ? [
           { role: 'user', content: question.prompt },
@@ -52,46 +51,46 @@ function answerOf(response: Response, textDeltas: number): Answer {
   return { text: response.output_text, toolCalls, textDeltas, finish: finished ? response.status : undefined, usage, requestId };
 }
 
-export const openaiResponsesDriver: ConformanceDriver = {
+export function openaiResponsesDriverAt(at: ChatTarget): ConformanceDriver {
+  return {
+    name: at.name,
+    dialect: at.dialect,
+    operations: { json: at.operation, stream: at.operation },
+    errorTypes: { invalidRequest: 'invalid_request_error', rateLimited: 'requests', conflict: 'understudy_error' },
+    connect(target) {
+      const client = new OpenAI({
+        baseURL: target.url(at.provider),
+        apiKey: target.apiKey,
+        maxRetries: 0,
+        timeout: CLIENT_TIMEOUT_MS,
+        logLevel: 'off',
+      });
+      return {
+        async ask(question, mode) {
+          if (mode === 'json') return answerOf(await client.responses.create({ ...params(question, at.model), stream: false }), 0);
+          const stream = client.responses.stream({ ...params(question, at.model), stream: true });
+          let textDeltas = 0;
+          for await (const event of stream) {
+            if (event.type === 'response.output_text.delta') textDeltas++;
+            if (event.type === 'error') throw new StreamErrorEvent(event.message, event.code ?? undefined);
+            if (event.type === 'response.failed')
+              throw new StreamErrorEvent(event.response.error?.message ?? 'response.failed', event.response.error?.code);
+          }
+          return answerOf(await stream.finalResponse(), textDeltas);
+        },
+      };
+    },
+    errorOf(thrown) {
+      if (thrown instanceof StreamErrorEvent) return { api: true, status: undefined, type: thrown.type, message: thrown.message };
+      return openaiErrorOf(thrown);
+    },
+  };
+}
+
+export const openaiResponsesDriver = openaiResponsesDriverAt({
   name: 'openai-responses',
   dialect: 'openai-responses',
-  operations: { json: 'openai.responses', stream: 'openai.responses' },
-  errorTypes: { invalidRequest: 'invalid_request_error', rateLimited: 'requests', conflict: 'understudy_error' },
-  connect(target) {
-    const client = new OpenAI({
-      baseURL: target.url('openai'),
-      apiKey: target.apiKey,
-      maxRetries: 0,
-      timeout: CLIENT_TIMEOUT_MS,
-      logLevel: 'off',
-    });
-    return {
-      async ask(question, mode) {
-        if (mode === 'json') return answerOf(await client.responses.create({ ...params(question), stream: false }), 0);
-        const stream = client.responses.stream({ ...params(question), stream: true });
-        let textDeltas = 0;
-        for await (const event of stream) {
-          if (event.type === 'response.output_text.delta') textDeltas++;
-          if (event.type === 'error') throw new StreamErrorEvent(event.message, event.code ?? undefined);
-          if (event.type === 'response.failed')
-            throw new StreamErrorEvent(event.response.error?.message ?? 'response.failed', event.response.error?.code);
-        }
-        return answerOf(await stream.finalResponse(), textDeltas);
-      },
-    };
-  },
-  errorOf(thrown) {
-    if (thrown instanceof StreamErrorEvent) return { api: true, status: undefined, type: thrown.type, message: thrown.message };
-    if (thrown instanceof OpenAI.APIError) {
-      const body = thrown.error as { type?: string } | undefined;
-      return {
-        api: !(thrown instanceof OpenAI.APIConnectionError),
-        status: thrown.status,
-        type: body?.type ?? thrown.type ?? undefined,
-        message: thrown.message,
-      };
-    }
-    if (thrown instanceof Error) return { api: false, status: undefined, type: undefined, message: thrown.message };
-    throw new Error(`openai threw something that is not an Error: ${String(thrown)}`);
-  },
-};
+  operation: 'openai.responses',
+  provider: 'openai',
+  model: 'gpt-4o-mini',
+});
