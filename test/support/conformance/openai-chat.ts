@@ -66,6 +66,7 @@ export interface ChatTarget {
   /** The `mock.url(...)` name of its base URL. */
   provider: string;
   model: string;
+  lacks?: ConformanceDriver['lacks'];
 }
 
 export function openaiChatDriverAt(at: ChatTarget): ConformanceDriver {
@@ -74,6 +75,7 @@ export function openaiChatDriverAt(at: ChatTarget): ConformanceDriver {
     dialect: at.dialect,
     operations: { json: at.operation, stream: at.operation },
     errorTypes: { invalidRequest: 'invalid_request_error', rateLimited: 'requests', conflict: 'understudy_error' },
+    lacks: at.lacks,
     connect(target) {
       const client = new OpenAI({
         baseURL: target.url(at.provider),

@@ -57,6 +57,7 @@ export function openaiResponsesDriverAt(at: ChatTarget): ConformanceDriver {
     dialect: at.dialect,
     operations: { json: at.operation, stream: at.operation },
     errorTypes: { invalidRequest: 'invalid_request_error', rateLimited: 'requests', conflict: 'understudy_error' },
+    lacks: at.lacks,
     connect(target) {
       const client = new OpenAI({
         baseURL: target.url(at.provider),
