@@ -1,7 +1,7 @@
 // The structural facts of OpenAI's published OpenAPI document (test/fixtures/openapi/, written by
 // scripts/derive-openapi-facts.mjs) as ajv validators, one per schema the tests name.
 //
-// Two readings of the document, both about how it is written rather than what it says:
+// Readings of the document, about how it is written rather than what it says:
 // - `nullable: true` is OpenAPI 3.0's "null is allowed too", which the document (3.1) still uses
 //   on dozens of members whose live values are null (`usage: null` on stream chunks); 3.1
 //   validators ignore it, so it is rewritten as `anyOf: [the schema, {type: null}]`.
@@ -33,15 +33,16 @@ const ONE_SCHEMA = new Set(['items', 'not', 'propertyNames', 'contains', 'additi
 const SCHEMA_LIST = new Set(['anyOf', 'oneOf', 'allOf', 'prefixItems']);
 const SCHEMA_MAP = new Set(['properties', 'patternProperties']);
 
-function withoutNullable(node: Schema): Schema {
+function readable(node: Schema, oneOf: 'oneOf' | 'anyOf'): Schema {
   if (typeof node === 'boolean') return node;
   const out: Record<string, any> = {};
+  const again = (item: Schema) => readable(item, oneOf);
   for (const [key, value] of Object.entries(node)) {
     if (key === 'nullable') continue;
-    if (ONE_SCHEMA.has(key)) out[key] = withoutNullable(value as Schema);
-    else if (SCHEMA_LIST.has(key)) out[key] = (value as Schema[]).map(withoutNullable);
+    if (ONE_SCHEMA.has(key)) out[key] = again(value as Schema);
+    else if (SCHEMA_LIST.has(key)) out[key === 'oneOf' ? oneOf : key] = (value as Schema[]).map(again);
     else if (SCHEMA_MAP.has(key))
-      out[key] = Object.fromEntries(Object.entries(value as Record<string, Schema>).map(([name, item]) => [name, withoutNullable(item)]));
+      out[key] = Object.fromEntries(Object.entries(value as Record<string, Schema>).map(([name, item]) => [name, again(item)]));
     else out[key] = value;
   }
   // anyOf, not `type: [..., 'null']`: an enum without null would still refuse null in the branch.
@@ -58,14 +59,21 @@ export interface Validators {
 
 const ID = 'https://understudy.invalid/openai-openapi.json';
 
-export function openApiValidators(facts: OpenApiFacts = loadFacts()): Validators {
+/**
+ * Validators of the facts. `oneOf: 'anyOf'` reads every oneOf as anyOf: the description's oneOf
+ * branches overlap in places (an input message `{role, content}` is both an EasyInputMessage and
+ * an InputMessage), so "exactly one branch" would refuse bodies the API takes; judging requests,
+ * a body is forbidden only when no branch takes it.
+ */
+export function openApiValidators(facts: OpenApiFacts = loadFacts(), options: { oneOf?: 'oneOf' | 'anyOf' } = {}): Validators {
+  const oneOf = options.oneOf ?? 'oneOf';
   const ajv = new Ajv2020({ allErrors: true, strict: true, strictRequired: false, strictTypes: false, allowUnionTypes: true });
   addFormats(ajv);
   ajv.addFormat('unixtime', true);
   ajv.addFormat('float', true);
   ajv.addKeyword({ keyword: 'components', schemaType: 'object' });
   const schemas: Record<string, Schema> = {};
-  for (const [name, schema] of Object.entries(facts.schemas)) schemas[name] = withoutNullable(schema);
+  for (const [name, schema] of Object.entries(facts.schemas)) schemas[name] = readable(schema, oneOf);
   ajv.addSchema({ $id: ID, components: { schemas } });
   const compiled = new Map<string, ValidateFunction>();
   const schema = (name: string): ValidateFunction => {
