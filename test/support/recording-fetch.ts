@@ -1,0 +1,61 @@
+// A `fetch` for an SDK client that keeps a copy of every response body it receives, so a test can
+// hold the bytes Understudy sent against a description while the SDK still reads the original
+// (its parsing and stream helpers judge the same answer).
+
+export interface RecordedResponse {
+  url: string;
+  status: number;
+  contentType: string;
+  body: string;
+}
+
+export interface RecordingFetch {
+  fetch: typeof fetch;
+  /** Every response so far, once its body has been read to the end. */
+  responses(): Promise<RecordedResponse[]>;
+  clear(): void;
+}
+
+export function recordingFetch(): RecordingFetch {
+  let pending: Promise<RecordedResponse>[] = [];
+  return {
+    fetch: (async (input: Parameters<typeof fetch>[0], init?: Parameters<typeof fetch>[1]) => {
+      const response = await fetch(input, init);
+      const copy = response.clone();
+      pending.push(
+        copy.text().then((body) => ({
+          url: typeof input === 'string' ? input : input instanceof URL ? input.href : input.url,
+          status: response.status,
+          contentType: response.headers.get('content-type') ?? '',
+          body,
+        })),
+      );
+      return response;
+    }) as typeof fetch,
+    responses: () => Promise.all(pending),
+    clear() {
+      pending = [];
+    },
+  };
+}
+
+export interface SseEvent {
+  event: string | undefined;
+  data: string;
+}
+
+/** The events of a text/event-stream body, in order. */
+export function sseEvents(body: string): SseEvent[] {
+  const events: SseEvent[] = [];
+  for (const block of body.split(/\r?\n\r?\n/)) {
+    if (block.trim() === '') continue;
+    let event: string | undefined;
+    const data: string[] = [];
+    for (const line of block.split(/\r?\n/)) {
+      if (line.startsWith('event:')) event = line.slice(6).trim();
+      else if (line.startsWith('data:')) data.push(line.slice(5).replace(/^ /, ''));
+    }
+    events.push({ event, data: data.join('\n') });
+  }
+  return events;
+}
