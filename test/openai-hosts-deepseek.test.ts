@@ -8,7 +8,7 @@ import { createDeepSeek } from '@ai-sdk/deepseek';
 import { stepCountIs, streamText } from 'ai';
 import OpenAI from 'openai';
 import { startUnderstudy, type Understudy, type UnderstudySession } from '../src/client/index.js';
-import { expectStreamTextRefused, scriptZipCodeCall, typedWeatherTool } from './support/aisdk.js';
+import { expectStreamTextRefused, scriptParisWeather, scriptZipCodeCall, typedWeatherTool } from './support/aisdk.js';
 
 let mock: Understudy;
 before(async () => {
@@ -175,12 +175,7 @@ test('DeepSeek chat: a json_schema format is refused with DeepSeek’s 400, and 
 
 test('Vercel AI SDK createDeepSeek: streamText completes a tool round [deepseek-chat.tools.stream +]', async () => {
   const session = await mock.session('deepseek-aisdk');
-  session
-    .scenario('weather')
-    .whenLatestUser({ contains: 'Paris' })
-    .callsTool('weather', { city: 'Paris' }, 'call_paris')
-    .thenWhenToolResult('weather', 'call_paris')
-    .replies('Paris is sunny.');
+  scriptParisWeather(session, 'Paris is sunny.');
   const ran: unknown[] = [];
   const errors: unknown[] = [];
   const result = streamText({

@@ -4,7 +4,7 @@
 import OpenAI from 'openai';
 import type { ChatCompletion, ChatCompletionCreateParamsBase } from 'openai/resources/chat/completions';
 import type { CompletionUsage } from 'openai/resources/completions';
-import { CLIENT_TIMEOUT_MS, parsedArguments, type Answer, type ConformanceDriver, type Question } from './driver.js';
+import { CLIENT_TIMEOUT_MS, parsedArguments, type Answer, type ConformanceDriver, type Question, type Target } from './driver.js';
 
 function answerOf(completion: ChatCompletion, textDeltas: number, usage = completion.usage): Answer {
   const choice = completion.choices[0];
@@ -69,6 +69,11 @@ export interface ChatTarget {
   lacks?: ConformanceDriver['lacks'];
 }
 
+/** The `openai` SDK at the base URL `provider` names, for the suite. */
+export function openaiClient(target: Target, provider: string): OpenAI {
+  return new OpenAI({ baseURL: target.url(provider), apiKey: target.apiKey, maxRetries: 0, timeout: CLIENT_TIMEOUT_MS, logLevel: 'off' });
+}
+
 export function openaiChatDriverAt(at: ChatTarget): ConformanceDriver {
   return {
     name: at.name,
@@ -77,13 +82,7 @@ export function openaiChatDriverAt(at: ChatTarget): ConformanceDriver {
     errorTypes: { invalidRequest: 'invalid_request_error', rateLimited: 'requests', conflict: 'understudy_error' },
     lacks: at.lacks,
     connect(target) {
-      const client = new OpenAI({
-        baseURL: target.url(at.provider),
-        apiKey: target.apiKey,
-        maxRetries: 0,
-        timeout: CLIENT_TIMEOUT_MS,
-        logLevel: 'off',
-      });
+      const client = openaiClient(target, at.provider);
       return {
         async ask(question, mode) {
           if (mode === 'json') return answerOf(await client.chat.completions.create({ ...params(question, at.model), stream: false }), 0);
