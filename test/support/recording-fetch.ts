@@ -16,11 +16,13 @@ export interface RecordingFetch {
   clear(): void;
 }
 
-export function recordingFetch(): RecordingFetch {
+/** `base` is the fetch that does the work: the global one as it is now, so that this one can
+ * stand in for it (an SDK that takes no fetch option calls the global one). */
+export function recordingFetch(base: typeof fetch = globalThis.fetch): RecordingFetch {
   let pending: Promise<RecordedResponse>[] = [];
   return {
     fetch: (async (input: Parameters<typeof fetch>[0], init?: Parameters<typeof fetch>[1]) => {
-      const response = await fetch(input, init);
+      const response = await base(input, init);
       const copy = response.clone();
       pending.push(
         copy.text().then((body) => ({
