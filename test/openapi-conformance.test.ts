@@ -9,6 +9,7 @@
 
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
+import fc from 'fast-check';
 import OpenAI from 'openai';
 import { startUnderstudy, type Understudy, type UnderstudySession } from '../src/client/index.js';
 import type { Reply } from '../src/core/model.js';
@@ -441,6 +442,42 @@ describe("requests the description forbids are refused with OpenAI's 400", () =>
         );
       }
     }
+  });
+
+  test('image URLs (format: uri): what the description takes is taken, a string with no scheme is refused (property)', async () => {
+    const session = await mock.session('openapi-uri-property', { fallback: 'auto' });
+    const uri = REQUESTS.schema('ChatCompletionRequestMessageContentPartImage');
+    const chat = (url: string) => ({ model: MODEL, messages: [{ role: 'user', content: [{ type: 'image_url', image_url: { url } }] }] });
+    const responses = (url: string) => ({
+      model: MODEL,
+      store: false,
+      input: [{ role: 'user', content: [{ type: 'input_image', image_url: url }] }],
+    });
+    await fc.assert(
+      fc.asyncProperty(
+        fc.oneof(
+          fc.webUrl(),
+          fc.string(),
+          fc.string().map((s) => `data:image/png;base64,${s}`),
+        ),
+        async (url) => {
+          const described = uri({ type: 'image_url', image_url: { url } });
+          const schemeless = !/^[a-zA-Z][a-zA-Z0-9+.-]*:/.test(url);
+          for (const [path, body, param] of [
+            ['/chat/completions', chat(url), 'messages[0].content[0].image_url.url'],
+            ['/responses', responses(url), 'input[0].content[0].image_url'],
+          ] as const) {
+            const answer = await send(session, path, body);
+            if (described) assert.equal(answer.status, 200, `${path} ${JSON.stringify(url)}: ${JSON.stringify(answer.body)}`);
+            if (schemeless) {
+              assert.equal(answer.status, 400, `${path} ${JSON.stringify(url)}`);
+              assert.equal(answer.body.error.param, param);
+            }
+          }
+        },
+      ),
+      { numRuns: 60 },
+    );
   });
 
   test('Embeddings: Understudy does not serve /v1/embeddings yet (issue 21); the facts are derived for when it does', async () => {
