@@ -265,6 +265,40 @@ describe('Chat Completions answers match the description', () => {
   });
 });
 
+test("Understudy's own refusals are OpenAI-shaped errors too: no match, a contract mismatch, a body that is not JSON", async () => {
+  const session = await mock.session('openapi-own-errors');
+  const recorded = recordingFetch();
+  const client = new OpenAI({
+    baseURL: mock.url('openai'),
+    apiKey: session.apiKey,
+    maxRetries: 0,
+    timeout: 10_000,
+    logLevel: 'off',
+    fetch: recorded.fetch,
+  });
+  const user = [{ role: 'user' as const, content: 'Hi' }];
+  await assert.rejects(client.chat.completions.create({ model: MODEL, messages: user }), OpenAI.ConflictError);
+  await assert.rejects(client.responses.create({ model: MODEL, input: 'Hi' }), OpenAI.ConflictError);
+  await session.load({ name: 'wrong tool', replies: [{ toolCalls: [{ name: 'not_declared', arguments: {} }] }] });
+  await assert.rejects(client.chat.completions.create({ model: MODEL, messages: user, tools: chatTools }), OpenAI.ConflictError);
+  const answers = await recorded.responses();
+  assert.deepEqual(
+    answers.map((r) => r.status),
+    [409, 409, 409],
+  );
+  for (const r of answers) conforms(ROOT.error, JSON.parse(r.body), `${r.url} ${r.status}`);
+  for (const path of ['/chat/completions', '/responses']) {
+    const answer = await fetch(`${mock.url('openai')}${path}`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', authorization: `Bearer ${session.apiKey}` },
+      body: '{"model": "gpt-4o-mini", ',
+      signal: AbortSignal.timeout(10_000),
+    });
+    assert.equal(answer.status, 400);
+    conforms(ROOT.error, await answer.json(), `${path} with a body that is not JSON`);
+  }
+});
+
 describe('Responses answers match the description', () => {
   test('zero-config: text, a function call, structured output; JSON and streamed', async () => {
     const { client, recorded } = await open('responses-zero-config');
@@ -343,7 +377,7 @@ const REQUEST_APIS = [
       tools: [{ type: 'function', function: { name: 'x', parameters: FUNCTION_PARAMETERS } }],
     },
     // The issue's examples of forbidden values that were once answered 200.
-    mustCover: ['temperature', 'top_p', 'top_logprobs', 'logprobs', 'frequency_penalty', 'n', 'stop'],
+    mustCover: ['temperature', 'top_p', 'top_logprobs', 'logprobs', 'frequency_penalty', 'n', 'stop', 'stream_options.include_usage'],
   },
   {
     name: 'Responses',
@@ -355,7 +389,16 @@ const REQUEST_APIS = [
       store: false,
       tools: [{ type: 'function', name: 'x', parameters: FUNCTION_PARAMETERS, strict: false }],
     },
-    mustCover: ['temperature', 'top_p', 'top_logprobs', 'max_output_tokens', 'truncation', 'include[0]', 'reasoning.effort'],
+    mustCover: [
+      'temperature',
+      'top_p',
+      'top_logprobs',
+      'max_output_tokens',
+      'truncation',
+      'include[0]',
+      'reasoning.effort',
+      'stream_options.include_obfuscation',
+    ],
   },
 ];
 
@@ -367,7 +410,8 @@ async function send(session: UnderstudySession, path: string, body: unknown): Pr
     signal: AbortSignal.timeout(10_000),
   });
   const text = await response.text();
-  return { status: response.status, body: text ? JSON.parse(text) : undefined };
+  // A 200 to a streamed base is a stream: only refusals are read as JSON.
+  return { status: response.status, body: text && response.status !== 200 ? JSON.parse(text) : undefined };
 }
 
 /** Does `param` name the member at `path`, or one that holds it, or one inside it? */
@@ -383,7 +427,12 @@ describe("requests the description forbids are refused with OpenAI's 400", () =>
   for (const api of REQUEST_APIS) {
     test(`${api.name}: every forbidden value the facts yield is a 400 naming the field`, async (t) => {
       const session = await mock.session(`openapi-forbidden-${api.path.slice(1).replace(/\W/g, '-')}`, { fallback: 'auto' });
-      const cases = forbiddenRequests(REQUESTS.facts, api.root, REQUESTS.schema(api.root)).cases(api.base);
+      const generator = forbiddenRequests(REQUESTS.facts, api.root, REQUESTS.schema(api.root));
+      // stream_options is only taken with stream: true, so its members are judged under a streamed base.
+      const cases = [
+        ...generator.cases(api.base),
+        ...generator.cases({ ...api.base, stream: true }).filter((c) => c.path.startsWith('stream_options.')),
+      ];
       const covered = new Set(cases.map((c) => c.path));
       for (const field of api.mustCover) assert.ok(covered.has(field), `the facts yield forbidden values for ${field}`);
 
