@@ -16,7 +16,7 @@ import { startUnderstudy, type Understudy, type UnderstudySession } from '../src
 import type { Reply } from '../src/core/model.js';
 import { forbiddenRequests, type ForbiddenCase } from './support/forbidden-requests.js';
 import { describeErrors, GEMINI_FACTS_FILE, loadFacts, openApiValidators } from './support/openapi-facts.js';
-import { recordingFetch, sseEvents, type RecordedResponse } from './support/recording-fetch.js';
+import { recordedEvents, recordingFetch, type RecordedResponse } from './support/recording-fetch.js';
 
 const V = openApiValidators(loadFacts(GEMINI_FACTS_FILE));
 const ROOT = V.facts.roots;
@@ -38,7 +38,7 @@ function judge(recorded: RecordedResponse[]): { bodies: number; chunks: number }
     const where = `${r.url} ${r.status}`;
     assert.equal(r.status, 200, `${where}: ${r.body.slice(0, 300)}`);
     if (r.contentType.startsWith('text/event-stream')) {
-      for (const [i, e] of sseEvents(r.body).entries()) {
+      for (const [i, e] of recordedEvents(r).entries()) {
         conforms(ROOT['gemini.response'], JSON.parse(e.data), `${where} chunk ${i}`);
         chunks++;
       }
