@@ -9,12 +9,13 @@
 
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
+import fc from 'fast-check';
 import OpenAI from 'openai';
 import { startUnderstudy, type Understudy, type UnderstudySession } from '../src/client/index.js';
 import type { Reply } from '../src/core/model.js';
 import { forbiddenRequests, type ForbiddenCase } from './support/forbidden-requests.js';
 import { describeErrors, openApiValidators } from './support/openapi-facts.js';
-import { recordingFetch, sseEvents, type RecordedResponse } from './support/recording-fetch.js';
+import { recordedEvents, recordingFetch, type RecordedResponse } from './support/recording-fetch.js';
 import type { ErrorObject } from 'ajv/dist/2020.js';
 
 const V = openApiValidators();
@@ -112,7 +113,7 @@ function judge(recorded: RecordedResponse[], api: 'chat' | 'responses'): string[
       continue;
     }
     assert.match(r.contentType, /^text\/event-stream/, where);
-    const events = sseEvents(r.body);
+    const events = recordedEvents(r);
     for (const [i, e] of events.entries()) {
       if (api === 'chat') {
         if (e.data === '[DONE]') {
@@ -253,15 +254,51 @@ describe('Chat Completions answers match the description', () => {
     await assert.rejects(client.chat.completions.create({ model: MODEL, messages: user, temperature: 12345 }), OpenAI.BadRequestError);
     await assert.rejects(client.chat.completions.create({ model: MODEL, messages: user }), OpenAI.RateLimitError);
     await assert.rejects(client.chat.completions.create({ model: MODEL, messages: user }), OpenAI.InternalServerError);
+    // openai 6 throws the error chunk as an APIError; openai 7 (the current-SDK lane) may end the
+    // stream with an abort instead: either way it rejects, and the chunk's bytes are judged below.
     await assert.rejects(async () => {
       for await (const _ of await client.chat.completions.create({ model: MODEL, messages: user, stream: true }));
-    }, OpenAI.APIError);
+    });
     const seen = judge(await recorded.responses(), 'chat');
     assert.deepEqual(
       seen.filter((s) => s.startsWith('error') || s === 'chat.error-chunk'),
       ['error 400', 'error 429', 'error 500', 'chat.error-chunk'],
     );
   });
+});
+
+test("Understudy's own refusals are OpenAI-shaped errors too: no match, a contract mismatch, a body that is not JSON", async () => {
+  const session = await mock.session('openapi-own-errors');
+  const recorded = recordingFetch();
+  const client = new OpenAI({
+    baseURL: mock.url('openai'),
+    apiKey: session.apiKey,
+    maxRetries: 0,
+    timeout: 10_000,
+    logLevel: 'off',
+    fetch: recorded.fetch,
+  });
+  const user = [{ role: 'user' as const, content: 'Hi' }];
+  await assert.rejects(client.chat.completions.create({ model: MODEL, messages: user }), OpenAI.ConflictError);
+  await assert.rejects(client.responses.create({ model: MODEL, input: 'Hi' }), OpenAI.ConflictError);
+  await session.load({ name: 'wrong tool', replies: [{ toolCalls: [{ name: 'not_declared', arguments: {} }] }] });
+  await assert.rejects(client.chat.completions.create({ model: MODEL, messages: user, tools: chatTools }), OpenAI.ConflictError);
+  const answers = await recorded.responses();
+  assert.deepEqual(
+    answers.map((r) => r.status),
+    [409, 409, 409],
+  );
+  for (const r of answers) conforms(ROOT.error, JSON.parse(r.body), `${r.url} ${r.status}`);
+  for (const path of ['/chat/completions', '/responses']) {
+    const answer = await fetch(`${mock.url('openai')}${path}`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', authorization: `Bearer ${session.apiKey}` },
+      body: '{"model": "gpt-4o-mini", ',
+      signal: AbortSignal.timeout(10_000),
+    });
+    assert.equal(answer.status, 400);
+    conforms(ROOT.error, await answer.json(), `${path} with a body that is not JSON`);
+  }
 });
 
 describe('Responses answers match the description', () => {
@@ -313,10 +350,15 @@ describe('Responses answers match the description', () => {
     await assert.rejects(client.responses.create({ model: MODEL, input: 'Hi' }), OpenAI.RateLimitError);
     const failed = await client.responses.stream({ model: MODEL, input: 'Hi' }).finalResponse();
     assert.equal(failed.status, 'failed');
+    // openai 6 yields the error event; openai 7 (the current-SDK lane) throws it as an APIError.
     const types: string[] = [];
     const stream = await client.responses.create({ model: MODEL, input: 'Hi', stream: true });
-    for await (const event of stream) types.push(event.type);
-    assert.equal(types.at(-1), 'error');
+    try {
+      for await (const event of stream) types.push(event.type);
+      assert.equal(types.at(-1), 'error');
+    } catch (error) {
+      assert.ok(error instanceof OpenAI.APIError, String(error));
+    }
     const seen = judge(await recorded.responses(), 'responses');
     assert.ok(seen.includes('response.failed') && seen.includes('error') && seen.includes('error 400') && seen.includes('error 429'));
   });
@@ -342,7 +384,7 @@ const REQUEST_APIS = [
       tools: [{ type: 'function', function: { name: 'x', parameters: FUNCTION_PARAMETERS } }],
     },
     // The issue's examples of forbidden values that were once answered 200.
-    mustCover: ['temperature', 'top_p', 'top_logprobs', 'logprobs', 'frequency_penalty', 'n', 'stop'],
+    mustCover: ['temperature', 'top_p', 'top_logprobs', 'logprobs', 'frequency_penalty', 'n', 'stop', 'stream_options.include_usage'],
   },
   {
     name: 'Responses',
@@ -354,7 +396,16 @@ const REQUEST_APIS = [
       store: false,
       tools: [{ type: 'function', name: 'x', parameters: FUNCTION_PARAMETERS, strict: false }],
     },
-    mustCover: ['temperature', 'top_p', 'top_logprobs', 'max_output_tokens', 'truncation', 'include[0]', 'reasoning.effort'],
+    mustCover: [
+      'temperature',
+      'top_p',
+      'top_logprobs',
+      'max_output_tokens',
+      'truncation',
+      'include[0]',
+      'reasoning.effort',
+      'stream_options.include_obfuscation',
+    ],
   },
 ];
 
@@ -366,7 +417,8 @@ async function send(session: UnderstudySession, path: string, body: unknown): Pr
     signal: AbortSignal.timeout(10_000),
   });
   const text = await response.text();
-  return { status: response.status, body: text ? JSON.parse(text) : undefined };
+  // A 200 to a streamed base is a stream: only refusals are read as JSON.
+  return { status: response.status, body: text && response.status !== 200 ? JSON.parse(text) : undefined };
 }
 
 /** Does `param` name the member at `path`, or one that holds it, or one inside it? */
@@ -382,9 +434,12 @@ describe("requests the description forbids are refused with OpenAI's 400", () =>
   for (const api of REQUEST_APIS) {
     test(`${api.name}: every forbidden value the facts yield is a 400 naming the field`, async (t) => {
       const session = await mock.session(`openapi-forbidden-${api.path.slice(1).replace(/\W/g, '-')}`, { fallback: 'auto' });
-      const cases = forbiddenRequests(REQUESTS.facts, api.root, REQUESTS.schema(api.root)).cases(api.base);
-      const covered = new Set(cases.map((c) => c.path));
-      for (const field of api.mustCover) assert.ok(covered.has(field), `the facts yield forbidden values for ${field}`);
+      const generator = forbiddenRequests(REQUESTS.facts, api.root, REQUESTS.schema(api.root));
+      // stream_options is only taken with stream: true, so its members are judged under a streamed base.
+      const cases = [
+        ...generator.cases(api.base),
+        ...generator.cases({ ...api.base, stream: true }).filter((c) => c.path.startsWith('stream_options.')),
+      ];
 
       // A case's base is valid by the description; Understudy may still refuse it for a reason of
       // its own (a hosted tool it cannot run, a tool message with no call before it): then the
@@ -393,6 +448,7 @@ describe("requests the description forbids are refused with OpenAI's 400", () =>
       const accepted: string[] = [];
       const misnamed: string[] = [];
       let judged = 0;
+      const judgedPaths = new Set<string>();
       for (const c of cases) {
         const key = JSON.stringify(c.base);
         if (!baseStatus.has(key)) baseStatus.set(key, (await send(session, api.path, c.base)).status);
@@ -406,9 +462,12 @@ describe("requests the description forbids are refused with OpenAI's 400", () =>
         assert.equal(answer.body.error.type, 'invalid_request_error', show(c));
         if (baseStatus.get(key) !== 200) continue;
         judged++;
+        judgedPaths.add(c.path);
         if (!names(answer.body.error.param, c.path))
           misnamed.push(`${show(c)} → param ${String(answer.body.error.param)}: ${answer.body.error.message}`);
       }
+      // Judged, not only sent: the base they were made from was taken, so the 400 is theirs.
+      for (const field of api.mustCover) assert.ok(judgedPaths.has(field), `forbidden values for ${field} were judged`);
       assert.deepEqual(accepted, [], `forbidden by the description, answered 200:\n${accepted.join('\n')}`);
       assert.deepEqual(misnamed, [], `refused without naming the field:\n${misnamed.join('\n')}`);
       const refusedBases = [...baseStatus.values()].filter((status) => status !== 200).length;
@@ -441,6 +500,42 @@ describe("requests the description forbids are refused with OpenAI's 400", () =>
         );
       }
     }
+  });
+
+  test('image URLs (format: uri): what the description takes is taken, a string with no scheme is refused (property)', async () => {
+    const session = await mock.session('openapi-uri-property', { fallback: 'auto' });
+    const uri = REQUESTS.schema('ChatCompletionRequestMessageContentPartImage');
+    const chat = (url: string) => ({ model: MODEL, messages: [{ role: 'user', content: [{ type: 'image_url', image_url: { url } }] }] });
+    const responses = (url: string) => ({
+      model: MODEL,
+      store: false,
+      input: [{ role: 'user', content: [{ type: 'input_image', image_url: url }] }],
+    });
+    await fc.assert(
+      fc.asyncProperty(
+        fc.oneof(
+          fc.webUrl(),
+          fc.string(),
+          fc.string().map((s) => `data:image/png;base64,${s}`),
+        ),
+        async (url) => {
+          const described = uri({ type: 'image_url', image_url: { url } });
+          const schemeless = !/^[a-zA-Z][a-zA-Z0-9+.-]*:/.test(url);
+          for (const [path, body, param] of [
+            ['/chat/completions', chat(url), 'messages[0].content[0].image_url.url'],
+            ['/responses', responses(url), 'input[0].content[0].image_url'],
+          ] as const) {
+            const answer = await send(session, path, body);
+            if (described) assert.equal(answer.status, 200, `${path} ${JSON.stringify(url)}: ${JSON.stringify(answer.body)}`);
+            if (schemeless) {
+              assert.equal(answer.status, 400, `${path} ${JSON.stringify(url)}`);
+              assert.equal(answer.body.error.param, param);
+            }
+          }
+        },
+      ),
+      { numRuns: 60 },
+    );
   });
 
   test('Embeddings: Understudy does not serve /v1/embeddings yet (issue 21); the facts are derived for when it does', async () => {

@@ -12,7 +12,7 @@ export interface ForbiddenCase {
   /** Where the value sits, in OpenAI's `param` notation (`stream_options.include_usage`, `stop[0]`). */
   path: string;
   value: unknown;
-  /** Which rule of the description it breaks (the ajv keyword): type, maximum, enum … */
+  /** Which rules of the description it breaks (ajv's keywords, `+`-joined): type, maximum, enum … */
   rule: string;
   body: Record<string, unknown>;
   /** The valid request it was made from (which Understudy may refuse for reasons of its own). */
@@ -212,6 +212,9 @@ export function forbiddenRequests(facts: OpenApiFacts, rootSchema: string, valid
     add(base: Obj, path: (string | number)[], param: string, value: unknown, rule: string): void {
       const body = set(base, path, value);
       if (valid(body)) return;
+      // The rules the description itself says the body breaks (a union's wrappers left out).
+      const broken = new Set((validate.errors ?? []).map((e) => e.keyword).filter((k) => k !== 'anyOf' && k !== 'oneOf'));
+      rule = [...broken].sort().join('+') || rule;
       const key = `${JSON.stringify(base)}\u0000${param}\u0000${JSON.stringify(value)}`;
       if (this.seen.has(key)) return;
       this.seen.add(key);

@@ -23,10 +23,13 @@ export interface OpenApiFacts {
 
 export type Schema = { [keyword: string]: any } | boolean;
 
+/** OpenAI's OpenAPI document (scripts/derive-openapi-facts.mjs). */
 export const FACTS_FILE = new URL('../fixtures/openapi/openai-2.3.0.json', import.meta.url);
+/** The Gemini API's protos, in the JSON their mapping gives the wire (scripts/derive-gemini-facts.mjs). */
+export const GEMINI_FACTS_FILE = new URL('../fixtures/google/generativelanguage-v1beta.json', import.meta.url);
 
-export function loadFacts(): OpenApiFacts {
-  return JSON.parse(readFileSync(FACTS_FILE, 'utf8')) as OpenApiFacts;
+export function loadFacts(file: URL = FACTS_FILE): OpenApiFacts {
+  return JSON.parse(readFileSync(file, 'utf8')) as OpenApiFacts;
 }
 
 const ONE_SCHEMA = new Set(['items', 'not', 'propertyNames', 'contains', 'additionalProperties']);
