@@ -4,7 +4,7 @@
 import OpenAI from 'openai';
 import type { ChatCompletion, ChatCompletionCreateParamsBase } from 'openai/resources/chat/completions';
 import type { CompletionUsage } from 'openai/resources/completions';
-import { CLIENT_TIMEOUT_MS, parsedArguments, type Answer, type ConformanceDriver, type Question } from './driver.js';
+import { CLIENT_TIMEOUT_MS, parsedArguments, type Answer, type ConformanceDriver, type Question, type Target } from './driver.js';
 
 function answerOf(completion: ChatCompletion, textDeltas: number, usage = completion.usage): Answer {
   const choice = completion.choices[0];
@@ -66,6 +66,20 @@ export interface ChatTarget {
   /** The `mock.url(...)` name of its base URL. */
   provider: string;
   model: string;
+  /** A client of the host's own making (e.g. `AzureOpenAI`); the `openai` client at the base URL when left out. */
+  client?: (target: Target) => OpenAI;
+}
+
+/** The `openai` client at a target's base URL, or the host's own. */
+export function clientFor(at: ChatTarget, target: Target): OpenAI {
+  if (at.client) return at.client(target);
+  return new OpenAI({
+    baseURL: target.url(at.provider),
+    apiKey: target.apiKey,
+    maxRetries: 0,
+    timeout: CLIENT_TIMEOUT_MS,
+    logLevel: 'off',
+  });
 }
 
 export function openaiChatDriverAt(at: ChatTarget): ConformanceDriver {
@@ -75,13 +89,7 @@ export function openaiChatDriverAt(at: ChatTarget): ConformanceDriver {
     operations: { json: at.operation, stream: at.operation },
     errorTypes: { invalidRequest: 'invalid_request_error', rateLimited: 'requests', conflict: 'understudy_error' },
     connect(target) {
-      const client = new OpenAI({
-        baseURL: target.url(at.provider),
-        apiKey: target.apiKey,
-        maxRetries: 0,
-        timeout: CLIENT_TIMEOUT_MS,
-        logLevel: 'off',
-      });
+      const client = clientFor(at, target);
       return {
         async ask(question, mode) {
           if (mode === 'json') return answerOf(await client.chat.completions.create({ ...params(question, at.model), stream: false }), 0);

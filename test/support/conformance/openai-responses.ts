@@ -2,10 +2,9 @@
 // the `responses.stream` helper for streams. The SDK yields a stream's `error` and
 // `response.failed` events instead of throwing (wire-formats §19.8); the driver throws them.
 
-import OpenAI from 'openai';
 import type { Response, ResponseCreateParamsBase } from 'openai/resources/responses/responses';
-import { CLIENT_TIMEOUT_MS, parsedArguments, StreamErrorEvent, type Answer, type ConformanceDriver, type Question } from './driver.js';
-import { openaiErrorOf, type ChatTarget } from './openai-chat.js';
+import { parsedArguments, StreamErrorEvent, type Answer, type ConformanceDriver, type Question } from './driver.js';
+import { clientFor, openaiErrorOf, type ChatTarget } from './openai-chat.js';
 
 function params(question: Question, model: string): ResponseCreateParamsBase {
   return {
@@ -58,13 +57,7 @@ export function openaiResponsesDriverAt(at: ChatTarget): ConformanceDriver {
     operations: { json: at.operation, stream: at.operation },
     errorTypes: { invalidRequest: 'invalid_request_error', rateLimited: 'requests', conflict: 'understudy_error' },
     connect(target) {
-      const client = new OpenAI({
-        baseURL: target.url(at.provider),
-        apiKey: target.apiKey,
-        maxRetries: 0,
-        timeout: CLIENT_TIMEOUT_MS,
-        logLevel: 'off',
-      });
+      const client = clientFor(at, target);
       return {
         async ask(question, mode) {
           if (mode === 'json') return answerOf(await client.responses.create({ ...params(question, at.model), stream: false }), 0);
