@@ -6,7 +6,7 @@
 
 import type { ChatRequest } from '../../core/model.js';
 import type { WireContext } from '../dialect.js';
-import { addFilterResults } from './azure-content-filter.js';
+import { azureChatAnswers, markStreamFlavour } from './azure-content-filter.js';
 import { datedVersion, encodeAzureError, v1Version, type VersionRule } from './azure-service.js';
 import type { HostOperation, JsonObject, OpenAIHost } from './host.js';
 
@@ -24,9 +24,9 @@ export function versioned(paths: readonly string[], rule: VersionRule): Pick<Hos
   return { paths, prepare: (body, wire) => rule(wire) ?? body };
 }
 
-/** Chat Completions with Azure's version rule and content filter results. */
+/** Chat Completions with Azure's version rule, content filter results and stream flavour. */
 export function azureChat(paths: readonly string[], rule: VersionRule): HostOperation {
-  return { ...versioned(paths, rule), answer: addFilterResults };
+  return { ...versioned(paths, rule), ...azureChatAnswers, finish: (request, _body, wire) => markStreamFlavour(request, wire) };
 }
 
 const deploymentVersion = datedVersion(AZURE_CHAT_VERSIONS);
@@ -47,7 +47,7 @@ export const azure: OpenAIHost = {
     },
     finish(request: ChatRequest, _body: JsonObject, wire) {
       const deployment = deploymentOf(wire);
-      return request.model === deployment ? request : { ...request, model: deployment };
+      return markStreamFlavour(request.model === deployment ? request : { ...request, model: deployment }, wire);
     },
   },
   responses: versioned(bothPrefixes('/openai/responses'), datedVersion(AZURE_RESPONSES_VERSIONS)),
