@@ -33,12 +33,25 @@ const REPLIES: Record<string, Reply> = {
 /** A request body per operation, the smallest each route takes, asking for a stream or not. */
 function bodyFor(operation: string, stream: boolean): unknown {
   const user = 'What is the weather?';
-  if (operation.startsWith('openai.chat')) return { model: 'gpt-4o', messages: [{ role: 'user', content: user }], stream };
-  if (operation.startsWith('openai.responses')) return { model: 'gpt-4o', input: user, stream };
+  // OpenAI's and its hosts' (`deepseek.chat.completions`, `azure.responses` …).
+  if (operation.endsWith('chat.completions')) return { model: 'gpt-4o', messages: [{ role: 'user', content: user }], stream };
+  if (operation.endsWith('.responses')) return { model: 'gpt-4o', input: user, stream };
   if (operation.startsWith('anthropic'))
     return { model: 'claude-sonnet-4-5', max_tokens: 100, messages: [{ role: 'user', content: user }], stream };
   if (operation.startsWith('gemini') || operation.startsWith('vertex')) return { contents: [{ role: 'user', parts: [{ text: user }] }] };
   throw new Error(`no request body for operation ${operation}: add one to test/fast-bytes.test.ts`);
+}
+
+/** The query a route requires (Azure's api-version). */
+const QUERIES: Record<string, Record<string, string>> = {
+  'azure.chat.completions': { 'api-version': '2024-10-21' },
+  'azure.responses': { 'api-version': '2025-04-01-preview' },
+  'foundry-models.chat.completions': { 'api-version': '2024-05-01-preview' },
+};
+
+/** Session stream flavours a route's answers differ by (Azure's Chat routes). */
+function flavoursOf(operation: string): ('plain' | 'azure')[] {
+  return /^(azure|azure-v1|foundry|foundry-models)\.chat/.test(operation) ? ['plain', 'azure'] : ['plain'];
 }
 
 interface Case {
@@ -56,25 +69,28 @@ function casesOf(): Case[] {
       const streamed = route.operation.includes('stream') ? [true] : [false, true];
       for (const stream of streamed) {
         for (const alt of route.operation.includes('streamGenerateContent') ? ['sse', ''] : ['']) {
-          const label = `${route.operation} stream=${stream}${alt ? ' alt=sse' : ''}`;
-          if (seen.has(label)) continue;
-          seen.add(label);
-          const wire: WireContext = {
-            operation: route.operation,
-            params: {
-              version: route.operation.startsWith('vertex') ? 'v1' : 'v1beta',
-              model: 'gemini-2.0-flash',
-              project: 'p',
-              location: 'us-central1',
-            },
-            query: new URLSearchParams(alt ? { alt } : {}),
-            headers: { 'anthropic-version': '2023-06-01', authorization: 'Bearer k' },
-            state: { sessionId: 's', store: (_name, create) => create(), zeroConfig: () => false },
-          };
-          const decoded = route.dialect.decode(bodyFor(route.operation, stream), wire);
-          assert.ok(!isNeutralError(decoded), `${label}: ${JSON.stringify(decoded)}`);
-          // The decode memo's request is frozen: the only kind answered from templates.
-          cases.push({ dialect: route.dialect, operation: label, wire, request: deepFreeze(decoded) });
+          for (const flavour of flavoursOf(route.operation)) {
+            const label = `${route.operation} stream=${stream}${alt ? ' alt=sse' : ''}${flavour === 'plain' ? '' : ` flavour=${flavour}`}`;
+            if (seen.has(label)) continue;
+            seen.add(label);
+            const wire: WireContext = {
+              operation: route.operation,
+              params: {
+                version: route.operation.startsWith('vertex') ? 'v1' : 'v1beta',
+                model: 'gemini-2.0-flash',
+                project: 'p',
+                location: 'us-central1',
+                deployment: 'my-gpt4o',
+              },
+              query: new URLSearchParams(alt ? { alt } : (QUERIES[route.operation] ?? {})),
+              headers: { 'anthropic-version': '2023-06-01', authorization: 'Bearer k' },
+              state: { sessionId: 's', store: (_name, create) => create(), zeroConfig: () => false, streamFlavour: () => flavour },
+            };
+            const decoded = route.dialect.decode(bodyFor(route.operation, stream), wire);
+            assert.ok(!isNeutralError(decoded), `${label}: ${JSON.stringify(decoded)}`);
+            // The decode memo's request is frozen: the only kind answered from templates.
+            cases.push({ dialect: route.dialect, operation: label, wire, request: deepFreeze(decoded) });
+          }
         }
       }
     }
@@ -139,7 +155,8 @@ test('every dialect: repeated answers are byte for byte its plain encoding, JSON
 
 test('templates are in use: a repeated answer to the memo request is not rendered again', () => {
   const c = casesOf().find((x) => x.operation.startsWith('openai.chat') && !x.request.stream) as Case;
-  const reply = resolveReply(REPLIES.text as Reply, c.request, { nextId: () => 'unused' });
+  // A reply of its own: the first test filled the shared replies' template slots (MAX_KEYS each).
+  const reply = resolveReply({ ...(REPLIES.text as Reply) }, c.request, { nextId: () => 'unused' });
   let renders = 0;
   const counting: ChatDialect = { ...c.dialect, encodeResponse: (...args) => (renders++, c.dialect.encodeResponse(...args)) };
   for (let i = 0; i < 10; i++) {

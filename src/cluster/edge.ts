@@ -88,6 +88,7 @@ export class EdgeLink implements EdgeSide {
         session.fallback = d.fallback;
         session.clock = d.clock;
         session.pacing = d.pacing;
+        session.streamFlavour = d.streamFlavour ?? 'plain';
       } else {
         if (existing) this.registry.delete(d.id);
         session = this.registry.create({
@@ -99,6 +100,7 @@ export class EdgeLink implements EdgeSide {
           seed: `${d.seed}@${this.index}`,
           requireApiKey: d.requireApiKey,
           pacing: d.pacing,
+          streamFlavour: d.streamFlavour,
           promptCache: d.promptCache,
         });
         if (d.scenarios?.length) session.load({ scenarios: d.scenarios });

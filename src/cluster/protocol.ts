@@ -1,7 +1,7 @@
 // Messages between the primary process and its workers under `understudy serve --workers N`, and
 // what an edge worker is told about each session. See docs/workers.md for the design.
 
-import type { Pacing } from '../core/model.js';
+import type { Pacing, StreamFlavour } from '../core/model.js';
 import type { PromptCacheOptions } from '../core/prompt-cache.js';
 import type { LatenessSnapshot } from '../transport/lateness.js';
 import type { FallbackMode, ScenarioSpec } from '../engine/spec.js';
@@ -21,6 +21,7 @@ export interface SessionDescriptor {
   seed: string;
   requireApiKey: boolean;
   pacing?: Pacing;
+  streamFlavour?: StreamFlavour;
   promptCache: PromptCacheOptions;
   /** Only for local sessions. */
   scenarios?: ScenarioSpec[];

@@ -34,6 +34,7 @@ export function describeSession(session: Session): SessionDescriptor {
     seed: session.seed,
     requireApiKey: session.requireApiKey,
     ...(session.pacing && { pacing: session.pacing }),
+    streamFlavour: session.streamFlavour,
     promptCache: session.promptCache.options,
     ...(local && { scenarios: session.scripts.map((s) => s.spec) }),
   };
@@ -47,6 +48,7 @@ interface Published {
   clock: number;
   pacing: unknown;
   chaos: unknown;
+  streamFlavour: string;
 }
 
 /** The owner's view of what edges know, to publish only sessions that changed. */
@@ -67,7 +69,8 @@ export class PublishedSessions {
         last.fallback === session.fallback &&
         last.clock === session.clock &&
         last.pacing === session.pacing &&
-        last.chaos === session.chaos
+        last.chaos === session.chaos &&
+        last.streamFlavour === session.streamFlavour
       )
         continue;
       this.published.set(session.id, {
@@ -77,6 +80,7 @@ export class PublishedSessions {
         clock: session.clock,
         pacing: session.pacing,
         chaos: session.chaos,
+        streamFlavour: session.streamFlavour,
       });
       out.push(describeSession(session));
     }

@@ -6,7 +6,7 @@ import { parseFixtureText, validateFixtureValue, type FixtureResult } from '../e
 import type { ReplyLimits } from '../engine/reply-limits.js';
 import type { Session } from '../engine/session.js';
 import type { FallbackMode } from '../engine/spec.js';
-import type { ChaosOptions } from '../core/model.js';
+import type { ChaosOptions, StreamFlavour } from '../core/model.js';
 import type { VerifyExpectations } from '../engine/verify.js';
 import { jsonTooDeep, MAX_JSON_DEPTH, readBody } from '../transport/body.js';
 import { CONTROL_PREFIX, decodedSegment, PROVIDER_PATHS, providerRoutes } from '../transport/routes.js';
@@ -144,6 +144,7 @@ const SESSION_FIELDS: Record<string, (v: unknown) => boolean> = {
         ['minTokens', 'granularity', 'maxPrefixes'].includes(k) && Number.isInteger(n) && (n as number) >= (k === 'granularity' ? 1 : 0),
     ),
   requireApiKey: (v) => typeof v === 'boolean',
+  streamFlavour: (v) => v === 'plain' || v === 'azure',
   chaos: (v) => chaosProblem(v) === undefined,
   fixture: () => true,
 };
@@ -157,6 +158,7 @@ const SESSION_EXPECT: Record<string, string> = {
   journalBytes: 'an integer number of bytes >= 0',
   journalEntryBytes: 'an integer number of bytes >= 0',
   requireApiKey: 'true or false',
+  streamFlavour: '"plain" or "azure"',
   chaos:
     'chaos options {status?, latencyMs?, jitterPct?, dropPct?, malformedPct?, trickleMs?, disconnectPct?, rateLimitAfter?, contentFilter?: [terms]}',
   promptCache: 'an object with integer minTokens (>= 0), granularity (>= 1) and maxPrefixes (>= 0)',
@@ -331,6 +333,7 @@ async function controlAnswer(server: ControlledServer, req: IncomingMessage, pat
         journalEntryBytes: body.journalEntryBytes as number | undefined,
         promptCache: body.promptCache as Record<string, number> | undefined,
         requireApiKey: body.requireApiKey as boolean | undefined,
+        streamFlavour: body.streamFlavour as StreamFlavour | undefined,
         chaos: body.chaos as ChaosOptions | undefined,
       });
     } catch (e) {

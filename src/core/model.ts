@@ -98,6 +98,11 @@ export interface ScriptedError {
   inStream?: boolean;
 }
 
+/** How a session's streams look on hosts that have a flavour of their own: `plain` is the
+ * dialect's stream; `azure` adds, on Azure and Foundry Chat Completions routes, Azure's leading
+ * prompt-filter chunk (empty `choices`) and a content-filter chunk without `delta`. */
+export type StreamFlavour = 'plain' | 'azure';
+
 /** How a streamed reply is paced. Zero delay unless set. */
 export interface Pacing {
   /** Milliseconds before the first event is written (headers go out at once). */

@@ -4,7 +4,7 @@
 
 import type { IncomingHttpHeaders } from 'node:http';
 import type { NeutralError } from '../core/errors.js';
-import type { ChatRequest, EncodeContext, ResolvedReply } from '../core/model.js';
+import type { ChatRequest, EncodeContext, ResolvedReply, StreamFlavour } from '../core/model.js';
 
 export interface EncodedBody {
   status: number;
@@ -79,6 +79,8 @@ export interface DialectState {
   readonly sessionId: string;
   /** True while the session answers unmatched requests in zero-config mode (fallback `auto`). */
   zeroConfig?(): boolean;
+  /** The session's stream flavour (SessionOptions.streamFlavour); `plain` when left out. */
+  streamFlavour?(): StreamFlavour;
 }
 
 /** What the route and the HTTP request say besides the body. */

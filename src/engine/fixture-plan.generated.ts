@@ -10,7 +10,7 @@ export const FIXTURE_PLAN: readonly PlanNode[] = [
     fields: [
       ['scenarios', 1],
       ['session', 81],
-      ['$schema', 83],
+      ['$schema', 84],
     ],
   },
   { kind: 'array', element: 2, minLength: 1 },
@@ -259,8 +259,10 @@ export const FIXTURE_PLAN: readonly PlanNode[] = [
     fields: [
       ['fallback', 82],
       ['pacing', 64],
+      ['streamFlavour', 83],
     ],
   },
   { kind: 'enum', options: ['strict', 'auto'] },
+  { kind: 'enum', options: ['plain', 'azure'] },
   { kind: 'string' },
 ];

@@ -31,6 +31,7 @@ import { DEFAULT_REPLY_LIMITS, sizeText } from './reply-limits.js';
 
 const EXHAUSTION = ['reject', 'repeat_last', 'restart'] as const;
 const FALLBACK = ['strict', 'auto'] as const;
+const STREAM_FLAVOURS = ['plain', 'azure'] as const;
 const FINISH = ['stop', 'length', 'tool_calls', 'content_filter'] as const;
 const FAULT_KINDS = ['error', 'truncate', 'malformed', 'stall', 'reset', 'close'] as const;
 const JSON_PATH_IN = ['latest', 'toolResult'] as const;
@@ -422,6 +423,10 @@ export function describeFixtureFormat(z: typeof Z) {
         'How the session answers a request that no scenario matches: "strict" fails it (with an explanation of the nearest miss), "auto" gives a zero-config answer.',
       ).optional(),
       pacing: pacingOf("Pacing of every streamed answer in the session (a scenario's or step's pacing overrides the fields it sets)."),
+      streamFlavour: described(
+        oneOf(STREAM_FLAVOURS),
+        'How streams look on hosts with a flavour of their own: "plain" (the default) is the dialect\'s stream; "azure" adds Azure\'s leading prompt-filter chunk (empty `choices`) and a content-filter chunk without `delta` on Azure and Foundry Chat Completions routes.',
+      ).optional(),
     },
     { description: 'Options for the session these scenarios are loaded into.' },
   );

@@ -1,7 +1,7 @@
 // A session owns everything one test sees: scripts and cursors, journal, id counter and clock.
 
 import { latestUserText } from '../core/conversation.js';
-import type { ChaosOptions, ChatRequest, Pacing } from '../core/model.js';
+import type { ChaosOptions, ChatRequest, Pacing, StreamFlavour } from '../core/model.js';
 import { nodeCrypto } from '../core/node-crypto.js';
 import { DEFAULT_PROMPT_CACHE, PromptCache, type PromptCacheOptions } from '../core/prompt-cache.js';
 import { flattened, IdSequence, idPrefix } from './ids.js';
@@ -35,6 +35,9 @@ export interface SessionOptions {
   chaos?: ChaosOptions;
   /** Prompt-cache identity: which repeated prefixes report cached input tokens. */
   promptCache?: Partial<PromptCacheOptions>;
+  /** How streams look on hosts with a flavour of their own (default `plain`; `azure`: Azure's
+   * prompt-filter and content-filter chunks on Azure and Foundry routes). */
+  streamFlavour?: StreamFlavour;
 }
 
 export interface SessionInfo {
@@ -54,6 +57,7 @@ export class Session {
   readonly requireApiKey: boolean;
   pacing: Pacing | undefined;
   chaos: ChaosOptions | undefined;
+  streamFlavour: StreamFlavour;
   scripts: Script[] = [];
   readonly journal: Journal;
   readonly promptCache: PromptCache;
@@ -71,6 +75,7 @@ export class Session {
       return store;
     },
     zeroConfig: (): boolean => this.fallback === 'auto',
+    streamFlavour: (): StreamFlavour => this.streamFlavour,
   };
   private readonly ids: IdSequence;
 
@@ -83,6 +88,7 @@ export class Session {
     this.requireApiKey = options.requireApiKey ?? false;
     this.pacing = options.pacing;
     this.chaos = options.chaos;
+    this.streamFlavour = options.streamFlavour ?? 'plain';
     this.ids = new IdSequence(idPrefix(this.seed));
     this.dialectState.sessionId = this.id;
     this.journal = new Journal(
@@ -108,6 +114,7 @@ export class Session {
     }
     if (fixture.session?.fallback) this.fallback = fixture.session.fallback;
     if (fixture.session?.pacing) this.pacing = fixture.session.pacing;
+    if (fixture.session?.streamFlavour) this.streamFlavour = fixture.session.streamFlavour;
   }
 
   /** Rewinds every cursor, clears the journal and the id counter; `scripts` also removes the scripts. */

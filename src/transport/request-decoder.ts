@@ -5,7 +5,7 @@
 
 import type { IncomingHttpHeaders, IncomingMessage } from 'node:http';
 import { invalidRequest, isNeutralError, type NeutralError } from '../core/errors.js';
-import type { ChatRequest } from '../core/model.js';
+import type { ChatRequest, StreamFlavour } from '../core/model.js';
 import type { ChatDialect, DialectState, WireContext } from '../dialects/dialect.js';
 import { jsonTooDeep } from './body.js';
 import { DecodeMemo } from './decode-memo.js';
@@ -20,7 +20,8 @@ export class Unparsed {
 export class RequestDecoder {
   private readonly memo = new DecodeMemo();
   /** The last decode context made, returned again while requests repeat it (see contextOf). */
-  private lastContext: { context: WireContext; queryText: string; state: DialectState; zeroConfig: boolean } | undefined;
+  private lastContext:
+    { context: WireContext; queryText: string; state: DialectState; zeroConfig: boolean; flavour: StreamFlavour | undefined } | undefined;
 
   /** The kept decoding of this text under this context, if the same came just before. */
   remembered(text: string, context: WireContext | undefined): ChatRequest | undefined {
@@ -63,11 +64,13 @@ export class RequestDecoder {
     const last = this.lastContext;
     const state = wire.state;
     const zeroConfig = state.zeroConfig?.() ?? false;
+    const flavour = state.streamFlavour?.();
     if (
       last &&
       last.queryText === queryText &&
       last.state === state &&
       last.zeroConfig === zeroConfig &&
+      last.flavour === flavour &&
       sameDecodeContext(last.context, wire, dialect.decodeHeaders)
     ) {
       return last.context;
@@ -77,9 +80,9 @@ export class RequestDecoder {
       params: wire.params,
       query: wire.query,
       headers: decodeHeadersOf(wire.headers, dialect.decodeHeaders),
-      state: stateAsOfArrival(state, zeroConfig),
+      state: stateAsOfArrival(state, zeroConfig, flavour),
     };
-    this.lastContext = { context, queryText, state, zeroConfig };
+    this.lastContext = { context, queryText, state, zeroConfig, flavour };
     return context;
   }
 }
@@ -94,10 +97,12 @@ export function decodeForJournal(text: string, context: unknown): ChatRequest | 
   return decoded;
 }
 
-/** A session's dialect state with its mode fixed as it was when a request arrived, not when the
- * journal decodes the request later (on this process, or on the owner for an edge's record). */
-export function stateAsOfArrival(live: WireContext['state'], zeroConfig: boolean): WireContext['state'] {
-  return { sessionId: live.sessionId, store: live.store, zeroConfig: () => zeroConfig };
+/** A session's dialect state with its modes fixed as they were when a request arrived, not when
+ * the journal decodes the request later (on this process, or on the owner for an edge's record). */
+export function stateAsOfArrival(live: WireContext['state'], zeroConfig: boolean, flavour?: StreamFlavour): WireContext['state'] {
+  const state: WireContext['state'] = { sessionId: live.sessionId, store: live.store, zeroConfig: () => zeroConfig };
+  if (flavour !== undefined) state.streamFlavour = () => flavour;
+  return state;
 }
 
 /** The SDK's retry attempt, 0-based: Stainless SDKs count retries, the AWS SDK counts attempts. */

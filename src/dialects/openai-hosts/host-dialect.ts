@@ -76,7 +76,9 @@ function hostDialect(host: OpenAIHost, base: Base, rules: HostOperation): ChatDi
         continue;
       }
       const parsed = JSON.parse(data) as JsonObject;
-      if (rules.event(parsed, { index, count }, reply, request, ctx) !== false) events.push(frame(parsed, name));
+      const verdict = rules.event(parsed, { index, count }, reply, request, ctx);
+      if (Array.isArray(verdict)) for (const sent of verdict as readonly JsonObject[]) events.push(frame(sent, name));
+      else if (verdict !== false) events.push(frame(parsed, name));
     }
     return { contentType: stream.contentType, events: arraySource(events) };
   };

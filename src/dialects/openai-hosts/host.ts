@@ -38,8 +38,15 @@ export interface HostOperation {
   answer?(answer: JsonObject, reply: ResolvedReply, request: ChatRequest, ctx: DialectEncodeContext): void;
   /** Events sent before OpenAI's first (their `data`), e.g. Azure's prompt-filter chunk. */
   leadingEvents?(reply: ResolvedReply, request: ChatRequest, ctx: DialectEncodeContext): JsonObject[];
-  /** One of OpenAI's stream events (its `data`), changed in place; false drops the event. */
-  event?(data: JsonObject, place: EventPlace, reply: ResolvedReply, request: ChatRequest, ctx: DialectEncodeContext): boolean | void;
+  /** One of OpenAI's stream events (its `data`), changed in place; false drops the event, and a
+   * list is sent in its place (the event itself among them where the host keeps it). */
+  event?(
+    data: JsonObject,
+    place: EventPlace,
+    reply: ResolvedReply,
+    request: ChatRequest,
+    ctx: DialectEncodeContext,
+  ): boolean | void | readonly JsonObject[];
 }
 
 export interface OpenAIHost {

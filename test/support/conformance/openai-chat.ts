@@ -67,11 +67,20 @@ export interface ChatTarget {
   provider: string;
   model: string;
   lacks?: ConformanceDriver['lacks'];
+  /** A client of the host's own making (e.g. `AzureOpenAI`); the `openai` client at the base URL when left out. */
+  client?: (target: Target) => OpenAI;
 }
 
-/** The `openai` SDK at the base URL `provider` names, for the suite. */
-export function openaiClient(target: Target, provider: string): OpenAI {
-  return new OpenAI({ baseURL: target.url(provider), apiKey: target.apiKey, maxRetries: 0, timeout: CLIENT_TIMEOUT_MS, logLevel: 'off' });
+/** The `openai` client at a target's base URL, or the host's own. */
+export function clientFor(at: ChatTarget, target: Target): OpenAI {
+  if (at.client) return at.client(target);
+  return new OpenAI({
+    baseURL: target.url(at.provider),
+    apiKey: target.apiKey,
+    maxRetries: 0,
+    timeout: CLIENT_TIMEOUT_MS,
+    logLevel: 'off',
+  });
 }
 
 export function openaiChatDriverAt(at: ChatTarget): ConformanceDriver {
@@ -82,7 +91,7 @@ export function openaiChatDriverAt(at: ChatTarget): ConformanceDriver {
     errorTypes: { invalidRequest: 'invalid_request_error', rateLimited: 'requests', conflict: 'understudy_error' },
     lacks: at.lacks,
     connect(target) {
-      const client = openaiClient(target, at.provider);
+      const client = clientFor(at, target);
       return {
         async ask(question, mode) {
           if (mode === 'json') return answerOf(await client.chat.completions.create({ ...params(question, at.model), stream: false }), 0);

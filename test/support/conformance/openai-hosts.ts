@@ -2,8 +2,23 @@
 // operation through the client its users point at it — the `openai` SDK with the host's base URL
 // unless the host has an SDK of its own.
 
-import type { ConformanceDriver } from './driver.js';
+import OpenAI, { AzureOpenAI } from 'openai';
+import { CLIENT_TIMEOUT_MS, type ConformanceDriver, type Target } from './driver.js';
 import { openaiChatDriverAt } from './openai-chat.js';
+import { openaiResponsesDriverAt } from './openai-responses.js';
+
+/** `AzureOpenAI` at the deployment routes (the SDK adds `/openai` and the deployment segment). */
+function azureClient(apiVersion: string) {
+  return (target: Target) =>
+    new AzureOpenAI({
+      endpoint: target.url('azure'),
+      apiKey: target.apiKey,
+      apiVersion,
+      maxRetries: 0,
+      timeout: CLIENT_TIMEOUT_MS,
+      logLevel: 'off',
+    });
+}
 
 export const openaiHostDrivers: ConformanceDriver[] = [
   openaiChatDriverAt({
@@ -14,5 +29,65 @@ export const openaiHostDrivers: ConformanceDriver[] = [
     model: 'deepseek-chat',
     // JSON mode only: a json_schema format is refused (test/openai-hosts-deepseek.test.ts).
     lacks: ['structured output'],
+  }),
+  openaiChatDriverAt({
+    name: 'azure-chat',
+    dialect: 'openai-chat@azure',
+    operation: 'azure.chat.completions',
+    provider: 'azure',
+    model: 'my-gpt4o',
+    client: azureClient('2024-10-21'),
+  }),
+  openaiResponsesDriverAt({
+    name: 'azure-responses',
+    dialect: 'openai-responses@azure',
+    operation: 'azure.responses',
+    provider: 'azure',
+    model: 'my-gpt4o',
+    client: azureClient('2025-04-01-preview'),
+  }),
+  openaiChatDriverAt({
+    name: 'azure-v1-chat',
+    dialect: 'openai-chat@azure-v1',
+    operation: 'azure-v1.chat.completions',
+    provider: 'azure-v1',
+    model: 'gpt-4o',
+  }),
+  openaiResponsesDriverAt({
+    name: 'azure-v1-responses',
+    dialect: 'openai-responses@azure-v1',
+    operation: 'azure-v1.responses',
+    provider: 'azure-v1',
+    model: 'gpt-4o',
+  }),
+  openaiChatDriverAt({
+    name: 'foundry-chat',
+    dialect: 'openai-chat@foundry',
+    operation: 'foundry.chat.completions',
+    provider: 'foundry',
+    model: 'gpt-4o',
+  }),
+  openaiResponsesDriverAt({
+    name: 'foundry-responses',
+    dialect: 'openai-responses@foundry',
+    operation: 'foundry.responses',
+    provider: 'foundry',
+    model: 'gpt-4o',
+  }),
+  openaiChatDriverAt({
+    name: 'foundry-models-chat',
+    dialect: 'openai-chat@foundry-models',
+    operation: 'foundry-models.chat.completions',
+    provider: 'foundry-models',
+    model: 'Llama-3.3-70B-Instruct',
+    client: (target) =>
+      new OpenAI({
+        baseURL: target.url('foundry-models'),
+        apiKey: target.apiKey,
+        defaultQuery: { 'api-version': '2024-05-01-preview' },
+        maxRetries: 0,
+        timeout: CLIENT_TIMEOUT_MS,
+        logLevel: 'off',
+      }),
   }),
 ];

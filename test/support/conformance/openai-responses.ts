@@ -4,7 +4,7 @@
 
 import type { Response, ResponseCreateParamsBase } from 'openai/resources/responses/responses';
 import { parsedArguments, StreamErrorEvent, type Answer, type ConformanceDriver, type Question } from './driver.js';
-import { openaiClient, openaiErrorOf, type ChatTarget } from './openai-chat.js';
+import { clientFor, openaiErrorOf, type ChatTarget } from './openai-chat.js';
 
 function params(question: Question, model: string): ResponseCreateParamsBase {
   return {
@@ -58,7 +58,7 @@ export function openaiResponsesDriverAt(at: ChatTarget): ConformanceDriver {
     errorTypes: { invalidRequest: 'invalid_request_error', rateLimited: 'requests', conflict: 'understudy_error' },
     lacks: at.lacks,
     connect(target) {
-      const client = openaiClient(target, at.provider);
+      const client = clientFor(at, target);
       return {
         async ask(question, mode) {
           if (mode === 'json') return answerOf(await client.responses.create({ ...params(question, at.model), stream: false }), 0);

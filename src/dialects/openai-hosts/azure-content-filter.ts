@@ -1,0 +1,85 @@
+// Azure's content filter results on Chat Completions answers: `prompt_filter_results` for the
+// prompt and `content_filter_results` on each choice, every category passed. Scripts never filter
+// here: a filtered answer is a scripted error (kind content_filter) or finish reason.
+//
+// In a session whose stream flavour is `azure`, streams also carry what Azure's streams carry
+// around OpenAI's chunks: first a metadata chunk with empty `choices` and the prompt's filter
+// results, and before the finish chunk a content-filter chunk whose choice has no `delta` (what
+// Azure's asynchronous filter sends), so that apps can test that they tolerate both.
+
+import type { ChatRequest, ResolvedReply } from '../../core/model.js';
+import type { WireContext } from '../dialect.js';
+import type { EventPlace, HostOperation, JsonObject } from './host.js';
+
+const SAFE = { filtered: false, severity: 'safe' };
+const NOT_DETECTED = { filtered: false, detected: false };
+
+function promptFilterResults(): JsonObject[] {
+  return [
+    { prompt_index: 0, content_filter_results: { hate: SAFE, jailbreak: NOT_DETECTED, self_harm: SAFE, sexual: SAFE, violence: SAFE } },
+  ];
+}
+
+function completionFilterResults(): JsonObject {
+  return {
+    hate: SAFE,
+    protected_material_code: NOT_DETECTED,
+    protected_material_text: NOT_DETECTED,
+    self_harm: SAFE,
+    sexual: SAFE,
+    violence: SAFE,
+  };
+}
+
+/** Adds Azure's filter results to a Chat Completions answer, in place. */
+export function addFilterResults(answer: JsonObject): void {
+  answer.prompt_filter_results = promptFilterResults();
+  for (const choice of answer.choices as JsonObject[]) choice.content_filter_results = completionFilterResults();
+}
+
+/** Requests decoded while their session's streams were in Azure's flavour. The mark rides on the
+ * decoded request, so an answer made from a template of an earlier request (keyed by that request)
+ * always has the flavour it was decoded under. */
+const azureFlavoured = new WeakSet<ChatRequest>();
+
+/** Marks the request when its session's streams are in Azure's flavour (a `finish` rule). */
+export function markStreamFlavour(request: ChatRequest, wire: WireContext): ChatRequest {
+  if (request.stream && wire.state.streamFlavour?.() === 'azure') azureFlavoured.add(request);
+  return request;
+}
+
+/** Azure's chunks carry no id, time or model of their own. */
+function bareChunk(choices: JsonObject[]): JsonObject {
+  return { id: '', object: '', created: 0, model: '', choices };
+}
+
+function leadingEvents(_reply: ResolvedReply, request: ChatRequest): JsonObject[] {
+  if (!azureFlavoured.has(request)) return [];
+  return [{ ...bareChunk([]), prompt_filter_results: promptFilterResults() }];
+}
+
+function contentFilterChunk(reply: ResolvedReply): JsonObject {
+  const end = reply.content === null ? 0 : reply.content.length;
+  return bareChunk([
+    {
+      index: 0,
+      finish_reason: null,
+      content_filter_results: completionFilterResults(),
+      content_filter_offsets: { check_offset: 0, start_offset: 0, end_offset: end },
+    },
+  ]);
+}
+
+function event(data: JsonObject, _place: EventPlace, reply: ResolvedReply, request: ChatRequest): readonly JsonObject[] | undefined {
+  if (!azureFlavoured.has(request)) return undefined;
+  const choice = (data.choices as JsonObject[] | undefined)?.[0];
+  return choice && choice.finish_reason !== null ? [contentFilterChunk(reply), data] : undefined;
+}
+
+/** The rules every Azure Chat Completions route shares: filter results on answers, and the
+ * session's stream flavour. */
+export const azureChatAnswers: Pick<HostOperation, 'answer' | 'leadingEvents' | 'event'> = {
+  answer: addFilterResults,
+  leadingEvents,
+  event,
+};
