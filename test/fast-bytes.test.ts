@@ -39,6 +39,8 @@ function bodyFor(operation: string, stream: boolean): unknown {
   if (operation.startsWith('anthropic'))
     return { model: 'claude-sonnet-4-5', max_tokens: 100, messages: [{ role: 'user', content: user }], stream };
   if (operation.startsWith('gemini') || operation.startsWith('vertex')) return { contents: [{ role: 'user', parts: [{ text: user }] }] };
+  if (operation === 'ollama.chat') return { model: 'llama3.2', messages: [{ role: 'user', content: user }], stream };
+  if (operation === 'ollama.generate') return { model: 'llama3.2', prompt: user, stream };
   throw new Error(`no request body for operation ${operation}: add one to test/fast-bytes.test.ts`);
 }
 

@@ -3,6 +3,7 @@
 import { anthropicMessagesRegistration } from './anthropic-messages/routes.js';
 import type { DialectRegistration } from './dialect.js';
 import { geminiRegistration } from './gemini/routes.js';
+import { ollamaRegistration } from './ollama/routes.js';
 import { openaiChatRegistration } from './openai-chat/routes.js';
 import { hostRegistration } from './openai-hosts/host-dialect.js';
 import { OPENAI_HOSTS } from './openai-hosts/table.js';
@@ -13,5 +14,6 @@ export const DIALECTS: DialectRegistration[] = [
   openaiResponsesRegistration,
   anthropicMessagesRegistration,
   geminiRegistration,
+  ollamaRegistration,
   ...OPENAI_HOSTS.map(hostRegistration),
 ];

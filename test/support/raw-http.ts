@@ -82,13 +82,14 @@ function dechunked(bytes: Buffer): string {
   return Buffer.concat(parts).toString('utf8');
 }
 
-export type ErrorShape = 'openai' | 'anthropic' | 'gemini' | 'control';
+export type ErrorShape = 'openai' | 'anthropic' | 'gemini' | 'ollama' | 'control';
 
 /** The provider whose error shape a provider path's errors come in. */
 export function shapeForPath(path: string): ErrorShape {
   const bare = path.split('?')[0].replace(/^\/s\/[^/]*/, '');
   if (bare === '/_understudy' || bare.startsWith('/_understudy/')) return 'control';
   if (bare.startsWith('/anthropic/') || bare.startsWith('/v1/messages')) return 'anthropic';
+  if (bare.startsWith('/api/') || bare.startsWith('/ollama/api/')) return 'ollama';
   if (bare.startsWith('/gemini/') || bare.startsWith('/v1beta/') || /:(?:stream)?[gG]enerateContent$/.test(bare)) return 'gemini';
   return 'openai';
 }
@@ -96,7 +97,7 @@ export function shapeForPath(path: string): ErrorShape {
 /** Which shape an error body is in: one of the four, or else the dialect (a host of the OpenAI
  * dialects) whose own error body it has the members of. */
 export function shapeOf(body: string): ErrorShape | string | undefined {
-  for (const shape of ['anthropic', 'gemini', 'control', 'openai'] as const) {
+  for (const shape of ['anthropic', 'gemini', 'ollama', 'control', 'openai'] as const) {
     try {
       assertErrorShape(body, shape, '');
       return shape;
@@ -151,6 +152,11 @@ export function assertErrorShape(body: string, shape: ErrorShape, context: strin
   const fail = (why: string) => {
     throw new Error(`${context}: not a ${shape} error body (${why}): ${body.slice(0, 300)}`);
   };
+  // Ollama's error is the message itself: {"error":"…"}.
+  if (shape === 'ollama') {
+    if (typeof value.error !== 'string' || value.error === '' || Object.keys(value).length !== 1) fail('only an error string expected');
+    return;
+  }
   if (typeof error !== 'object' || error === null) fail('no error object');
   if (typeof error!.message !== 'string' || error!.message === '') fail('no message');
   switch (shape) {

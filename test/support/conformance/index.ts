@@ -4,6 +4,7 @@
 import { anthropicMessagesDriver } from './anthropic-messages.js';
 import type { ConformanceDriver } from './driver.js';
 import { geminiDriver, vertexDriver, vertexExpressDriver } from './gemini.js';
+import { ollamaChatDriver, ollamaGenerateDriver } from './ollama.js';
 import { openaiHostDrivers } from './openai-hosts.js';
 import { openaiChatDriver } from './openai-chat.js';
 import { openaiResponsesDriver } from './openai-responses.js';
@@ -15,5 +16,7 @@ export const DRIVERS: ConformanceDriver[] = [
   geminiDriver,
   vertexDriver,
   vertexExpressDriver,
+  ollamaChatDriver,
+  ollamaGenerateDriver,
   ...openaiHostDrivers,
 ];

@@ -1,0 +1,19 @@
+import type { ChatDialect } from '../dialect.js';
+import { decodeOllamaRequest, ollamaRequestedStream } from './decode-request.js';
+import { encodeOllamaResponse } from './encode-response.js';
+import { encodeOllamaStreamErrorEvent, encodeOllamaStreamEvents, encodeOllamaStreamFailure } from './encode-stream.js';
+import { encodeOllamaError } from './errors.js';
+
+/** Ollama's native /api/chat and /api/generate. */
+export const ollama: ChatDialect = {
+  id: 'ollama',
+  idPrefix: '',
+  decodeHeaders: [],
+  requestedStream: ollamaRequestedStream,
+  decode: decodeOllamaRequest,
+  encodeResponse: encodeOllamaResponse,
+  encodeStream: encodeOllamaStreamEvents,
+  encodeError: encodeOllamaError,
+  encodeStreamFailure: encodeOllamaStreamFailure,
+  encodeStreamErrorEvent: encodeOllamaStreamErrorEvent,
+};
