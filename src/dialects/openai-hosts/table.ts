@@ -4,5 +4,6 @@ import { azure, azureV1 } from './azure.js';
 import { deepseek } from './deepseek.js';
 import { foundry, foundryModels } from './foundry.js';
 import type { OpenAIHost } from './host.js';
+import { ollamaOpenAI } from './ollama.js';
 
-export const OPENAI_HOSTS: readonly OpenAIHost[] = [deepseek, azure, azureV1, foundry, foundryModels];
+export const OPENAI_HOSTS: readonly OpenAIHost[] = [deepseek, azure, azureV1, foundry, foundryModels, ollamaOpenAI];

@@ -90,4 +90,11 @@ export const openaiHostDrivers: ConformanceDriver[] = [
         logLevel: 'off',
       }),
   }),
+  openaiChatDriverAt({
+    name: 'ollama-openai-chat',
+    dialect: 'openai-chat@ollama-openai',
+    operation: 'ollama-openai.chat.completions',
+    provider: 'ollama-openai',
+    model: 'llama3.2',
+  }),
 ];
