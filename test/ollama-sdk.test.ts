@@ -187,6 +187,19 @@ describe('chat: text', () => {
     assertStatistics(last, entry.usage);
   });
 
+  test('a paced stream reports its pacing: time to first token as prompt_eval_duration, the line gaps as eval_duration [ollama-chat.text.stream +]', async () => {
+    const { session, ollama } = await open('chat-paced');
+    session.scenario('paced').replies('one two three').inChunks(['one ', 'two ', 'three']).paced({ ttftMs: 30, chunksPerSecond: 100 });
+    const parts = await collect(await ollama.chat({ model: MODEL, messages: [{ role: 'user', content: 'Count' }], stream: true }));
+    assert.equal(parts.map((p) => p.message.content).join(''), 'one two three');
+    const last = parts.at(-1) as ChatResponse;
+    // Four lines: three pieces and the last; three gaps of 10 ms.
+    assert.deepEqual([last.prompt_eval_duration, last.eval_duration], [30_000_000, 30_000_000]);
+    assert.equal(last.total_duration, last.load_duration + 60_000_000);
+    const [entry] = await journal(session);
+    assert.equal(last.eval_count, entry.usage?.outputTokens);
+  });
+
   test('a body without "stream" is answered as an NDJSON stream, as the server does [ollama-chat.text.stream +]', async () => {
     const session = await mock.session('chat-default-stream');
     session.scenario('default').replies('Streamed by default.').inChunks(['Streamed ', 'by default.']);

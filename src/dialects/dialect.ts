@@ -4,7 +4,7 @@
 
 import type { IncomingHttpHeaders } from 'node:http';
 import type { NeutralError } from '../core/errors.js';
-import type { ChatRequest, EncodeContext, ResolvedReply, StreamFlavour } from '../core/model.js';
+import type { ChatRequest, EncodeContext, Pacing, ResolvedReply, StreamFlavour } from '../core/model.js';
 
 export interface EncodedBody {
   status: number;
@@ -97,6 +97,9 @@ export interface WireContext {
 
 export interface DialectEncodeContext extends EncodeContext {
   wire: WireContext;
+  /** The pacing the answer is written with, when it is paced (a paced answer is never built from a
+   * byte template, so an encoder may read it: Ollama reports its durations from it). */
+  pacing?: Pacing;
 }
 
 /** A stream's content type and its events, each framed (e.g. "data: {...}\n\n"), made as they are

@@ -164,15 +164,16 @@ export class Delivery {
   private async sendPlanned(exchange: Exchange, answer: Extract<Answer, { kind: 'reply' }>, ctx: DialectEncodeContext): Promise<void> {
     const { dialect, request, res, entry } = exchange;
     const reply = answer.reply;
+    const encodeCtx = answer.pacing ? { ...ctx, pacing: answer.pacing } : ctx;
     let headers: Record<string, string>;
     let pieces: EventSource;
     if (request.stream) {
-      const stream = dialect.encodeStream(reply, request, ctx);
+      const stream = dialect.encodeStream(reply, request, encodeCtx);
       headers = { 'content-type': stream.contentType, 'cache-control': 'no-cache', ...dialect.responseHeaders?.(ctx) };
       pieces = stream.events;
     } else {
       headers = { ...JSON_HEADERS, ...dialect.responseHeaders?.(ctx) };
-      pieces = arraySource([dialect.encodeResponse(reply, request, ctx)]);
+      pieces = arraySource([dialect.encodeResponse(reply, request, encodeCtx)]);
     }
     const fault = answer.fault;
     const errorEvent =

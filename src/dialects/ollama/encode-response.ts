@@ -38,9 +38,10 @@ export function objectHead(ctx: DialectEncodeContext): string {
   return `{"model":${JSON.stringify(ctx.model)},"created_at":${createdAt(ctx.created)},`;
 }
 
-/** What closes the last object: `"done":true,"done_reason":…` and the statistics. */
-export function doneTail(reply: ResolvedReply): string {
-  return `"done":true,"done_reason":"${mapDoneReason(reply.finishReason)}"${metricsJson(reply.usage)}}`;
+/** What closes the last object: `"done":true,"done_reason":…` and the statistics (`lines`: how
+ * many lines the answer is written in). */
+export function doneTail(reply: ResolvedReply, ctx: DialectEncodeContext, lines: number): string {
+  return `"done":true,"done_reason":"${mapDoneReason(reply.finishReason)}"${metricsJson(reply.usage, ctx.pacing, lines)}}`;
 }
 
 export function encodeOllamaResponse(reply: ResolvedReply, request: ChatRequest, ctx: DialectEncodeContext): string {
@@ -49,5 +50,5 @@ export function encodeOllamaResponse(reply: ResolvedReply, request: ChatRequest,
   const body = isGenerate(ctx)
     ? `"response":${content}${thinking},`
     : `"message":{"role":"assistant","content":${content}${thinking}${toolCallsMember(reply)}},`;
-  return `${objectHead(ctx)}${body}${doneTail(reply)}`;
+  return `${objectHead(ctx)}${body}${doneTail(reply, ctx, 1)}`;
 }

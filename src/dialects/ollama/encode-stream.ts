@@ -55,7 +55,7 @@ export function encodeOllamaStreamEvents(
   const generate = isGenerate(ctx);
   const bodies = bodiesOf(reply, request, generate);
   const head = objectHead(ctx);
-  const last = `${head}${generate ? generateBody('', '') : chatBody('', '')}${doneTail(reply)}\n`;
+  const last = `${head}${generate ? generateBody('', '') : chatBody('', '')}${doneTail(reply, ctx, bodies.length + 1)}\n`;
   return {
     contentType: NDJSON,
     events: { length: bodies.length + 1, at: (i) => (i === bodies.length ? last : `${head}${bodies[i]}"done":false}\n`) },
