@@ -689,6 +689,18 @@ describe('chat: zero-config', () => {
   }
 });
 
+describe('routes not served', () => {
+  test("list, show and ps are not served yet: a 404 ResponseError in Ollama's shape, as an unknown path", async () => {
+    const { session, ollama } = await open('not-served');
+    for (const call of [() => ollama.list(), () => ollama.show({ model: MODEL }), () => ollama.ps(), () => ollama.version()]) {
+      const { status, error } = await responseError(call());
+      assert.equal(status, 404);
+      assert.match(error, /Unrecognized request URL/);
+    }
+    assert.deepEqual((await journal(session)).length, 0, 'nothing is journalled for a path no route serves');
+  });
+});
+
 describe('generate', () => {
   test('prompt and system as a one-turn conversation; response, done_reason and statistics [ollama-generate.text.json +]', async () => {
     const { session, ollama } = await open('generate-json');
