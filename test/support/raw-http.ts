@@ -81,7 +81,8 @@ function dechunked(bytes: Buffer): string {
   return Buffer.concat(parts).toString('utf8');
 }
 
-export type ErrorShape = 'openai' | 'anthropic' | 'gemini' | 'control';
+/** `azure`: what Azure's service answers itself (version, path, key): `{error: {code, message}}`. */
+export type ErrorShape = 'openai' | 'anthropic' | 'gemini' | 'control' | 'azure';
 
 /** The provider whose error shape a provider path's errors come in. */
 export function shapeForPath(path: string): ErrorShape {
@@ -92,9 +93,9 @@ export function shapeForPath(path: string): ErrorShape {
   return 'openai';
 }
 
-/** Which shape an error body is in, if any of the four. */
+/** Which shape an error body is in, if any of the five. */
 export function shapeOf(body: string): ErrorShape | undefined {
-  for (const shape of ['anthropic', 'gemini', 'control', 'openai'] as const) {
+  for (const shape of ['anthropic', 'gemini', 'control', 'openai', 'azure'] as const) {
     try {
       assertErrorShape(body, shape, '');
       return shape;
@@ -131,6 +132,9 @@ export function assertErrorShape(body: string, shape: ErrorShape, context: strin
       break;
     case 'control':
       if (typeof error!.status !== 'number' || typeof error!.code !== 'string') fail('status and code expected');
+      break;
+    case 'azure':
+      if (typeof error!.code !== 'string' || Object.keys(error!).length !== 2) fail('only code and message expected');
       break;
   }
 }
