@@ -53,8 +53,7 @@ function bareChunk(choices: JsonObject[]): JsonObject {
   return { id: '', object: '', created: 0, model: '', choices };
 }
 
-function leadingEvents(_reply: ResolvedReply, request: ChatRequest): JsonObject[] {
-  if (!azureFlavoured.has(request)) return [];
+function leadingEvents(): JsonObject[] {
   return [{ ...bareChunk([]), prompt_filter_results: promptFilterResults() }];
 }
 
@@ -70,16 +69,16 @@ function contentFilterChunk(reply: ResolvedReply): JsonObject {
   ]);
 }
 
-function event(data: JsonObject, _place: EventPlace, reply: ResolvedReply, request: ChatRequest): readonly JsonObject[] | undefined {
-  if (!azureFlavoured.has(request)) return undefined;
+function event(data: JsonObject, _place: EventPlace, reply: ResolvedReply): readonly JsonObject[] | undefined {
   const choice = (data.choices as JsonObject[] | undefined)?.[0];
   return choice && choice.finish_reason !== null ? [contentFilterChunk(reply), data] : undefined;
 }
 
 /** The rules every Azure Chat Completions route shares: filter results on answers, and the
  * session's stream flavour. */
-export const azureChatAnswers: Pick<HostOperation, 'answer' | 'leadingEvents' | 'event'> = {
+export const azureChatAnswers: Pick<HostOperation, 'answer' | 'rewritesStream' | 'leadingEvents' | 'event'> = {
   answer: addFilterResults,
+  rewritesStream: (request) => azureFlavoured.has(request),
   leadingEvents,
   event,
 };
