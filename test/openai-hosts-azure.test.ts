@@ -268,6 +268,60 @@ test("Azure v1 refuses a dated api-version with Azure's 400 [azure-v1-chat.api-v
   );
 });
 
+test('a scripted content_filter finish reports the completion filtered in content_filter_results [azure-chat.content-filter.json +]', async () => {
+  const s = await session();
+  s.scenario('filtered').reply({ text: 'I cannot', finishReason: 'content_filter' });
+  const answer = await azureClient(s, { apiVersion: '2024-10-21', deployment: 'my-gpt4o' }).chat.completions.create({
+    model: 'gpt-4o',
+    messages: hello,
+  });
+  assert.equal(answer.choices[0]?.finish_reason, 'content_filter');
+  const results = (answer.choices[0] as unknown as { content_filter_results: Record<string, unknown> }).content_filter_results;
+  assert.deepEqual(results.hate, { filtered: true, severity: 'high' });
+  assert.deepEqual(results.violence, { filtered: false, severity: 'safe' });
+  assert.deepEqual(
+    (await s.journal()).entries.map((e) => [e.status, e.reply?.finishReason]),
+    [[200, 'content_filter']],
+  );
+});
+
+test("a prompt the content filter blocks is Azure's 400 content_filter with the filter's verdict, and nothing is consumed [azure-chat.content-filter.json -]", async () => {
+  const s = await mock.session(undefined, { chaos: { contentFilter: ['forbidden'] } });
+  s.scenario('hello').replies('Hello.');
+  const client = azureClient(s, { apiVersion: '2024-10-21', deployment: 'my-gpt4o' });
+  const blocked = async (messages: typeof hello) => {
+    const error = await caught(client.chat.completions.create({ model: 'gpt-4o', messages }));
+    assert.ok(error instanceof OpenAI.BadRequestError, `got ${String(error)}`);
+    assert.equal(error.code, 'content_filter');
+    assert.equal(error.param, 'prompt');
+    const inner = (error.error as { innererror?: { code: string; content_filter_result: Record<string, unknown> } }).innererror;
+    assert.equal(inner?.code, 'ResponsibleAIPolicyViolation');
+    assert.deepEqual(inner?.content_filter_result.hate, { filtered: true, severity: 'high' });
+    assert.deepEqual(inner?.content_filter_result.jailbreak, { filtered: false, detected: false });
+  };
+  await blocked([{ role: 'user', content: 'a forbidden question' }]);
+  // A script's own 400 content_filter comes in the same body.
+  const scripted = await mock.session();
+  scripted.scenario('blocked').fails(400, 'The prompt was filtered', { code: 'content_filter' });
+  const scriptedError = await caught(
+    azureClient(scripted, { apiVersion: '2024-10-21', deployment: 'my-gpt4o' }).chat.completions.create({
+      model: 'gpt-4o',
+      messages: hello,
+    }),
+  );
+  assert.ok(scriptedError instanceof OpenAI.BadRequestError, `got ${String(scriptedError)}`);
+  assert.equal((scriptedError.error as { innererror?: { code: string } }).innererror?.code, 'ResponsibleAIPolicyViolation');
+  const answer = await client.chat.completions.create({ model: 'gpt-4o', messages: hello });
+  assert.equal(answer.choices[0]?.message.content, 'Hello.');
+  assert.deepEqual(
+    (await s.journal()).entries.map((e) => [e.status, e.error?.code]),
+    [
+      [400, 'content_filter'],
+      [200, undefined],
+    ],
+  );
+});
+
 // ---------------------------------------------------------------- the Azure stream flavour
 
 /** Every chunk of a streamed answer, as the SDK's iterator hands them over. */
