@@ -6,6 +6,7 @@
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import { createAzure } from '@ai-sdk/azure';
+import { AzureChatOpenAI } from '@langchain/openai';
 import { stepCountIs, streamText, tool } from 'ai';
 import OpenAI, { AzureOpenAI } from 'openai';
 import type { ChatCompletionChunk } from 'openai/resources/chat/completions';
@@ -482,4 +483,66 @@ test('Vercel AI SDK azure.chat: a call that fails the tool schema is APICallErro
   s.scenario('weather').callsTool('weather', { city: 75001 }).then().replies('Done.');
   const ran: unknown[] = [];
   await expectStreamTextRefused({ model: azureProvider(s).chat('my-gpt4o'), tools: typedWeatherTool('string', ran), ran, session: s });
+});
+
+// ---------------------------------------------------------------- LangChain
+
+function langchainAzure(s: UnderstudySession): AzureChatOpenAI {
+  return new AzureChatOpenAI({
+    azureOpenAIApiKey: s.apiKey,
+    azureOpenAIEndpoint: mock.url('azure'),
+    azureOpenAIApiDeploymentName: 'my-dep',
+    azureOpenAIApiVersion: '2024-10-21',
+    maxRetries: 0,
+    timeout: CLIENT_TIMEOUT_MS,
+  });
+}
+
+test("LangChain's AzureChatOpenAI: invoke and stream on the deployment routes, the model taken from the path [langchain-azure-chat.text.json +]", async () => {
+  const s = await session();
+  s.scenario('hello')
+    .replies('Hello from Azure.', { chunks: ['Hello ', 'from ', 'Azure.'] })
+    .then()
+    .replies('Streamed.', { chunks: ['Stream', 'ed.'] });
+  const chat = langchainAzure(s);
+  const answer = await chat.invoke('Hi');
+  assert.equal(answer.content, 'Hello from Azure.');
+  const pieces: string[] = [];
+  for await (const chunk of await chat.stream('Hi again'))
+    if (typeof chunk.content === 'string' && chunk.content) pieces.push(chunk.content);
+  assert.deepEqual(pieces, ['Stream', 'ed.']);
+  assert.deepEqual(
+    (await s.journal()).entries.map((e) => [e.status, e.stream, e.route, e.request?.model]),
+    [
+      [200, false, 'POST /azure/openai/deployments/my-dep/chat/completions', 'my-dep'],
+      [200, true, 'POST /azure/openai/deployments/my-dep/chat/completions', 'my-dep'],
+    ],
+  );
+});
+
+test("LangChain's AzureChatOpenAI: a scripted error surfaces with its status, and an unknown api-version as Azure's 400 [langchain-azure-chat.text.json -]", async () => {
+  const s = await session();
+  s.scenario('busy').fails(429, 'Requests to this deployment are throttled', { code: 'rate_limit_exceeded' });
+  const throttled = await caught(langchainAzure(s).invoke('Hi'));
+  assert.ok(throttled instanceof Error);
+  assert.equal((throttled as { status?: number }).status, 429);
+  assert.match(throttled.message, /throttled/);
+  const old = new AzureChatOpenAI({
+    azureOpenAIApiKey: s.apiKey,
+    azureOpenAIEndpoint: mock.url('azure'),
+    azureOpenAIApiDeploymentName: 'my-dep',
+    azureOpenAIApiVersion: '2023-05-15',
+    maxRetries: 0,
+    timeout: CLIENT_TIMEOUT_MS,
+  });
+  const refused = await caught(old.invoke('Hi'));
+  assert.equal((refused as { status?: number }).status, 400);
+  assert.match((refused as Error).message, /API version not supported/);
+  assert.deepEqual(
+    (await s.journal()).entries.map((e) => [e.status, e.error?.code]),
+    [
+      [429, 'rate_limit_exceeded'],
+      [400, 'BadRequest'],
+    ],
+  );
 });
