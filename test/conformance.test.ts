@@ -10,7 +10,7 @@ import { connectUnderstudy, startUnderstudy, type Understudy } from '../src/clie
 import { DIALECTS } from '../src/dialects/registry.js';
 import { CASES, CHUNKS, PROMPT, TEXT } from './support/conformance/cases.js';
 import { DRIVERS } from './support/conformance/index.js';
-import type { ConformanceClient, ConformanceDriver } from './support/conformance/driver.js';
+import { featuresOf, type ConformanceClient, type ConformanceDriver, type Feature } from './support/conformance/driver.js';
 
 // ------------------------------------------------------------------ registry ↔ drivers
 
@@ -59,18 +59,25 @@ for (const driver of DRIVERS) {
       for (const mode of conformance.modes) {
         if (driver.operations[mode] === undefined) continue;
         const options = { timeout: 20_000, ...(conformance.todo && { todo: conformance.todo }) };
-        test(`${driver.name}: ${conformance.name} (${mode})`, options, async () => {
+        test(`${driver.name}: ${conformance.name} (${mode})`, options, async (t) => {
           const id = `${conformance.name.replace(/[^a-z]+/g, '-')}-${mode}`;
           const session = await control.session(id, conformance.zeroConfig ? { fallback: 'auto' } : {});
           const sdk = driver.connect({ url: (provider) => session.url(provider), apiKey: session.apiKey });
+          // A question asking for what the provider lacks is not sent: the case is skipped, whatever
+          // it made of the refusal.
+          let lacking: Feature | undefined;
           // Scenarios built in a case are sent before each question.
           const client: ConformanceClient = {
             async ask(question, askMode) {
+              lacking ??= featuresOf(question).find((feature) => driver.lacks?.includes(feature));
+              if (lacking) throw new Error(`${driver.name} offers no ${lacking}`);
               await session.push();
               return sdk.ask(question, askMode);
             },
           };
-          await conformance.run({ driver, mode, client, session });
+          const outcome = await conformance.run({ driver, mode, client, session }).catch((error: unknown) => error);
+          if (lacking) t.skip(`${driver.name} offers no ${lacking}`);
+          else if (outcome !== undefined) throw outcome;
         });
       }
     }

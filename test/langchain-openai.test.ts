@@ -11,6 +11,7 @@ import { ChatOpenAI } from '@langchain/openai';
 import OpenAI from 'openai';
 import { z } from 'zod';
 import { startUnderstudy, type Understudy, type UnderstudySession } from '../src/client/index.js';
+import { scriptParisWeather, scriptZipCodeCall } from './support/aisdk.js';
 
 let mock: Understudy;
 before(async () => {
@@ -40,19 +41,6 @@ function weatherTool(cityType: 'string' | 'number', ran: unknown[]) {
     },
     { name: 'weather', description: 'Current weather for a city', schema: z.object({ city }) },
   );
-}
-
-function scriptWeatherRound(session: UnderstudySession): void {
-  session
-    .scenario('weather')
-    .whenLatestUser({ contains: 'weather in Paris' })
-    .callsTool('weather', { city: 'Paris' }, 'call_paris')
-    .thenWhenToolResult('weather', 'call_paris')
-    .replies('Paris is sunny, 21 °C.');
-}
-
-function scriptZipCodeCall(session: UnderstudySession): void {
-  session.scenario('zip').callsTool('weather', { city: 75001 }, 'call_zip').then().replies('Done.');
 }
 
 /** Runs the tool calls of `reply` and returns the ToolMessages to send back. */
@@ -88,7 +76,7 @@ async function expectConflict(promise: Promise<unknown>): Promise<InstanceType<t
 
 test('ChatOpenAI.bindTools: a tool round by hand, usage and the journal [langchain-openai-chat.tools.json +]', async () => {
   const session = await mock.session('lc-tools');
-  scriptWeatherRound(session);
+  scriptParisWeather(session);
   const ran: unknown[] = [];
   const weather = weatherTool('string', ran);
   const model = chatModel(session).bindTools([weather]);
@@ -166,7 +154,7 @@ test('ChatOpenAI.bindTools: a call that fails the tool schema is a 409 ConflictE
 
 test('ChatOpenAI.stream with tools: tool-call chunks join into the call, then the answer streams [langchain-openai-chat.tools.stream +]', async () => {
   const session = await mock.session('lc-tools-stream');
-  scriptWeatherRound(session);
+  scriptParisWeather(session);
   const ran: unknown[] = [];
   const weather = weatherTool('string', ran);
   const model = chatModel(session).bindTools([weather]);

@@ -52,6 +52,16 @@ export function typedWeatherTool(cityType: 'string' | 'number', ran: unknown[]):
   };
 }
 
+/** Scripts the weather round: a call of `weather` for Paris, then, on its result, the answer. */
+export function scriptParisWeather(session: UnderstudySession, answer = 'Paris is sunny, 21 °C.'): void {
+  session
+    .scenario('weather')
+    .whenLatestUser({ contains: 'Paris' })
+    .callsTool('weather', { city: 'Paris' }, 'call_paris')
+    .thenWhenToolResult('weather', 'call_paris')
+    .replies(answer);
+}
+
 /** Scripts a call with a numeric city (so a string-typed tool refuses it), then an answer. */
 export function scriptZipCodeCall(session: UnderstudySession): void {
   session.scenario('weather').callsTool('weather', { city: 75001 }, 'call_zip').then().replies('Done.');

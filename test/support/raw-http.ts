@@ -2,6 +2,7 @@
 // Only for malformed-input tests: well-formed traffic goes through the real SDKs.
 
 import net from 'node:net';
+import { DIALECTS } from '../../src/dialects/registry.js';
 
 export interface RawResponse {
   status: number;
@@ -81,8 +82,7 @@ function dechunked(bytes: Buffer): string {
   return Buffer.concat(parts).toString('utf8');
 }
 
-/** `azure`: what Azure's service answers itself (version, path, key): `{error: {code, message}}`. */
-export type ErrorShape = 'openai' | 'anthropic' | 'gemini' | 'control' | 'azure';
+export type ErrorShape = 'openai' | 'anthropic' | 'gemini' | 'control';
 
 /** The provider whose error shape a provider path's errors come in. */
 export function shapeForPath(path: string): ErrorShape {
@@ -93,9 +93,10 @@ export function shapeForPath(path: string): ErrorShape {
   return 'openai';
 }
 
-/** Which shape an error body is in, if any of the five. */
-export function shapeOf(body: string): ErrorShape | undefined {
-  for (const shape of ['anthropic', 'gemini', 'control', 'openai', 'azure'] as const) {
+/** Which shape an error body is in: one of the four, or else the dialect (a host of the OpenAI
+ * dialects) whose own error body it has the members of. */
+export function shapeOf(body: string): ErrorShape | string | undefined {
+  for (const shape of ['anthropic', 'gemini', 'control', 'openai'] as const) {
     try {
       assertErrorShape(body, shape, '');
       return shape;
@@ -103,7 +104,39 @@ export function shapeOf(body: string): ErrorShape | undefined {
       // try the next one
     }
   }
-  return undefined;
+  try {
+    return DIALECT_ERROR_SHAPES.get(membersOf(JSON.parse(body)));
+  } catch {
+    return undefined;
+  }
+}
+
+/** The member names of an error body and of its `error` object, e.g. "error{code,message}". */
+function membersOf(value: unknown): string {
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) return typeof value;
+  const record = value as Record<string, unknown>;
+  return Object.keys(record)
+    .sort()
+    .map((key) => (key === 'error' ? `error{${membersOf(record.error)}}` : key))
+    .join(',');
+}
+
+/** Every registered dialect's error bodies, by their members, from each kind of neutral error. */
+const DIALECT_ERROR_SHAPES = new Map<string, string>();
+for (const registration of DIALECTS) {
+  for (const { dialect } of registration.routes) {
+    for (const [kind, status] of [
+      ['invalid_request', 400],
+      ['unauthorized', 401],
+      ['not_found', 404],
+      ['too_large', 413],
+      ['no_match', 409],
+      ['internal', 500],
+    ] as const) {
+      const encoded = dialect.encodeError({ kind, status, code: 'c', message: 'm', param: null }, { requestId: 'req_1' });
+      DIALECT_ERROR_SHAPES.set(membersOf(JSON.parse(encoded.body)), dialect.id);
+    }
+  }
 }
 
 /** Throws unless `body` is an error body of that shape with a message. */
@@ -132,9 +165,6 @@ export function assertErrorShape(body: string, shape: ErrorShape, context: strin
       break;
     case 'control':
       if (typeof error!.status !== 'number' || typeof error!.code !== 'string') fail('status and code expected');
-      break;
-    case 'azure':
-      if (typeof error!.code !== 'string' || Object.keys(error!).length !== 2) fail('only code and message expected');
       break;
   }
 }

@@ -6,6 +6,7 @@
 
 import type { JsonValue, Message, Part, ToolCallPart } from '../../core/model.js';
 import { ENUM, field, onlyKnownFields, snake, unset } from './proto-fields.js';
+import { checkMessage, CODE_EXECUTION_RESULT, EXECUTABLE_CODE } from './proto-members.js';
 import { expectArray, expectBoolean, expectEnum, expectObject, expectString, fieldRule, invalidValue, requestRule } from './wording.js';
 
 const CONTENT_FIELDS = new Set(['role', 'parts']);
@@ -144,8 +145,13 @@ function decodePart(raw: unknown, at: string, turn: Turn, index: number): Decode
         response: unset(response) ? {} : expectObject(response, `${path}.response`),
       };
     }
+    case 'executableCode':
+    case 'codeExecutionResult':
+      // Code execution records: valid history with no neutral equivalent.
+      checkMessage(value, path, dataKey === 'executableCode' ? EXECUTABLE_CODE : CODE_EXECUTION_RESULT);
+      return undefined;
     default:
-      // Code execution and server-side tool records: valid history with no neutral equivalent.
+      // Server-side tool records: valid history with no neutral equivalent.
       expectObject(value, path);
       return undefined;
   }

@@ -8,6 +8,7 @@ import type { Bounds } from '../wire-kit/wording.js';
 import { checkCompiles } from './decode-tools.js';
 import { normalizeOpenApiSchema } from './normalize-schema.js';
 import { ENUM, field, onlyKnownFields, snake, unset } from './proto-fields.js';
+import { checkMessage, IMAGE_CONFIG, SPEECH_CONFIG } from './proto-members.js';
 import {
   expectArray,
   expectBoolean,
@@ -74,14 +75,7 @@ const GENERATION_NUMBERS: Readonly<Record<string, readonly ['TYPE_FLOAT' | 'TYPE
 };
 const GENERATION_BOOLEANS = ['responseLogprobs', 'enableEnhancedCivicAnswers', 'audioTimestamp', 'enableAffectiveDialog'] as const;
 /** Members that are proto messages a text-only stand-in does not use: type-checked only. */
-const GENERATION_MESSAGES = [
-  'speechConfig',
-  'imageConfig',
-  'audioTranscriptionConfig',
-  'routingConfig',
-  'modelConfig',
-  'translationConfig',
-] as const;
+const GENERATION_MESSAGES = ['audioTranscriptionConfig', 'routingConfig', 'modelConfig', 'translationConfig'] as const;
 /** The API documents up to 5 stop sequences. */
 const MAX_STOP_SEQUENCES = 5;
 /** -1 asks for a dynamic budget; otherwise a budget is a count of tokens. */
@@ -117,6 +111,8 @@ export function decodeGenerationConfig(raw: unknown, vertex: boolean): { output:
   }
   for (const name of GENERATION_BOOLEANS) if (!unset(get(name))) expectBoolean(get(name), path(name));
   for (const name of GENERATION_MESSAGES) if (!unset(get(name))) expectObject(get(name), path(name));
+  if (!unset(get('speechConfig'))) checkMessage(get('speechConfig'), path('speechConfig'), SPEECH_CONFIG);
+  if (!unset(get('imageConfig'))) checkMessage(get('imageConfig'), path('imageConfig'), IMAGE_CONFIG);
   if (!unset(get('candidateCount'))) {
     const n = expectInteger(get('candidateCount'), path('candidateCount'), undefined, 'TYPE_INT32');
     if (n !== 1) unsupported(path('candidateCount'), `Understudy answers with exactly one candidate; candidateCount must be 1 (got ${n}).`);

@@ -7,6 +7,7 @@ import { checkSchema, MAX_DECLARED_SCHEMAS } from '../../core/schema.js';
 import { isObject } from '../wire-kit/values.js';
 import { describesObject, normalizeOpenApiSchema } from './normalize-schema.js';
 import { field, onlyKnownFields, snake, unset } from './proto-fields.js';
+import { checkMessage, RETRIEVAL_CONFIG } from './proto-members.js';
 import { expectArray, expectBoolean, expectEnum, expectObject, expectString, fieldRule, requestRule, unsupported } from './wording.js';
 
 /** Tools Google runs on its side; a stand-in cannot, so they are refused with a reason. */
@@ -136,7 +137,7 @@ export function decodeToolConfig(raw: unknown, declared: ToolDefinition[]): { to
   const config = expectObject(raw, 'tool_config');
   onlyKnownFields(config, TOOL_CONFIG_FIELDS, 'tool_config');
   const retrieval = field(config, 'retrievalConfig');
-  if (!unset(retrieval)) expectObject(retrieval, 'tool_config.retrieval_config');
+  if (!unset(retrieval)) checkMessage(retrieval, 'tool_config.retrieval_config', RETRIEVAL_CONFIG);
   const serverSide = field(config, 'includeServerSideToolInvocations');
   if (!unset(serverSide)) expectBoolean(serverSide, 'tool_config.include_server_side_tool_invocations');
   const fcc = field(config, 'functionCallingConfig');

@@ -14,6 +14,7 @@ import {
   expectNewToolName,
   expectObject,
   expectString,
+  expectUrl,
   fail,
   required,
 } from '../openai/checks.js';
@@ -22,12 +23,15 @@ import {
   arrayOf,
   boolean,
   checkFields,
+  closedObject,
   integer,
   logitBias,
   metadata,
+  moderation,
   number,
   object,
   oneOf,
+  promptCacheBreakpoint,
   string,
   stringOr,
   type FieldRule,
@@ -39,7 +43,7 @@ import type { WireContext } from '../dialect.js';
 const ROLES = new Set(['system', 'developer', 'user', 'assistant', 'tool', 'function']);
 const TOOL_NAME = /^[a-zA-Z0-9_-]{1,64}$/;
 
-const textPart = object({ type: oneOf('text'), text: string() }, ['type', 'text']);
+const textPart = object({ type: oneOf('text'), text: string(), prompt_cache_breakpoint: promptCacheBreakpoint }, ['type', 'text']);
 
 /**
  * Every top-level field of `POST /v1/chat/completions` (OpenAI's OpenAPI document,
@@ -86,7 +90,7 @@ export const CHAT_FIELDS: Readonly<Record<string, FieldRule>> = {
   store: boolean,
   audio: object(
     {
-      voice: stringOr(object({ id: string() }, ['id']), 'one of a string or an object'),
+      voice: stringOr(closedObject({ id: string() }, ['id']), 'one of a string or an object'),
       format: oneOf('wav', 'aac', 'mp3', 'flac', 'opus', 'pcm16'),
     },
     ['voice', 'format'],
@@ -111,7 +115,7 @@ export const CHAT_FIELDS: Readonly<Record<string, FieldRule>> = {
       ['type', 'approximate'],
     ),
   }),
-  moderation: object({ model: string() }, ['model']),
+  moderation,
 };
 
 function unrecognized(key: string): never {
@@ -133,6 +137,8 @@ function decodeContent(content: unknown, param: string, role: string): Part[] {
     expectObject(raw, p);
     const part = raw as Record<string, unknown>;
     if (part.type === undefined) fail(`Missing required parameter: '${p}.type'.`, `${p}.type`, 'missing_required_parameter');
+    if (given(part.prompt_cache_breakpoint) && part.type !== 'refusal')
+      promptCacheBreakpoint(part.prompt_cache_breakpoint, `${p}.prompt_cache_breakpoint`);
     switch (part.type) {
       case 'text':
         if (part.text === undefined) fail(`Missing required parameter: '${p}.text'.`, `${p}.text`, 'missing_required_parameter');
@@ -154,7 +160,7 @@ function decodeContent(content: unknown, param: string, role: string): Part[] {
         expectObject(part.image_url, `${p}.image_url`);
         const image = part.image_url as Record<string, unknown>;
         required(image.url, `${p}.image_url.url`);
-        expectString(image.url, `${p}.image_url.url`);
+        expectUrl(image.url, `${p}.image_url.url`);
         if (given(image.detail)) expectEnum(image.detail, ['auto', 'low', 'high'], `${p}.image_url.detail`);
         parts.push({ type: 'image', url: image.url as string });
         break;
@@ -484,14 +490,14 @@ function decodeBody(body: Record<string, unknown>, fields: Readonly<Record<strin
     fail('you must provide a model parameter', null);
   }
   expectString(body.model, 'model');
-  if (body.functions !== undefined) {
+  if (given(body.functions)) {
     fail(
       `Understudy rejects the deprecated 'functions' parameter; declare 'tools' with type 'function' instead.`,
       'functions',
       'invalid_value',
     );
   }
-  if (body.function_call !== undefined) {
+  if (given(body.function_call)) {
     fail(`Understudy rejects the deprecated 'function_call' parameter; use 'tool_choice' instead.`, 'function_call', 'invalid_value');
   }
   checkFields(body, fields, unrecognized);

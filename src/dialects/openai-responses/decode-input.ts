@@ -5,7 +5,8 @@
 
 import type { JsonValue, Message, Part, Role } from '../../core/model.js';
 import { given } from '../wire-kit/values.js';
-import { expectArray, expectEnum, expectLength, expectObject, expectString, fail, required } from '../openai/checks.js';
+import { expectArray, expectEnum, expectLength, expectObject, expectString, expectUrl, fail, required } from '../openai/checks.js';
+import { promptCacheBreakpoint } from '../openai/field-rules.js';
 import { listValues } from '../openai/wording.js';
 
 export interface ItemResolver {
@@ -18,6 +19,7 @@ const MESSAGE_ROLES = ['user', 'assistant', 'system', 'developer'] as const;
 const INPUT_PARTS = ['input_text', 'input_image', 'input_file'] as const;
 const OUTPUT_PARTS = ['output_text', 'refusal'] as const;
 const ITEM_STATUSES = ['in_progress', 'completed', 'incomplete'] as const;
+const MESSAGE_PHASES = ['commentary', 'final_answer'] as const;
 /** A function_call_output's `call_id` and string `output`, as the OpenAPI document bounds them. */
 const CALL_ID_LENGTH = { min: 1, max: 64 };
 const OUTPUT_LENGTH = { max: 10_485_760 };
@@ -65,6 +67,7 @@ function decodeInputParts(content: unknown, param: string): Part[] {
     const part = raw as Record<string, unknown>;
     required(part.type, `${p}.type`);
     expectEnum(part.type, INPUT_PARTS, `${p}.type`);
+    if (given(part.prompt_cache_breakpoint)) promptCacheBreakpoint(part.prompt_cache_breakpoint, `${p}.prompt_cache_breakpoint`);
     switch (part.type) {
       case 'input_text':
         required(part.text, `${p}.text`);
@@ -74,7 +77,7 @@ function decodeInputParts(content: unknown, param: string): Part[] {
       case 'input_image': {
         if (given(part.detail)) expectEnum(part.detail, ['low', 'high', 'auto', 'original'], `${p}.detail`);
         if (given(part.image_url)) {
-          expectString(part.image_url, `${p}.image_url`);
+          expectUrl(part.image_url, `${p}.image_url`);
           parts.push({ type: 'image', url: part.image_url as string });
         } else if (given(part.file_id)) {
           expectString(part.file_id, `${p}.file_id`);
@@ -97,9 +100,10 @@ function decodeInputParts(content: unknown, param: string): Part[] {
             'missing_required_parameter',
           );
         }
-        for (const key of ['file_id', 'file_data', 'file_url', 'filename'] as const) {
+        for (const key of ['file_id', 'file_data', 'filename'] as const) {
           if (given(part[key])) expectString(part[key], `${p}.${key}`);
         }
+        if (given(part.file_url)) expectUrl(part.file_url, `${p}.file_url`);
         break;
     }
   });
@@ -202,6 +206,7 @@ export function decodeInput(raw: unknown, resolver: ItemResolver): Message[] {
         required(item.role, `${p}.role`);
         expectEnum(item.role, MESSAGE_ROLES, `${p}.role`);
         if (given(item.status)) expectEnum(item.status, ITEM_STATUSES, `${p}.status`);
+        if (given(item.phase)) expectEnum(item.phase, MESSAGE_PHASES, `${p}.phase`);
         required(item.content, `${p}.content`);
         if (item.role === 'assistant') {
           addAssistant(decodeAssistantParts(item.content, `${p}.content`));
@@ -245,6 +250,7 @@ export function decodeInput(raw: unknown, resolver: ItemResolver): Message[] {
         break;
       }
       case 'reasoning':
+        if (given(item.status)) expectEnum(item.status, ITEM_STATUSES, `${p}.status`);
         addAssistant(decodeReasoning(item, p));
         break;
       case 'item_reference':

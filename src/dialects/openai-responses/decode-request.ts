@@ -31,6 +31,7 @@ import {
   checkFields,
   integer,
   metadata as metadataRule,
+  moderation,
   number,
   object,
   oneOf,
@@ -112,7 +113,7 @@ const RESPONSES_FIELDS: Readonly<Record<string, FieldRule>> = {
     ),
     { wording: 'an array of strings' },
   ),
-  moderation: object({ model: string() }, ['model']),
+  moderation,
   context_management: arrayOf(object({ type: string(), compact_threshold: integer(1000) }, ['type']), {
     min: 1,
     wording: 'an array of objects',
@@ -142,6 +143,9 @@ const HOSTED_TOOLS = [
   'apply_patch',
   'tool_search',
 ];
+
+/** A function tool's `allowed_callers` (CallableToolAllowedCaller). */
+const ALLOWED_CALLERS = arrayOf(oneOf('direct', 'programmatic'), { wording: 'an array of strings' });
 
 function credentialOf(headers: IncomingHttpHeaders): string {
   const auth = headers.authorization;
@@ -247,6 +251,9 @@ function decodeTools(raw: unknown): { tools: ToolDefinition[]; echo: unknown[] }
     if (given(tool.description)) expectString(tool.description, `${p}.description`);
     required(tool.parameters, `${p}.parameters`);
     if (given(tool.strict)) expectBoolean(tool.strict, `${p}.strict`);
+    if (given(tool.defer_loading)) expectBoolean(tool.defer_loading, `${p}.defer_loading`);
+    if (given(tool.output_schema)) expectObject(tool.output_schema, `${p}.output_schema`);
+    if (given(tool.allowed_callers)) ALLOWED_CALLERS(tool.allowed_callers, `${p}.allowed_callers`);
     if (tool.parameters !== null) {
       expectObject(tool.parameters, `${p}.parameters`);
       const schema = tool.parameters as Record<string, unknown>;

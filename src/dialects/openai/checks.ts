@@ -30,6 +30,16 @@ export function expectNewToolName(seen: Set<string>, name: string, param: string
   seen.add(name);
 }
 
+const SCHEME = /^[a-zA-Z][a-zA-Z0-9+.-]*:/;
+
+/** A URL where the OpenAPI description says `format: uri` (image and file URLs): it must at least
+ * begin with a scheme, as `https:` and `data:` URLs do. */
+export function expectUrl(value: unknown, param: string): string {
+  const url = expectString(value, param);
+  if (!SCHEME.test(url)) fail(`Invalid '${param}': Expected a valid URL, but got a value with an invalid format.`, param, 'invalid_value');
+  return url;
+}
+
 const NAME = /^[a-zA-Z0-9_-]+$/;
 const NAME_BOUNDS = { max: 64 };
 

@@ -62,6 +62,18 @@ export function object(members: Record<string, FieldRule>, requiredMembers: read
   };
 }
 
+/** An object with only the listed members, as the OpenAPI description closes a few
+ * (`additionalProperties: false`); other objects let members they do not list through. */
+export function closedObject(members: Record<string, FieldRule>, requiredMembers: readonly string[] = []): FieldRule {
+  const open = object(members, requiredMembers);
+  return (v, p) => {
+    open(v, p);
+    for (const key in v as Record<string, unknown>) {
+      if (!Object.hasOwn(members, key)) fail(`Unrecognized request argument supplied: ${p}.${key}`, `${p}.${key}`, 'unknown_parameter');
+    }
+  };
+}
+
 /** A string, or (when not a string) the other rule — OpenAI's `oneOf [string, …]` fields. */
 export function stringOr(other: FieldRule, wording: string): FieldRule {
   return (v, p) => {
@@ -70,6 +82,17 @@ export function stringOr(other: FieldRule, wording: string): FieldRule {
     other(v, p);
   };
 }
+
+const MODERATION_CONFIG = object({ mode: oneOf('score', 'block') }, ['mode']);
+
+/** `moderation` on Chat and Responses: the moderation model, and a mode per direction
+ * (ModerationParam, ModerationPolicyParam). */
+export const moderation: FieldRule = object({ model: string(), policy: object({ input: MODERATION_CONFIG, output: MODERATION_CONFIG }) }, [
+  'model',
+]);
+
+/** A content part's `prompt_cache_breakpoint` (PromptCacheBreakpointParam). */
+export const promptCacheBreakpoint: FieldRule = object({ mode: oneOf('explicit') }, ['mode']);
 
 const METADATA_VALUE = { max: 512 };
 

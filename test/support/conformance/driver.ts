@@ -5,6 +5,14 @@
 /** A JSON answer, or a streamed one read through the SDK's streaming interface. */
 export type Mode = 'json' | 'stream';
 
+/** What a question may ask for that not every provider offers. */
+export type Feature = 'tools' | 'structured output';
+
+/** The features a question asks for. */
+export function featuresOf(question: Question): Feature[] {
+  return [...(question.tools ? (['tools'] as const) : []), ...(question.schema ? (['structured output'] as const) : [])];
+}
+
 export interface ToolSpec {
   name: string;
   description: string;
@@ -84,6 +92,9 @@ export interface ConformanceDriver {
   /** The provider's error type for a wire-validation 400, a scripted 429, and Understudy's own 409
    * (no script matches, or the scripted reply fails the request's contract). */
   readonly errorTypes: { invalidRequest: string; rateLimited: string; conflict: string };
+  /** What the provider does not offer (its own tests show the refusal): the suite skips the cases
+   * that ask for it, saying so. */
+  readonly lacks?: readonly Feature[];
   connect(target: Target): ConformanceClient;
   /** Reads what the SDK threw; throws itself when `thrown` is not something this SDK throws. */
   errorOf(thrown: unknown): ErrorSeen;

@@ -66,6 +66,7 @@ export interface ChatTarget {
   /** The `mock.url(...)` name of its base URL. */
   provider: string;
   model: string;
+  lacks?: ConformanceDriver['lacks'];
   /** A client of the host's own making (e.g. `AzureOpenAI`); the `openai` client at the base URL when left out. */
   client?: (target: Target) => OpenAI;
 }
@@ -88,6 +89,7 @@ export function openaiChatDriverAt(at: ChatTarget): ConformanceDriver {
     dialect: at.dialect,
     operations: { json: at.operation, stream: at.operation },
     errorTypes: { invalidRequest: 'invalid_request_error', rateLimited: 'requests', conflict: 'understudy_error' },
+    lacks: at.lacks,
     connect(target) {
       const client = clientFor(at, target);
       return {

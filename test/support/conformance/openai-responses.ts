@@ -56,6 +56,7 @@ export function openaiResponsesDriverAt(at: ChatTarget): ConformanceDriver {
     dialect: at.dialect,
     operations: { json: at.operation, stream: at.operation },
     errorTypes: { invalidRequest: 'invalid_request_error', rateLimited: 'requests', conflict: 'understudy_error' },
+    lacks: at.lacks,
     connect(target) {
       const client = clientFor(at, target);
       return {
