@@ -98,16 +98,21 @@ test('AzureOpenAI: both accepted api-versions, with the deployment option and mo
   );
 });
 
-test('deployment routes: the body may leave the model out, the path names it', async () => {
+test('deployment routes: the body may leave the model out (or send null), the path names it', async () => {
   const s = await mock.session(undefined, { fallback: 'auto' });
-  const res = await fetch(`${mock.url('azure')}/openai/deployments/prod-4o/chat/completions?api-version=2024-10-21`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json', 'api-key': s.apiKey },
-    body: JSON.stringify({ messages: hello }),
-  });
-  assert.equal(res.status, 200);
-  assert.equal(((await res.json()) as { model: string }).model, 'prod-4o');
-  assert.equal((await s.journal()).entries[0]?.request?.model, 'prod-4o');
+  for (const body of [{ messages: hello }, { model: null, messages: hello }]) {
+    const res = await fetch(`${mock.url('azure')}/openai/deployments/prod-4o/chat/completions?api-version=2024-10-21`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'api-key': s.apiKey },
+      body: JSON.stringify(body),
+    });
+    assert.equal(res.status, 200);
+    assert.equal(((await res.json()) as { model: string }).model, 'prod-4o');
+  }
+  assert.deepEqual(
+    (await s.journal()).entries.map((e) => e.request?.model),
+    ['prod-4o', 'prod-4o'],
+  );
 });
 
 test("AzureOpenAI: an unknown api-version is Azure's 400, a missing one its 404, and nothing is consumed [azure-chat.api-version.json -]", async () => {
