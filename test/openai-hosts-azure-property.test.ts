@@ -2,11 +2,13 @@
 // versions and names it is given): every `api-version` a client could put in the query is
 // answered by the route family's rule — an accepted one by the model, any other by Azure's own
 // 400 or 404 in its `{error: {code, message}}` body, never a 5xx — and every deployment name a path
-// can carry becomes the decoded request's model.
+// can carry becomes the decoded request's model. And whatever a script streams, Azure's stream
+// flavour changes nothing the `openai` SDK's stream helper makes of it.
 
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import fc from 'fast-check';
+import OpenAI from 'openai';
 import { startUnderstudy, type Understudy, type UnderstudySession } from '../src/client/index.js';
 
 let mock: Understudy;
@@ -109,5 +111,51 @@ test('every deployment name a path segment carries is the decoded model and the 
       },
     ),
     { numRuns: 60, seed: 17 },
+  );
+});
+
+/** A scripted reply: text in chunks, tool calls, or both. */
+const REPLY = fc
+  .record({
+    chunks: fc.array(fc.string({ minLength: 1, maxLength: 12, unit: 'grapheme' }), { maxLength: 4 }),
+    calls: fc.array(fc.record({ city: fc.string({ maxLength: 10 }), days: fc.integer({ min: 0, max: 9 }) }), { maxLength: 2 }),
+  })
+  .filter((r) => r.chunks.length > 0 || r.calls.length > 0);
+
+test("whatever a script streams, the SDK's stream helper makes the same completion of it in Azure's flavour as without it", async () => {
+  const plain = await mock.session(undefined, { journalLimit: 0 });
+  const azure = await mock.session(undefined, { journalLimit: 0, streamFlavour: 'azure' });
+  const tools = [
+    {
+      type: 'function' as const,
+      function: {
+        name: 'weather',
+        parameters: { type: 'object', properties: { city: { type: 'string' }, days: { type: 'integer' } }, required: ['city', 'days'] },
+      },
+    },
+  ];
+  const final = async (s: UnderstudySession) => {
+    const client = new OpenAI({ baseURL: mock.url('azure-v1'), apiKey: s.apiKey, maxRetries: 0, timeout: 10_000 });
+    const completion = await client.chat.completions
+      .stream({ model: 'gpt-4o', messages: [{ role: 'user', content: 'Hello' }], tools, stream: true })
+      .finalChatCompletion();
+    const choice = completion.choices[0] as (typeof completion.choices)[0] & { content_filter_offsets?: { end_offset: number } };
+    return { message: choice.message, finish: choice.finish_reason, end: choice.content_filter_offsets?.end_offset };
+  };
+  await fc.assert(
+    fc.asyncProperty(REPLY, async ({ chunks, calls }) => {
+      const text = chunks.join('');
+      const reply = {
+        ...(chunks.length > 0 && { text, chunks }),
+        ...(calls.length > 0 && { toolCalls: calls.map((args, i) => ({ id: `call_${i}`, name: 'weather', arguments: args })) }),
+      };
+      for (const s of [plain, azure]) await s.load({ scenarios: [{ name: 'r', replies: [reply] }] }, { replace: true });
+      const [without, flavoured] = [await final(plain), await final(azure)];
+      assert.deepEqual(flavoured.message, without.message);
+      assert.equal(flavoured.finish, without.finish);
+      assert.equal(without.end, undefined);
+      assert.equal(flavoured.end, text.length);
+    }),
+    { numRuns: 40, seed: 17 },
   );
 });
