@@ -148,6 +148,25 @@ test("AzureOpenAI: an unknown api-version is Azure's 400, a missing one its 404,
   assert.equal(counters.matched, 1);
 });
 
+test('AzureOpenAI with an Entra ID token provider sends Bearer, which names the session as the api-key header does', async () => {
+  const s = await session();
+  s.scenario('hello').replies('Hello, token holder.');
+  const client = new AzureOpenAI({
+    endpoint: mock.url('azure'),
+    azureADTokenProvider: async () => s.apiKey,
+    apiVersion: '2024-10-21',
+    deployment: 'my-gpt4o',
+    maxRetries: 0,
+    timeout: CLIENT_TIMEOUT_MS,
+  });
+  const answer = await client.chat.completions.create({ model: 'gpt-4o', messages: hello });
+  assert.equal(answer.choices[0]?.message.content, 'Hello, token holder.');
+  assert.deepEqual(
+    (await s.journal()).entries.map((e) => [e.status, e.operation]),
+    [[200, 'azure.chat.completions']],
+  );
+});
+
 test("a refused key on an Azure route is Azure's 401 body, the client's AuthenticationError", async () => {
   const s = await mock.session(undefined, { requireApiKey: true, fallback: 'auto' });
   const client = new AzureOpenAI({
