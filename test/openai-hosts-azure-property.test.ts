@@ -19,14 +19,15 @@ before(async () => {
 });
 after(() => mock.close());
 
-const BODY = JSON.stringify({ model: 'gpt-4o', messages: [{ role: 'user', content: 'Hello' }] });
+const CHAT = JSON.stringify({ model: 'gpt-4o', messages: [{ role: 'user', content: 'Hello' }] });
+const RESPONSES = JSON.stringify({ model: 'gpt-4o', input: 'Hello' });
 
-async function post(path: string, version: string | undefined): Promise<{ status: number; body: unknown }> {
+async function post(path: string, version: string | undefined, body: string): Promise<{ status: number; body: unknown }> {
   const query = version === undefined ? '' : `?api-version=${encodeURIComponent(version)}`;
   const res = await fetch(`${mock.baseUrl}${path}${query}`, {
     method: 'POST',
     headers: { 'content-type': 'application/json', 'api-key': session.apiKey },
-    body: BODY,
+    body,
     signal: AbortSignal.timeout(10_000),
   });
   return { status: res.status, body: await res.json() };
@@ -44,7 +45,10 @@ const VERSION = fc.oneof(
     .map(([y, m, d, preview]) => `${y}-${String(m).padStart(2, '0')}-${String(d).padStart(2, '0')}${preview ? '-preview' : ''}`),
 );
 
-const FAMILIES: { name: string; path: string; answers: (version: string | undefined) => 'ok' | 'not_found' | 'unsupported' }[] = [
+type Verdict = 'ok' | 'not_found' | 'unsupported';
+const v1Rule = (v: string | undefined): Verdict => (v === undefined || v === 'v1' || v === 'preview' ? 'ok' : 'unsupported');
+
+const FAMILIES: { name: string; path: string; body?: string; answers: (version: string | undefined) => Verdict }[] = [
   {
     name: 'deployment Chat',
     path: '/azure/openai/deployments/my-gpt4o/chat/completions',
@@ -53,29 +57,35 @@ const FAMILIES: { name: string; path: string; answers: (version: string | undefi
   {
     name: 'v1 Chat',
     path: '/azure/openai/v1/chat/completions',
-    answers: (v) => (v === undefined || v === 'v1' || v === 'preview' ? 'ok' : 'unsupported'),
+    answers: v1Rule,
   },
-  {
-    name: 'Foundry v1 Chat',
-    path: '/foundry/openai/v1/chat/completions',
-    answers: (v) => (v === undefined || v === 'v1' || v === 'preview' ? 'ok' : 'unsupported'),
-  },
+  { name: 'Foundry v1 Chat', path: '/foundry/openai/v1/chat/completions', answers: v1Rule },
   {
     name: 'Foundry inference',
     path: '/models/chat/completions',
     answers: (v) => (v === '2024-05-01-preview' ? 'ok' : 'not_found'),
   },
+  {
+    name: 'deployment Responses',
+    path: '/azure/openai/responses',
+    body: RESPONSES,
+    answers: (v) => (v === undefined ? 'not_found' : v === '2025-04-01-preview' ? 'ok' : 'unsupported'),
+  },
+  { name: 'v1 Responses', path: '/azure/openai/v1/responses', body: RESPONSES, answers: v1Rule },
+  { name: 'Foundry v1 Responses', path: '/foundry/openai/v1/responses', body: RESPONSES, answers: v1Rule },
 ];
 
 for (const family of FAMILIES) {
   test(`${family.name}: every api-version is answered by the family's rule, refusals in Azure's body`, async () => {
     await fc.assert(
       fc.asyncProperty(fc.option(VERSION, { nil: undefined }), async (version) => {
-        const { status, body } = await post(family.path, version);
+        const { status, body } = await post(family.path, version, family.body ?? CHAT);
         const expected = family.answers(version);
         if (expected === 'ok') {
           assert.equal(status, 200, JSON.stringify(body));
-          assert.ok(Array.isArray((body as { prompt_filter_results?: unknown }).prompt_filter_results));
+          // Chat answers carry Azure's filter results; Responses answers are OpenAI's.
+          if (family.body === undefined) assert.ok(Array.isArray((body as { prompt_filter_results?: unknown }).prompt_filter_results));
+          else assert.equal((body as { object?: string }).object, 'response');
         } else if (expected === 'not_found') {
           assert.deepEqual([status, body], [404, NOT_FOUND]);
         } else {
