@@ -98,6 +98,17 @@ test('AzureOpenAI: both accepted api-versions, with the deployment option and mo
   );
 });
 
+test("deployment routes: a script's model condition sees the deployment, not the body's model", async () => {
+  const s = await session();
+  s.scenario('by-deployment').whenModel('my-gpt4o').replies('Matched by deployment.');
+  const answer = await azureClient(s, { apiVersion: '2024-10-21', deployment: 'my-gpt4o' }).chat.completions.create({
+    model: 'gpt-4o',
+    messages: hello,
+  });
+  assert.equal(answer.choices[0]?.message.content, 'Matched by deployment.');
+  assert.equal((await s.journal()).entries[0]?.script, 'by-deployment');
+});
+
 test('deployment routes: the body may leave the model out (or send null), the path names it', async () => {
   const s = await mock.session(undefined, { fallback: 'auto' });
   for (const body of [{ messages: hello }, { model: null, messages: hello }]) {
