@@ -116,6 +116,7 @@ test('deployment routes: the body may leave the model out (or send null), the pa
       method: 'POST',
       headers: { 'content-type': 'application/json', 'api-key': s.apiKey },
       body: JSON.stringify(body),
+      signal: AbortSignal.timeout(CLIENT_TIMEOUT_MS),
     });
     assert.equal(res.status, 200);
     assert.equal(((await res.json()) as { model: string }).model, 'prod-4o');
@@ -139,6 +140,7 @@ test("AzureOpenAI: an unknown api-version is Azure's 400, a missing one its 404,
     method: 'POST',
     headers: { 'content-type': 'application/json', 'api-key': s.apiKey },
     body: JSON.stringify({ model: 'gpt-4o', messages: hello }),
+    signal: AbortSignal.timeout(CLIENT_TIMEOUT_MS),
   });
   assert.equal(missing.status, 404);
   assert.deepEqual(await missing.json(), { error: { code: '404', message: 'Resource not found' } });
