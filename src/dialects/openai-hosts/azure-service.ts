@@ -15,6 +15,11 @@ function serviceError(status: 400 | 404, code: string, message: string): Neutral
   return { kind: status === 404 ? 'not_found' : 'invalid_request', status, code, message, param: null, type: SERVICE };
 }
 
+/** A 400 of the service's own (a request it refuses before the model sees it). */
+export function azureBadRequest(message: string): NeutralError {
+  return serviceError(400, 'BadRequest', message);
+}
+
 const NOT_FOUND = (): NeutralError => serviceError(404, '404', 'Resource not found');
 const UNSUPPORTED = (): NeutralError => serviceError(400, 'BadRequest', 'API version not supported');
 

@@ -86,6 +86,7 @@ function hostDialect(host: OpenAIHost, base: Base, rules: HostOperation): ChatDi
   return {
     ...dialect,
     id: `${dialect.id}@${host.id}`,
+    decodeHeaders: rules.headers ? [...dialect.decodeHeaders, ...rules.headers] : dialect.decodeHeaders,
     decode: decoder(base, rules),
     encodeResponse,
     encodeStream,

@@ -25,6 +25,8 @@ export interface EventPlace {
 export interface HostOperation {
   /** Route paths (`{name}` segments allowed); each also answers under a session prefix. */
   paths: readonly string[];
+  /** Request headers the rules read besides the base dialect's (a decode sees only those). */
+  headers?: readonly string[];
   /** Before OpenAI's checks: refuse with a neutral error, or hand the body on (rewritten where the
    * host spells a field its own way, e.g. Mistral's `tool_choice: "any"`). */
   prepare?(body: JsonObject, wire: WireContext): JsonObject | NeutralError;
