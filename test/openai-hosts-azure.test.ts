@@ -197,6 +197,49 @@ test("a refused key on an Azure route is Azure's 401 body, the client's Authenti
   assert.equal(body.type, undefined);
 });
 
+/** Azure's "On Your Data" extension: a search index the deployment answers from. */
+const onYourData = (type: string) => ({
+  data_sources: [
+    { type, parameters: { endpoint: 'https://search.example', index_name: 'docs', authentication: { type: 'api_key', key: 'k' } } },
+  ],
+});
+
+test("deployment routes accept Azure's data_sources (On Your Data) [azure-chat.data-sources.json +]", async () => {
+  const s = await session();
+  s.scenario('grounded').replies('From the index.');
+  const answer = await azureClient(s, { apiVersion: '2024-10-21', deployment: 'my-gpt4o' }).chat.completions.create({
+    model: 'gpt-4o',
+    messages: hello,
+    ...onYourData('azure_search'),
+  } as never);
+  assert.equal((answer as { choices: { message: { content: string } }[] }).choices[0]?.message.content, 'From the index.');
+  assert.deepEqual(
+    (await s.journal()).entries.map((e) => e.status),
+    [200],
+  );
+});
+
+test("data_sources with an unknown source type is the model's 400, and OpenAI's own routes do not take it [azure-chat.data-sources.json -]", async () => {
+  const s = await session();
+  s.scenario('grounded').replies('From the index.');
+  const unknown = await caught(
+    azureClient(s, { apiVersion: '2024-10-21', deployment: 'my-gpt4o' }).chat.completions.create({
+      model: 'gpt-4o',
+      messages: hello,
+      ...onYourData('bing_search'),
+    } as never),
+  );
+  assert.ok(unknown instanceof OpenAI.BadRequestError, `got ${String(unknown)}`);
+  assert.equal(unknown.param, 'data_sources[0].type');
+  const openai = new OpenAI({ baseURL: mock.url('openai'), apiKey: s.apiKey, maxRetries: 0, timeout: CLIENT_TIMEOUT_MS });
+  const elsewhere = await caught(
+    openai.chat.completions.create({ model: 'gpt-4o', messages: hello, ...onYourData('azure_search') } as never),
+  );
+  assert.ok(elsewhere instanceof OpenAI.BadRequestError, `got ${String(elsewhere)}`);
+  assert.match(elsewhere.message, /Unrecognized request argument supplied: data_sources/);
+  assert.equal((await s.journal()).counters.matched, 0);
+});
+
 responsesCases(
   'AzureOpenAI, Responses at /openai/responses',
   {

@@ -6,6 +6,8 @@
 
 import type { ChatRequest } from '../../core/model.js';
 import type { WireContext } from '../dialect.js';
+import { CHAT_FIELDS } from '../openai-chat/decode-request.js';
+import { arrayOf, object, oneOf } from '../openai/field-rules.js';
 import { azureChatAnswers, markStreamFlavour } from './azure-content-filter.js';
 import { datedVersion, encodeAzureError, v1Version, type VersionRule } from './azure-service.js';
 import type { HostOperation, JsonObject, OpenAIHost } from './host.js';
@@ -31,6 +33,18 @@ export function azureChat(paths: readonly string[], rule: VersionRule): HostOper
 
 const deploymentVersion = datedVersion(AZURE_CHAT_VERSIONS);
 
+/** Chat Completions' members and Azure's own: `data_sources`, the "On Your Data" extension (its
+ * parameters differ per source type and are let through). */
+const DEPLOYMENT_CHAT_FIELDS = {
+  ...CHAT_FIELDS,
+  data_sources: arrayOf(
+    object({ type: oneOf('azure_search', 'azure_cosmos_db', 'elasticsearch', 'pinecone', 'mongo_db'), parameters: object({}) }, [
+      'type',
+      'parameters',
+    ]),
+  ),
+};
+
 function deploymentOf(wire: WireContext): string {
   return wire.params.deployment as string;
 }
@@ -40,6 +54,7 @@ export const azure: OpenAIHost = {
   name: 'Azure OpenAI (deployment routes)',
   chat: {
     ...azureChat(bothPrefixes('/openai/deployments/{deployment}/chat/completions'), deploymentVersion),
+    fields: DEPLOYMENT_CHAT_FIELDS,
     prepare(body, wire) {
       const refused = deploymentVersion(wire);
       if (refused) return refused;
