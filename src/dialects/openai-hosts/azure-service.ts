@@ -6,6 +6,7 @@
 import type { NeutralError } from '../../core/errors.js';
 import type { EncodedBody, WireContext } from '../dialect.js';
 import { encodeOpenAIError } from '../openai/encode-error.js';
+import { contentFilterErrorBody } from './azure-content-filter.js';
 
 /** Marks an error as the service's own (encodeAzureError sends it in the service's shape). */
 const SERVICE = 'azure_service';
@@ -42,9 +43,16 @@ export function onlyVersion(accepted: string): VersionRule {
   return (wire) => (wire.query.get('api-version') === accepted ? undefined : NOT_FOUND());
 }
 
-/** Azure's error body: the service's own errors (version, path, key) as `{code, message}`, the
- * rest as OpenAI's. */
+/** Azure's error body: the service's own errors (version, path, key) as `{code, message}`, a
+ * prompt its content filter blocked with the filter's verdict, the rest as OpenAI's. */
 export function encodeAzureError(error: NeutralError): EncodedBody {
+  if (error.kind === 'content_filter' || (error.status === 400 && error.code === 'content_filter')) {
+    return {
+      status: 400,
+      headers: { 'content-type': 'application/json', ...(error.headers ?? {}) },
+      body: JSON.stringify(contentFilterErrorBody(error.message)),
+    };
+  }
   const own = error.type === SERVICE || error.kind === 'not_found' || error.kind === 'unauthorized';
   if (!own) return encodeOpenAIError(error);
   const code = error.type === SERVICE && error.code !== null ? error.code : String(error.status);

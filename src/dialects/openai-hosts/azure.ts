@@ -1,6 +1,6 @@
 // Azure OpenAI. Deployment routes: `/openai/deployments/{deployment}/chat/completions` and
 // `/openai/responses`, each with a dated `api-version`; the model is the deployment named by the
-// path (the body's `model` may be left out). The v1 routes (`/azure/openai/v1/…`, only under the
+// path (the body's `model` may be left out, or null). The v1 routes (`/azure/openai/v1/…`, only under the
 // prefix: `/openai/v1/…` is OpenAI's own) take no dated version and name the model in the body.
 // Both answer with Azure's content filter results and refuse in Azure's service error shape.
 
@@ -43,7 +43,7 @@ export const azure: OpenAIHost = {
     prepare(body, wire) {
       const refused = deploymentVersion(wire);
       if (refused) return refused;
-      return body.model === undefined ? { ...body, model: deploymentOf(wire) } : body;
+      return body.model === undefined || body.model === null ? { ...body, model: deploymentOf(wire) } : body;
     },
     finish(request: ChatRequest, _body: JsonObject, wire) {
       const deployment = deploymentOf(wire);

@@ -65,7 +65,7 @@ function hostDialect(host: OpenAIHost, base: Base, rules: HostOperation): ChatDi
   };
   const encodeStream: ChatDialect['encodeStream'] = (reply, request, ctx) => {
     const stream = dialect.encodeStream(asHostReply(reply, rules), request, ctx);
-    if (!rules.event && !rules.leadingEvents) return stream;
+    if ((!rules.event && !rules.leadingEvents) || rules.rewritesStream?.(request) === false) return stream;
     const events = (rules.leadingEvents?.(reply, request, ctx) ?? []).map((data) => frame(data));
     const count = stream.events.length;
     for (let index = 0; index < count; index++) {

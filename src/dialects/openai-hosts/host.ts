@@ -36,6 +36,9 @@ export interface HostOperation {
   wholeToolCalls?: boolean;
   /** OpenAI's JSON answer, changed in place (extra members, e.g. Groq's `x_groq`). */
   answer?(answer: JsonObject, reply: ResolvedReply, request: ChatRequest, ctx: DialectEncodeContext): void;
+  /** Whether `leadingEvents` and `event` apply to this request's stream (left out: always). A
+   * stream they leave alone is OpenAI's as it is, with no event parsed again. */
+  rewritesStream?(request: ChatRequest): boolean;
   /** Events sent before OpenAI's first (their `data`), e.g. Azure's prompt-filter chunk. */
   leadingEvents?(reply: ResolvedReply, request: ChatRequest, ctx: DialectEncodeContext): JsonObject[];
   /** One of OpenAI's stream events (its `data`), changed in place; false drops the event, and a
