@@ -383,8 +383,27 @@ const REQUEST_APIS = [
       messages: [{ role: 'user', content: 'Answer in json' }],
       tools: [{ type: 'function', function: { name: 'x', parameters: FUNCTION_PARAMETERS } }],
     },
-    // The issue's examples of forbidden values that were once answered 200.
-    mustCover: ['temperature', 'top_p', 'top_logprobs', 'logprobs', 'frequency_penalty', 'n', 'stop', 'stream_options.include_usage'],
+    /** A tool round, whose assistant and tool messages are judged under it. */
+    round: [
+      { role: 'user', content: 'Hi' },
+      { role: 'assistant', content: null, tool_calls: [{ id: 'call_1', type: 'function', function: { name: 'x', arguments: '{}' } }] },
+      { role: 'tool', tool_call_id: 'call_1', content: 'ok' },
+    ],
+    roundField: 'messages',
+    // The issue's examples of forbidden values that were once answered 200, and members only a
+    // streamed base or a tool round reaches.
+    mustCover: [
+      'temperature',
+      'top_p',
+      'top_logprobs',
+      'logprobs',
+      'frequency_penalty',
+      'n',
+      'stop',
+      'stream_options.include_usage',
+      'messages[1].tool_calls[0].type',
+      'messages[2].tool_call_id',
+    ],
   },
   {
     name: 'Responses',
@@ -396,6 +415,12 @@ const REQUEST_APIS = [
       store: false,
       tools: [{ type: 'function', name: 'x', parameters: FUNCTION_PARAMETERS, strict: false }],
     },
+    round: [
+      { role: 'user', content: 'Hi' },
+      { type: 'function_call', call_id: 'call_1', name: 'x', arguments: '{}' },
+      { type: 'function_call_output', call_id: 'call_1', output: 'ok' },
+    ],
+    roundField: 'input',
     mustCover: [
       'temperature',
       'top_p',
@@ -405,6 +430,8 @@ const REQUEST_APIS = [
       'include[0]',
       'reasoning.effort',
       'stream_options.include_obfuscation',
+      'input[1].call_id',
+      'input[2].output',
     ],
   },
 ];
@@ -435,10 +462,13 @@ describe("requests the description forbids are refused with OpenAI's 400", () =>
     test(`${api.name}: every forbidden value the facts yield is a 400 naming the field`, async (t) => {
       const session = await mock.session(`openapi-forbidden-${api.path.slice(1).replace(/\W/g, '-')}`, { fallback: 'auto' });
       const generator = forbiddenRequests(REQUESTS.facts, api.root, REQUESTS.schema(api.root));
-      // stream_options is only taken with stream: true, so its members are judged under a streamed base.
+      // stream_options is only taken with stream: true, so its members are judged under a streamed
+      // base; the items after the first of a conversation, under a tool round.
+      const round = { ...api.base, [api.roundField]: api.round };
       const cases = [
         ...generator.cases(api.base),
         ...generator.cases({ ...api.base, stream: true }).filter((c) => c.path.startsWith('stream_options.')),
+        ...generator.cases(round).filter((c) => /^(messages|input)\[[12]\]/.test(c.path)),
       ];
 
       // A case's base is valid by the description; Understudy may still refuse it for a reason of
