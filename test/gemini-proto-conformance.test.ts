@@ -202,13 +202,18 @@ describe("requests the protos forbid are refused with Google's 400", () => {
       assert.equal(answer.body.error.code, 400, show(c));
       if (baseStatus.get(key) !== 200) continue;
       judged++;
-      // Google's messages name the field by its printed path, or the member holding it; Understudy's
-      // refusals of what it does not run (built-in tools, cachedContent) name the member itself.
+      // Google's messages name the field by its printed path, or the member holding it; a second
+      // member of a oneof ("Oneof field 'data' is already set. Cannot set 'inlineData'") and
+      // Understudy's refusals of what it does not run (built-in tools, cachedContent) name the member.
       const message = String(answer.body.error.message);
       const path = printed(c.path);
       const parent = path.replace(/(\.[a-z_]+|\[\d+\])$/, '');
       const member = /([A-Za-z]+)(\[\d+\])?$/.exec(c.path)?.[1] ?? '';
-      const named = message.includes(path) || (parent !== '' && message.includes(`'${parent}'`)) || message.includes(`"${member}"`);
+      const named =
+        message.includes(path) ||
+        (parent !== '' && message.includes(`'${parent}'`)) ||
+        message.includes(`"${member}"`) ||
+        message.includes(`'${member}'`);
       if (!named && !message.includes(` ${member}`)) misnamed.push(`${show(c)} → ${message}`);
     }
     assert.deepEqual(accepted, [], `forbidden by the protos, answered 200:\n${accepted.join('\n')}`);
