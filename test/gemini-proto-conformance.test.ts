@@ -184,6 +184,7 @@ describe("requests the protos forbid are refused with Google's 400", () => {
     const misnamed: string[] = [];
     let judged = 0;
     const skipped = new Map<string, number>();
+    const sentUnder = new Map<string, number>();
     for (const c of cases) {
       const rules = c.rule.split('+');
       if (rules.every((r) => Object.hasOwn(NOT_JUDGED, r))) {
@@ -192,6 +193,10 @@ describe("requests the protos forbid are refused with Google's 400", () => {
       }
       const key = JSON.stringify(c.base);
       if (!baseStatus.has(key)) baseStatus.set(key, (await send(session, c.base)).status);
+      // Under a base Understudy refuses, a case can only be that refusal again: a few are sent.
+      const sent = sentUnder.get(key) ?? 0;
+      if (baseStatus.get(key) !== 200 && sent >= 3) continue;
+      sentUnder.set(key, sent + 1);
       const answer = await send(session, c.body);
       if (answer.status === 200) {
         accepted.push(show(c));

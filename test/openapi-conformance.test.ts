@@ -455,6 +455,10 @@ function names(param: unknown, path: string): boolean {
   return inside(param, path) || inside(path, param);
 }
 
+/** How many cases made from a base that Understudy itself refuses are sent (they can only be
+ * refused too; the hosted tools' thousands would only cost time). */
+const SENT_UNDER_REFUSED_BASE = 3;
+
 const show = (c: ForbiddenCase) => `${c.path} = ${JSON.stringify(c.value)?.slice(0, 60)} (${c.rule})`;
 
 describe("requests the description forbids are refused with OpenAI's 400", () => {
@@ -479,9 +483,14 @@ describe("requests the description forbids are refused with OpenAI's 400", () =>
       const misnamed: string[] = [];
       let judged = 0;
       const judgedPaths = new Set<string>();
+      const sentUnder = new Map<string, number>();
       for (const c of cases) {
         const key = JSON.stringify(c.base);
         if (!baseStatus.has(key)) baseStatus.set(key, (await send(session, api.path, c.base)).status);
+        // Under a base Understudy refuses, a case can only be that refusal again: a few are sent.
+        const sent = sentUnder.get(key) ?? 0;
+        if (baseStatus.get(key) !== 200 && sent >= SENT_UNDER_REFUSED_BASE) continue;
+        sentUnder.set(key, sent + 1);
         const answer = await send(session, api.path, c.body);
         if (answer.status === 200) {
           accepted.push(show(c));
