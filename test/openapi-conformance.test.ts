@@ -577,6 +577,93 @@ describe("requests the description forbids are refused with OpenAI's 400", () =>
     );
   });
 
+  test('every tool, tool_choice, tool call and input item type the description lists is decoded or refused as unsupported, never as unknown', async () => {
+    // The `type` values of a union's branches, read from the facts: a type the description adds
+    // later is met here the day the fixture moves to it.
+    const typesOf = (name: string): string[] => {
+      const found = new Set<string>();
+      const visit = (node: any): void => {
+        while (node?.$ref) node = V.facts.schemas[node.$ref.split('/').pop()];
+        if (!node || typeof node !== 'object') return;
+        if (node.items) visit(node.items);
+        for (const branch of node.anyOf ?? node.oneOf ?? []) visit(branch);
+        let type = node.properties?.type;
+        while (type?.$ref) type = V.facts.schemas[type.$ref.split('/').pop()];
+        for (const value of type?.enum ?? []) found.add(value);
+      };
+      visit(V.facts.schemas[name]);
+      assert.ok(found.size > 0, `${name} lists types`);
+      return [...found];
+    };
+    const session = await mock.session('openapi-types', { fallback: 'auto' });
+    const chatTool = { type: 'function', function: { name: 'x', parameters: FUNCTION_PARAMETERS } };
+    const responsesTool = { type: 'function', name: 'x', parameters: FUNCTION_PARAMETERS, strict: false };
+    const checks: { path: string; param: string; body: (type: string) => unknown; types: string[]; decoded: string[] }[] = [
+      {
+        path: '/chat/completions',
+        param: 'tools[0].type',
+        body: (type) => ({ model: MODEL, messages: [{ role: 'user', content: 'Hi' }], tools: [{ type }] }),
+        types: typesOf('ChatCompletionTool').concat(typesOf('CustomToolChatCompletions')),
+        decoded: ['function'],
+      },
+      {
+        path: '/chat/completions',
+        param: 'tool_choice.type',
+        body: (type) => ({ model: MODEL, messages: [{ role: 'user', content: 'Hi' }], tools: [chatTool], tool_choice: { type } }),
+        types: typesOf('ChatCompletionToolChoiceOption'),
+        decoded: ['function'],
+      },
+      {
+        path: '/chat/completions',
+        param: 'messages[1].tool_calls[0].type',
+        body: (type) => ({
+          model: MODEL,
+          messages: [
+            { role: 'user', content: 'Hi' },
+            { role: 'assistant', tool_calls: [{ id: 'call_1', type }] },
+          ],
+        }),
+        types: typesOf('ChatCompletionMessageToolCalls'),
+        decoded: ['function'],
+      },
+      {
+        path: '/responses',
+        param: 'tools[0].type',
+        body: (type) => ({ model: MODEL, input: 'Hi', store: false, tools: [{ type }] }),
+        types: typesOf('Tool'),
+        decoded: ['function'],
+      },
+      {
+        path: '/responses',
+        param: 'tool_choice.type',
+        body: (type) => ({ model: MODEL, input: 'Hi', store: false, tools: [responsesTool], tool_choice: { type } }),
+        types: typesOf('ToolChoiceParam'),
+        decoded: ['function'],
+      },
+      {
+        path: '/responses',
+        param: 'input[0].type',
+        body: (type) => ({ model: MODEL, store: false, input: [{ type }] }),
+        types: typesOf('InputItem'),
+        decoded: ['message', 'function_call', 'function_call_output', 'reasoning', 'item_reference'],
+      },
+    ];
+    const unknown: string[] = [];
+    for (const check of checks) {
+      for (const type of check.types) {
+        if (check.decoded.includes(type)) continue;
+        const answer = await send(session, check.path, check.body(type));
+        assert.equal(answer.status, 400, `${check.path} ${check.param} ${type}`);
+        if (answer.body.error.code !== 'unsupported_value' || answer.body.error.param !== check.param) {
+          unknown.push(
+            `${check.path} ${check.param} '${type}' → ${answer.body.error.code} ${answer.body.error.param}: ${answer.body.error.message}`,
+          );
+        }
+      }
+    }
+    assert.deepEqual(unknown, [], `types the description lists, refused as unknown:\n${unknown.join('\n')}`);
+  });
+
   test('Embeddings: Understudy does not serve /v1/embeddings yet (issue 21); the facts are derived for when it does', async () => {
     const session = await mock.session('openapi-embeddings', { fallback: 'auto' });
     const answer = await send(session, '/embeddings', { model: 'text-embedding-3-small', input: 'hi' });

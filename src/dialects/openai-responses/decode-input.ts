@@ -58,6 +58,10 @@ const HOSTED_ITEMS = new Set([
   'tool_search_call',
   'tool_search_output',
   'compaction',
+  'compaction_trigger',
+  'additional_tools',
+  'program',
+  'program_output',
 ]);
 
 /** A call's or an output's `caller`: `{type: "direct"}` or `{type: "program", caller_id}` (1–64
