@@ -31,12 +31,27 @@ function conforms(schema: string, value: unknown, where: string): void {
 }
 
 /** Every 200 body in `recorded`: a JSON answer or an SSE stream of GenerateContentResponse chunks. */
-function judge(recorded: RecordedResponse[]): { bodies: number; chunks: number } {
+function judge(recorded: RecordedResponse[]): { bodies: number; chunks: number; requests: number } {
   let bodies = 0;
   let chunks = 0;
+  let requests = 0;
   for (const r of recorded) {
     const where = `${r.url} ${r.status}`;
     assert.equal(r.status, 200, `${where}: ${r.body.slice(0, 300)}`);
+    // What the SDK sent must be a body the protos take, but for the rules a request is not held
+    // to (NOT_JUDGED: the SDK sends members newer than the protos).
+    if (r.requestBody !== undefined) {
+      const request = V.schema(ROOT['gemini.request']);
+      if (!request(JSON.parse(r.requestBody))) {
+        const broken = (request.errors ?? []).filter((e) => !Object.hasOwn(NOT_JUDGED, e.keyword) && e.keyword !== 'anyOf');
+        assert.deepEqual(
+          broken,
+          [],
+          `${where}: the SDK's request is not one the protos take:\n${describeErrors(broken)}\n${r.requestBody.slice(0, 400)}`,
+        );
+      }
+      requests++;
+    }
     if (r.contentType.startsWith('text/event-stream')) {
       for (const [i, e] of recordedEvents(r).entries()) {
         conforms(ROOT['gemini.response'], JSON.parse(e.data), `${where} chunk ${i}`);
@@ -47,7 +62,7 @@ function judge(recorded: RecordedResponse[]): { bodies: number; chunks: number }
       bodies++;
     }
   }
-  return { bodies, chunks };
+  return { bodies, chunks, requests };
 }
 
 let mock: Understudy;
@@ -108,6 +123,7 @@ describe('Gemini answers match the protos', () => {
       await both(ai, { model: MODEL, contents: 'Answer.', config: { responseMimeType: 'application/json', responseSchema: ANSWER } });
     });
     assert.equal(seen.bodies, 3);
+    assert.equal(seen.requests, 6, "the SDK's requests were judged too");
     assert.ok(seen.chunks >= 3);
   });
 

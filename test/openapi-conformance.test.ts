@@ -107,6 +107,16 @@ function judge(recorded: RecordedResponse[], api: 'chat' | 'responses'): string[
       seen.push(`error ${r.status}`);
       continue;
     }
+    // What the SDK sent and Understudy took must be a request the description takes too: a check
+    // on how the test reads the document, as much as on the SDK.
+    if (r.requestBody !== undefined) {
+      const request = REQUESTS.root(`${api}.request`);
+      assert.ok(
+        request(JSON.parse(r.requestBody)),
+        `${where}: the SDK's request is not one the description takes:\n${describeErrors(request.errors)}\n${r.requestBody.slice(0, 400)}`,
+      );
+      seen.push(`${api}.request`);
+    }
     if (r.contentType.startsWith('application/json')) {
       conforms(ROOT[`${api}.response`], JSON.parse(r.body), where);
       seen.push(`${api}.response`);
@@ -225,6 +235,7 @@ describe('Chat Completions answers match the description', () => {
     }
     const seen = judge(await recorded.responses(), 'chat');
     assert.ok(seen.includes('chat.usage-chunk'));
+    assert.ok(seen.includes('chat.request'), "the SDK's requests were judged too");
     assert.equal(seen.filter((s) => s === 'chat.response').length, asks.length);
   });
 
@@ -314,6 +325,7 @@ describe('Responses answers match the description', () => {
       await client.responses.stream(ask).finalResponse();
     }
     const seen = judge(await recorded.responses(), 'responses');
+    assert.ok(seen.includes('responses.request'), "the SDK's requests were judged too");
     for (const type of [
       'response.created',
       'response.in_progress',
