@@ -76,7 +76,7 @@ after(async () => {
 });
 
 /** Runs `calls` with the global fetch (which @google/genai calls) recording, and judges what came back. */
-async function recorded(calls: () => Promise<void>): Promise<{ bodies: number; chunks: number }> {
+async function recorded(calls: () => Promise<void>): Promise<ReturnType<typeof judge>> {
   const original = globalThis.fetch;
   const recording = recordingFetch(original);
   globalThis.fetch = recording.fetch;
