@@ -15,10 +15,10 @@ import { GoogleGenAI, Type } from '@google/genai';
 import { startUnderstudy, type Understudy, type UnderstudySession } from '../src/client/index.js';
 import type { Reply } from '../src/core/model.js';
 import { forbiddenRequests, type ForbiddenCase } from './support/forbidden-requests.js';
-import { describeErrors, GEMINI_FACTS_FILE, loadFacts, openApiValidators } from './support/openapi-facts.js';
+import { describeErrors, GEMINI_FACTS_FILE, loadFacts, descriptionValidators } from './support/description-facts.js';
 import { recordedEvents, recordingFetch, type RecordedResponse } from './support/recording-fetch.js';
 
-const V = openApiValidators(loadFacts(GEMINI_FACTS_FILE));
+const V = descriptionValidators(loadFacts(GEMINI_FACTS_FILE));
 const ROOT = V.facts.roots;
 const MODEL = 'gemini-2.5-flash';
 

@@ -14,11 +14,11 @@ import OpenAI from 'openai';
 import { startUnderstudy, type Understudy, type UnderstudySession } from '../src/client/index.js';
 import type { Reply } from '../src/core/model.js';
 import { forbiddenRequests, type ForbiddenCase } from './support/forbidden-requests.js';
-import { describeErrors, openApiValidators } from './support/openapi-facts.js';
+import { describeErrors, descriptionValidators } from './support/description-facts.js';
 import { recordedEvents, recordingFetch, type RecordedResponse } from './support/recording-fetch.js';
 import type { ErrorObject } from 'ajv/dist/2020.js';
 
-const V = openApiValidators();
+const V = descriptionValidators();
 const MODEL = 'gpt-4o-mini';
 
 /**
@@ -378,8 +378,8 @@ describe('Responses answers match the description', () => {
 
 // ------------------------------------------------------------------ requests
 
-/** Requests are judged with every oneOf read as anyOf (test/support/openapi-facts.ts says why). */
-const REQUESTS = openApiValidators(V.facts, { oneOf: 'anyOf' });
+/** Requests are judged with every oneOf read as anyOf (test/support/description-facts.ts says why). */
+const REQUESTS = descriptionValidators(V.facts, { oneOf: 'anyOf' });
 
 const FUNCTION_PARAMETERS = { type: 'object', properties: {} };
 

@@ -6,7 +6,7 @@
 // the body without it is valid, so every case is forbidden by the description and by nothing else.
 
 import type { ValidateFunction } from 'ajv/dist/2020.js';
-import type { OpenApiFacts, Schema } from './openapi-facts.js';
+import type { DescriptionFacts, Schema } from './description-facts.js';
 
 export interface ForbiddenCase {
   /** Where the value sits, in OpenAI's `param` notation (`stream_options.include_usage`, `stop[0]`). */
@@ -36,7 +36,7 @@ export interface Generator {
   nullRefused(base: Obj, skip?: ReadonlySet<string>): ForbiddenCase[];
 }
 
-export function forbiddenRequests(facts: OpenApiFacts, rootSchema: string, validate: ValidateFunction): Generator {
+export function forbiddenRequests(facts: DescriptionFacts, rootSchema: string, validate: ValidateFunction): Generator {
   const resolve = (s: Schema): Schema => {
     let node = s;
     for (let guard = 0; typeof node === 'object' && typeof node.$ref === 'string' && guard < 32; guard++) {
