@@ -84,6 +84,11 @@ export interface ConformanceDriver {
   /** The provider's error type for a wire-validation 400, a scripted 429, and Understudy's own 409
    * (no script matches, or the scripted reply fails the request's contract). */
   readonly errorTypes: { invalidRequest: string; rateLimited: string; conflict: string };
+  /** The status of a wire-validation refusal, when it is not 400 (Mistral's 422). */
+  readonly invalidRequestStatus?: number;
+  /** Set when the SDK cannot report an error inside a stream as an error: the stream then ends
+   * with this finish reason (Mistral's SDK validates every chunk as a completion chunk). */
+  readonly streamErrorFinish?: string;
   connect(target: Target): ConformanceClient;
   /** Reads what the SDK threw; throws itself when `thrown` is not something this SDK throws. */
   errorOf(thrown: unknown): ErrorSeen;

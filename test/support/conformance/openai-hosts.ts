@@ -3,7 +3,10 @@
 // unless the host has an SDK of its own.
 
 import type { ConformanceDriver } from './driver.js';
+import { groqChatDriver } from './groq.js';
+import { mistralChatDriver } from './mistral.js';
 import { openaiChatDriverAt } from './openai-chat.js';
+import { openaiResponsesDriverAt } from './openai-responses.js';
 
 export const openaiHostDrivers: ConformanceDriver[] = [
   openaiChatDriverAt({
@@ -13,4 +16,13 @@ export const openaiHostDrivers: ConformanceDriver[] = [
     provider: 'deepseek',
     model: 'deepseek-chat',
   }),
+  groqChatDriver,
+  openaiResponsesDriverAt({
+    name: 'groq-responses',
+    dialect: 'openai-responses@groq',
+    operation: 'groq.responses',
+    provider: 'groq-v1',
+    model: 'openai/gpt-oss-20b',
+  }),
+  mistralChatDriver,
 ];
