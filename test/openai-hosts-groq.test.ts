@@ -318,6 +318,15 @@ describe('groq-sdk: Chat Completions', () => {
   });
 });
 
+test('GET /_understudy/health lists Groq’s routes and base URLs', async () => {
+  const health = (await (await fetch(`${mock.baseUrl}/_understudy/health`)).json()) as {
+    routes: string[];
+    providerPaths: Record<string, string>;
+  };
+  assert.ok(health.routes.includes(ROUTE) && health.routes.includes('POST /groq/openai/v1/responses'), JSON.stringify(health.routes));
+  assert.deepEqual([health.providerPaths.groq, health.providerPaths['groq-v1']], ['/groq', '/groq/openai/v1']);
+});
+
 describe('groq-sdk: scripted errors in Groq’s shape', () => {
   const FAILED = '<function=weather>{"city": Paris}</function>';
 

@@ -100,6 +100,40 @@ describe('Mistral SDK: chat', () => {
     await session.verify();
   });
 
+  test('content chunks as Mistral spells them: an image_url that is the URL itself, decoded as an image [mistral-chat.validation.json +]', async () => {
+    const session = await mock.session('mistral-image');
+    session.scenario('cat').replies('Un chat.');
+    const completion = await client(session).chat.complete({
+      model: 'pixtral-12b-latest',
+      messages: [
+        {
+          role: 'user',
+          content: [
+            { type: 'text', text: 'What is this?' },
+            { type: 'image_url', imageUrl: 'https://example.com/cat.png' },
+            { type: 'image_url', imageUrl: { url: 'https://example.com/dog.png', detail: 'low' } },
+          ],
+        },
+      ],
+    });
+    assert.equal(completion.choices[0].message?.content, 'Un chat.');
+    const [entry] = (await session.journal()).entries;
+    assert.deepEqual(entry.request?.messages[0].parts, [
+      { type: 'text', text: 'What is this?' },
+      { type: 'image', url: 'https://example.com/cat.png' },
+      { type: 'image', url: 'https://example.com/dog.png' },
+    ]);
+  });
+
+  test('GET /_understudy/health lists Mistral’s route and base URLs', async () => {
+    const health = (await (await fetch(`${mock.baseUrl}/_understudy/health`)).json()) as Record<string, unknown>;
+    assert.ok((health.routes as string[]).includes(ROUTE), JSON.stringify(health.routes));
+    assert.deepEqual(
+      [(health.providerPaths as Record<string, string>).mistral, (health.providerPaths as Record<string, string>)['mistral-v1']],
+      ['/mistral', '/mistral/v1'],
+    );
+  });
+
   test('the answer is Mistral-shaped on the wire: no service_tier, system_fingerprint, logprobs or refusal; usage of three counts', async () => {
     const session = await mock.session('mistral-wire');
     session.scenario('hello').replies('Salut.');

@@ -48,22 +48,36 @@ function extraForbidden(key: string): NeutralError {
   return invalidRequest(`Extra inputs are not permitted: '${key}'.`, key, 'unknown_parameter');
 }
 
-/** Assistant tool calls whose arguments are an object (Mistral takes either), as OpenAI's text. */
-function withTextArguments(messages: unknown[]): unknown[] {
+/** A tool call whose arguments are an object (Mistral takes either), with OpenAI's text instead. */
+function withTextArguments(call: unknown): unknown {
+  if (!isObject(call) || !isObject(call.function) || !isObject(call.function.arguments)) return call;
+  return { ...call, function: { ...call.function, arguments: JSON.stringify(call.function.arguments) } };
+}
+
+/** A content chunk in OpenAI's spelling: Mistral's `image_url` may be the URL itself. */
+function withImageObject(part: unknown): unknown {
+  return isObject(part) && part.type === 'image_url' && typeof part.image_url === 'string'
+    ? { ...part, image_url: { url: part.image_url } }
+    : part;
+}
+
+/** The same list of messages, or a copy with what Mistral spells its own way in OpenAI's terms. */
+function inOpenAITerms(messages: unknown[]): unknown[] {
   let copied: unknown[] | undefined;
   messages.forEach((message, i) => {
-    if (!isObject(message) || !Array.isArray(message.tool_calls)) return;
-    const calls = message.tool_calls as unknown[];
-    if (!calls.some((c) => isObject(c) && isObject(c.function) && isObject(c.function.arguments))) return;
+    if (!isObject(message)) return;
+    let changed = message;
+    if (Array.isArray(message.tool_calls)) {
+      const calls = message.tool_calls.map(withTextArguments);
+      if (calls.some((call, j) => call !== (message.tool_calls as unknown[])[j])) changed = { ...changed, tool_calls: calls };
+    }
+    if (Array.isArray(message.content)) {
+      const content = message.content.map(withImageObject);
+      if (content.some((part, j) => part !== (message.content as unknown[])[j])) changed = { ...changed, content };
+    }
+    if (changed === message) return;
     copied ??= messages.slice();
-    copied[i] = {
-      ...message,
-      tool_calls: calls.map((c) =>
-        isObject(c) && isObject(c.function) && isObject(c.function.arguments)
-          ? { ...c, function: { ...c.function, arguments: JSON.stringify(c.function.arguments) } }
-          : c,
-      ),
-    };
+    copied[i] = changed;
   });
   return copied ?? messages;
 }
@@ -73,7 +87,7 @@ function prepare(body: JsonObject): JsonObject | NeutralError {
   let prepared = body;
   if (body.tool_choice === 'any') prepared = { ...prepared, tool_choice: 'required' };
   if (Array.isArray(body.messages)) {
-    const messages = withTextArguments(body.messages);
+    const messages = inOpenAITerms(body.messages);
     if (messages !== body.messages) prepared = { ...prepared, messages };
   }
   return prepared;
