@@ -91,6 +91,8 @@ export const groq: OpenAIHost = {
       // Understudy's one cache counts as the on-chip (SRAM) one.
       answer.x_groq = { id: requestIdOf(ctx), usage: { sram_cached_tokens: reply.usage.cachedInputTokens, dram_cached_tokens: 0 } };
     },
+    // The first chunk, the one with the finish reason, and OpenAI's usage chunk (when asked for).
+    touches: (framed, place) => place.index === 0 || framed.includes('"finish_reason":"') || framed.includes('"usage":{'),
     event(data, place, reply, _request, ctx) {
       const choice = (data.choices as JsonObject[])[0];
       if (place.index === 0) data.x_groq = { id: requestIdOf(ctx) };

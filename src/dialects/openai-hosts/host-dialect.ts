@@ -74,8 +74,13 @@ function hostDialect(host: OpenAIHost, base: Base, rules: HostOperation): ChatDi
     if (!rules.event && !rules.leadingEvents) return stream;
     const events = (rules.leadingEvents?.(reply, request, ctx) ?? []).map((data) => frame(data));
     const count = stream.events.length;
+    const touches = rules.touches;
     for (let index = 0; index < count; index++) {
       const framed = stream.events.at(index);
+      if (touches && !touches(framed, { index, count })) {
+        events.push(framed);
+        continue;
+      }
       const { name, data } = parseEvent(framed);
       if (!rules.event || !data.startsWith('{')) {
         events.push(framed);

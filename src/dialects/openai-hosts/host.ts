@@ -43,6 +43,9 @@ export interface HostOperation {
   leadingEvents?(reply: ResolvedReply, request: ChatRequest, ctx: DialectEncodeContext): JsonObject[];
   /** One of OpenAI's stream events (its `data`), changed in place; false drops the event. */
   event?(data: JsonObject, place: EventPlace, reply: ResolvedReply, request: ChatRequest, ctx: DialectEncodeContext): boolean | void;
+  /** Which of OpenAI's stream events `event` may change, judged from the framed event; the others
+   * are sent as they are, never parsed (every event goes to `event` when left out). */
+  touches?(framed: string, place: EventPlace): boolean;
   /** The host's in-stream error event (its `data`), where it is not OpenAI's: it replaces OpenAI's
    * last event of a failing stream and the event a fault of kind `error` writes, and the stream
    * then ends with `data: [DONE]` (Mistral ends it with a chunk whose finish_reason is "error"). */
