@@ -10,8 +10,12 @@ import { Mistral } from '@mistralai/mistralai';
 import type { ChatCompletionStreamRequest, CompletionChunk } from '@mistralai/mistralai/models/components';
 import { HTTPValidationError, SDKError } from '@mistralai/mistralai/models/errors';
 import { stepCountIs, streamText } from 'ai';
+import fc from 'fast-check';
 
 import { startUnderstudy, type Understudy, type UnderstudySession } from '../src/client/index.js';
+import { isNeutralError } from '../src/core/errors.js';
+import type { WireContext } from '../src/dialects/dialect.js';
+import { DIALECTS } from '../src/dialects/registry.js';
 import { expectStreamTextRefused, scriptZipCodeCall, typedWeatherTool } from './support/aisdk.js';
 
 let mock: Understudy;
@@ -549,5 +553,126 @@ describe('Vercel AI SDK Mistral provider', () => {
     const ran: unknown[] = [];
     const model = createMistral({ baseURL: mock.url('mistral-v1'), apiKey: session.apiKey })(MODEL);
     await expectStreamTextRefused({ model, tools: typedWeatherTool('string', ran), ran, session });
+  });
+});
+
+describe('Mistral’s refusals, for any value (property)', () => {
+  const route = DIALECTS.flatMap((d) => d.routes).find((r) => r.operation === 'mistral.chat.completions')!;
+  const wire: WireContext = {
+    operation: route.operation,
+    params: {},
+    query: new URLSearchParams(),
+    headers: {},
+    state: { sessionId: 'property', store: (_name, create) => create() },
+  };
+  const base = { model: MODEL, messages: [{ role: 'user', content: 'Hi' }] };
+  const num = (v: unknown): v is number => typeof v === 'number' && Number.isFinite(v);
+  const FIELDS: Record<string, (v: unknown) => boolean> = {
+    temperature: (v) => num(v) && v >= 0,
+    top_p: (v) => num(v) && v >= 0 && v <= 1,
+    presence_penalty: (v) => num(v) && v >= -2 && v <= 2,
+    random_seed: (v) => num(v) && Number.isSafeInteger(v) && v >= 0,
+    safe_prompt: (v) => typeof v === 'boolean',
+    prompt_cache_key: (v) => typeof v === 'string',
+    prompt_mode: (v) => v === 'reasoning',
+    service_tier: (v) => v === 'auto' || v === 'standard_only',
+  };
+  const value = fc.oneof(
+    fc.jsonValue(),
+    fc.double(),
+    fc.integer(),
+    fc.constantFrom('reasoning', 'auto', 'standard_only', 0, 1, -1, 0.5, true),
+  );
+
+  /** The answer a refusal gets, as the client reads it. */
+  function encoded(body: unknown): { status: number; body: Record<string, unknown> } | undefined {
+    const decoded = route.dialect.decode(JSON.parse(JSON.stringify(body)), wire);
+    if (!isNeutralError(decoded)) return undefined;
+    const answer = route.dialect.encodeError(decoded, { requestId: 'req_property' });
+    assert.equal(answer.status, decoded.status, 'the journal and the wire say the same status');
+    return { status: answer.status, body: JSON.parse(answer.body) as Record<string, unknown> };
+  }
+
+  test('a member of Mistral’s list is accepted exactly when its type and range allow; refused, it is a 422 whose detail names it', () => {
+    fc.assert(
+      fc.property(fc.constantFrom(...Object.keys(FIELDS)), value, (field, raw) => {
+        const v = JSON.parse(JSON.stringify({ v: raw })).v as unknown;
+        const refusal = encoded({ ...base, [field]: v });
+        if (v === null || v === undefined || FIELDS[field](v)) {
+          assert.equal(refusal, undefined, `${field}: ${JSON.stringify(v)} refused: ${JSON.stringify(refusal)}`);
+          return;
+        }
+        assert.ok(refusal, `${field}: ${JSON.stringify(v)} accepted`);
+        assert.equal(refusal.status, 422, JSON.stringify(refusal.body));
+        const { detail } = refusal.body.message as { detail: { loc: unknown[]; type: string; msg: string }[] };
+        assert.deepEqual(detail[0].loc, ['body', field]);
+        assert.ok(detail[0].type.length > 0 && detail[0].msg.length > 0);
+        assert.deepEqual(
+          [refusal.body.object, refusal.body.type, refusal.body.param, refusal.body.code],
+          ['error', 'invalid_request_error', null, null],
+        );
+      }),
+      { numRuns: 300 },
+    );
+  });
+
+  test('any member not in Mistral’s list is a 422 extra_forbidden naming it', () => {
+    const listed = new Set([
+      ...Object.keys(FIELDS),
+      'model',
+      'messages',
+      'tools',
+      'tool_choice',
+      'parallel_tool_calls',
+      'response_format',
+      'stream',
+      'n',
+      'max_tokens',
+      'stop',
+      'metadata',
+      'frequency_penalty',
+      'prediction',
+      'reasoning_effort',
+      'guardrails',
+    ]);
+    fc.assert(
+      fc.property(
+        fc.string({ minLength: 1 }).filter((k) => !listed.has(k) && k !== '__proto__'),
+        fc.jsonValue(),
+        (key, v) => {
+          const refusal = encoded({ ...base, [key]: v });
+          assert.ok(refusal, `${key} accepted`);
+          assert.equal(refusal.status, 422);
+          assert.deepEqual((refusal.body.message as { detail: unknown[] }).detail, [
+            { type: 'extra_forbidden', loc: ['body', key], msg: 'Extra inputs are not permitted' },
+          ]);
+        },
+      ),
+      { numRuns: 200 },
+    );
+  });
+
+  test('ids made for calls a script names none for: nine letters and digits, distinct, the same on every run', async () => {
+    const ids: string[][] = [];
+    for (const run of [0, 1]) {
+      // The same session on a second server: the same ids.
+      const server = run === 0 ? mock : await startUnderstudy();
+      const session = await server.session('mistral-ids', { fallback: 'auto' });
+      const mistral = new Mistral({ apiKey: session.apiKey, serverURL: server.url('mistral'), timeoutMs: 10_000 });
+      const seen: string[] = [];
+      for (let i = 0; i < 25; i++) {
+        const answer = await mistral.chat.complete({
+          model: MODEL,
+          messages: [{ role: 'user', content: `Weather ${i}?` }],
+          tools: [WEATHER],
+        });
+        seen.push(answer.choices[0].message?.toolCalls?.[0].id ?? '');
+      }
+      ids.push(seen);
+      if (server !== mock) await server.close();
+    }
+    for (const id of ids[0]) assert.match(id, MISTRAL_ID);
+    assert.equal(new Set(ids[0]).size, ids[0].length, 'distinct in the session');
+    assert.deepEqual(ids[0], ids[1], 'deterministic');
   });
 });

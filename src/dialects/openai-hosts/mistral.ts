@@ -173,7 +173,9 @@ function typeFor(error: NeutralError): string {
 function errorObject(error: NeutralError): JsonObject {
   if (error.status === 422 && error.kind === 'invalid_request') {
     const type = schemaTypeOf(error) ?? 'value_error';
-    const detail = { type, loc: locOf(error.param), msg: PYDANTIC_WORDS[type] ?? error.message };
+    // An unknown member's name is the member, dots and brackets included; other params are paths.
+    const loc = type === 'extra_forbidden' ? ['body', error.param as string] : locOf(error.param);
+    const detail = { type, loc, msg: PYDANTIC_WORDS[type] ?? error.message };
     return { object: 'error', message: { detail: [detail] }, type: 'invalid_request_error', param: null, code: null };
   }
   return withExtra(
