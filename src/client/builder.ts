@@ -98,7 +98,11 @@ export class ScenarioBuilder {
   callsTools(calls: ScriptedToolCall[]): this {
     return this.reply({ toolCalls: calls });
   }
-  fails(status: number, message: string, options: { code?: string; type?: string; headers?: Record<string, string> } = {}): this {
+  fails(
+    status: number,
+    message: string,
+    options: { code?: string; type?: string; headers?: Record<string, string>; extra?: Record<string, JsonValue> } = {},
+  ): this {
     return this.reply({ error: { status, message, ...options } });
   }
   reply(reply: Reply, options: { id?: string; next?: string | string[] } = {}): this {

@@ -75,6 +75,9 @@ export interface ChatRequest {
   /** How the provider caches prompts: automatically by prefix (OpenAI, Gemini, DeepSeek — the
    * default), only where the request marks it (Anthropic `cache_control`), or not at all. */
   promptCaching?: 'automatic' | 'marked' | 'none';
+  /** The provider's tool call ids are exactly this many letters and digits (Mistral's nine): the
+   * ids Understudy makes for calls a script names none for take that form. */
+  toolCallIdLength?: number;
 }
 
 // ---------- replies (what a script says) ----------
@@ -96,6 +99,9 @@ export interface ScriptedError {
   headers?: Record<string, string>;
   /** On a streaming request: answer 200 and fail inside the stream with the dialect's error event. */
   inStream?: boolean;
+  /** Members added to the provider's error object beside its message, type and code (e.g. Groq's
+   * `failed_generation`); members of those names are ignored. */
+  extra?: Record<string, JsonValue>;
 }
 
 /** How a session's streams look on hosts that have a flavour of their own: `plain` is the

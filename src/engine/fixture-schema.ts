@@ -144,6 +144,12 @@ export function describeFixtureFormat(z: typeof Z) {
         z.boolean({ error: (i) => `expected true or false; found ${found(i.input)}` }),
         "On a streaming request, answer 200 and fail inside the stream with the provider's in-stream error event instead of an HTTP error status.",
       ).optional(),
+      extra: described(
+        z.record(z.string(), json(), {
+          error: (i) => `expected extra error members (an object of name: JSON value); found ${found(i.input)}`,
+        }),
+        "Members added to the provider's error object beside its message, type and code, e.g. Groq's failed_generation; members of those names are ignored.",
+      ).optional(),
     },
     { id: 'error', description: 'Answer with an HTTP error instead of a completion. Only `delayMs` may be set beside it.' },
   );

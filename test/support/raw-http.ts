@@ -82,7 +82,7 @@ function dechunked(bytes: Buffer): string {
   return Buffer.concat(parts).toString('utf8');
 }
 
-export type ErrorShape = 'openai' | 'anthropic' | 'gemini' | 'control';
+export type ErrorShape = 'openai' | 'anthropic' | 'gemini' | 'control' | 'mistral';
 
 /** The provider whose error shape a provider path's errors come in. */
 export function shapeForPath(path: string): ErrorShape {
@@ -90,13 +90,14 @@ export function shapeForPath(path: string): ErrorShape {
   if (bare === '/_understudy' || bare.startsWith('/_understudy/')) return 'control';
   if (bare.startsWith('/anthropic/') || bare.startsWith('/v1/messages')) return 'anthropic';
   if (bare.startsWith('/gemini/') || bare.startsWith('/v1beta/') || /:(?:stream)?[gG]enerateContent$/.test(bare)) return 'gemini';
+  if (bare.startsWith('/mistral/')) return 'mistral';
   return 'openai';
 }
 
 /** Which shape an error body is in: one of the four, or else the dialect (a host of the OpenAI
  * dialects) whose own error body it has the members of. */
 export function shapeOf(body: string): ErrorShape | string | undefined {
-  for (const shape of ['anthropic', 'gemini', 'control', 'openai'] as const) {
+  for (const shape of ['anthropic', 'gemini', 'control', 'openai', 'mistral'] as const) {
     try {
       assertErrorShape(body, shape, '');
       return shape;
@@ -147,10 +148,17 @@ export function assertErrorShape(body: string, shape: ErrorShape, context: strin
   } catch {
     throw new Error(`${context}: error body is not JSON: ${JSON.stringify(body.slice(0, 200))}`);
   }
-  const error = value.error as Record<string, unknown> | undefined;
   const fail = (why: string) => {
     throw new Error(`${context}: not a ${shape} error body (${why}): ${body.slice(0, 300)}`);
   };
+  if (shape === 'mistral') {
+    // {"object":"error","message","type","param","code"}; a 422's message is {"detail":[…]}.
+    const message = value.message as { detail?: unknown } | string | undefined;
+    if (value.object !== 'error' || !('type' in value) || !('code' in value)) fail('object "error", type and code expected');
+    if (!(typeof message === 'string' ? message !== '' : Array.isArray(message?.detail))) fail('no message');
+    return;
+  }
+  const error = value.error as Record<string, unknown> | undefined;
   if (typeof error !== 'object' || error === null) fail('no error object');
   if (typeof error!.message !== 'string' || error!.message === '') fail('no message');
   switch (shape) {

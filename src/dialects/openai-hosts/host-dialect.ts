@@ -24,13 +24,19 @@ function decoder(base: Base, rules: HostOperation): ChatDialect['decode'] {
   const baseDecode = BASES[base].dialect.decode;
   const decodeBody =
     base === 'chat' && rules.fields ? (body: unknown, wire: WireContext) => decodeChatRequest(body, wire, rules.fields) : baseDecode;
-  return (body, wire) => {
+  const decode: ChatDialect['decode'] = (body, wire) => {
     if (!isObject(body)) return baseDecode(body, wire);
     const prepared = rules.prepare ? rules.prepare(body, wire) : body;
     if (isNeutralError(prepared)) return prepared;
     const request = decodeBody(prepared, wire);
     if (isNeutralError(request) || !rules.finish) return request;
     return rules.finish(request, prepared as JsonObject, wire);
+  };
+  const refusal = rules.refusal;
+  if (!refusal) return decode;
+  return (body, wire) => {
+    const request = decode(body, wire);
+    return isNeutralError(request) ? refusal(request) : request;
   };
 }
 
@@ -68,8 +74,13 @@ function hostDialect(host: OpenAIHost, base: Base, rules: HostOperation): ChatDi
     if ((!rules.event && !rules.leadingEvents) || rules.rewritesStream?.(request) === false) return stream;
     const events = (rules.leadingEvents?.(reply, request, ctx) ?? []).map((data) => frame(data));
     const count = stream.events.length;
+    const touches = rules.touches;
     for (let index = 0; index < count; index++) {
       const framed = stream.events.at(index);
+      if (touches && !touches(framed, { index, count })) {
+        events.push(framed);
+        continue;
+      }
       const { name, data } = parseEvent(framed);
       if (!rules.event || !data.startsWith('{')) {
         events.push(framed);
@@ -91,6 +102,24 @@ function hostDialect(host: OpenAIHost, base: Base, rules: HostOperation): ChatDi
     encodeResponse,
     encodeStream,
     encodeError,
+    ...(rules.streamError && streamErrors(dialect, rules.streamError)),
+  };
+}
+
+const DONE = 'data: [DONE]\n\n';
+
+/** A failing stream (what OpenAI sends before its error event, then the host's) and a fault's
+ * error event, with the host's own error event. */
+function streamErrors(
+  dialect: ChatDialect,
+  streamError: NonNullable<HostOperation['streamError']>,
+): Pick<ChatDialect, 'encodeStreamFailure' | 'encodeStreamErrorEvent'> {
+  return {
+    encodeStreamFailure(error, request, ctx) {
+      const base = dialect.encodeStreamFailure(error, request, ctx);
+      return { contentType: base.contentType, events: [...base.events.slice(0, -1), frame(streamError(error, ctx)), DONE] };
+    },
+    encodeStreamErrorEvent: (error, ctx) => frame(streamError(error, ctx)) + DONE,
   };
 }
 

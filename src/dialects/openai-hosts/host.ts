@@ -34,6 +34,9 @@ export interface HostOperation {
   fields?: Readonly<Record<string, FieldRule>>;
   /** After OpenAI's checks: e.g. the model named by the path when the body names none. */
   finish?(request: ChatRequest, body: JsonObject, wire: WireContext): ChatRequest | NeutralError;
+  /** Any refusal of the checks above, restated as the host answers it (e.g. Mistral's 422 for what
+   * its request schema refuses). */
+  refusal?(error: NeutralError): NeutralError;
   /** Streamed tool calls each in one event, whole, as the host sends them (Mistral). */
   wholeToolCalls?: boolean;
   /** OpenAI's JSON answer, changed in place (extra members, e.g. Groq's `x_groq`). */
@@ -52,6 +55,13 @@ export interface HostOperation {
     request: ChatRequest,
     ctx: DialectEncodeContext,
   ): boolean | void | readonly JsonObject[];
+  /** Which of OpenAI's stream events `event` may change, judged from the framed event; the others
+   * are sent as they are, never parsed (every event goes to `event` when left out). */
+  touches?(framed: string, place: EventPlace): boolean;
+  /** The host's in-stream error event (its `data`), where it is not OpenAI's: it replaces OpenAI's
+   * last event of a failing stream and the event a fault of kind `error` writes, and the stream
+   * then ends with `data: [DONE]` (Mistral ends it with a chunk whose finish_reason is "error"). */
+  streamError?(error: NeutralError, ctx: DialectEncodeContext): JsonObject;
 }
 
 export interface OpenAIHost {

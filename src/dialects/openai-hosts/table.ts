@@ -3,6 +3,8 @@
 import { azure, azureV1 } from './azure.js';
 import { deepseek } from './deepseek.js';
 import { foundry, foundryModels } from './foundry.js';
+import { groq } from './groq.js';
 import type { OpenAIHost } from './host.js';
+import { mistral } from './mistral.js';
 
-export const OPENAI_HOSTS: readonly OpenAIHost[] = [deepseek, azure, azureV1, foundry, foundryModels];
+export const OPENAI_HOSTS: readonly OpenAIHost[] = [deepseek, azure, azureV1, foundry, foundryModels, groq, mistral];

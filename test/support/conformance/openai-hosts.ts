@@ -4,6 +4,8 @@
 
 import OpenAI, { AzureOpenAI } from 'openai';
 import { CLIENT_TIMEOUT_MS, type ConformanceDriver, type Target } from './driver.js';
+import { groqChatDriver } from './groq.js';
+import { mistralChatDriver } from './mistral.js';
 import { openaiChatDriverAt } from './openai-chat.js';
 import { openaiResponsesDriverAt } from './openai-responses.js';
 
@@ -90,4 +92,13 @@ export const openaiHostDrivers: ConformanceDriver[] = [
         logLevel: 'off',
       }),
   }),
+  groqChatDriver,
+  openaiResponsesDriverAt({
+    name: 'groq-responses',
+    dialect: 'openai-responses@groq',
+    operation: 'groq.responses',
+    provider: 'groq-v1',
+    model: 'openai/gpt-oss-20b',
+  }),
+  mistralChatDriver,
 ];
