@@ -100,9 +100,11 @@ function event(data: JsonObject, _place: EventPlace, reply: ResolvedReply): read
 
 /** The rules every Azure Chat Completions route shares: filter results on answers, and the
  * session's stream flavour. */
-export const azureChatAnswers: Pick<HostOperation, 'answer' | 'rewritesStream' | 'leadingEvents' | 'event'> = {
+export const azureChatAnswers: Pick<HostOperation, 'answer' | 'rewritesStream' | 'leadingEvents' | 'touches' | 'event'> = {
   answer: addFilterResults,
   rewritesStream: (request) => azureFlavoured.has(request),
   leadingEvents,
+  // Only the finish chunk has a finish reason that is a string (inside content, quotes are escaped).
+  touches: (framed) => framed.includes('"finish_reason":"'),
   event,
 };
