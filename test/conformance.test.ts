@@ -57,7 +57,7 @@ for (const driver of DRIVERS) {
     });
     for (const conformance of CASES) {
       for (const mode of conformance.modes) {
-        if (driver.operations[mode] === undefined) continue;
+        if (driver.operations[mode] === undefined || (conformance.tools && driver.noTools)) continue;
         const options = { timeout: 20_000, ...(conformance.todo && { todo: conformance.todo }) };
         test(`${driver.name}: ${conformance.name} (${mode})`, options, async () => {
           const id = `${conformance.name.replace(/[^a-z]+/g, '-')}-${mode}`;

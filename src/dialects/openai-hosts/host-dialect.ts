@@ -6,7 +6,14 @@
 
 import { isNeutralError, type NeutralError } from '../../core/errors.js';
 import type { ChatRequest, ResolvedReply } from '../../core/model.js';
-import { arraySource, type ChatDialect, type DialectEncodeContext, type DialectRegistration, type WireContext } from '../dialect.js';
+import {
+  arraySource,
+  type ChatDialect,
+  type DialectEncodeContext,
+  type DialectRegistration,
+  type EncodedBody,
+  type WireContext,
+} from '../dialect.js';
 import { decodeChatRequest } from '../openai-chat/decode-request.js';
 import { openaiChat } from '../openai-chat/index.js';
 import { openaiResponses } from '../openai-responses/index.js';
@@ -88,6 +95,22 @@ function hostDialect(host: OpenAIHost, base: Base, rules: HostOperation): ChatDi
     encodeResponse,
     encodeStream,
     encodeError,
+    ...(base === 'chat' && host.encodeError && chatStreamErrors(dialect, host.encodeError)),
+  };
+}
+
+/** A Chat Completions stream's error chunk is the error body itself: the host's, when it has one. */
+function chatStreamErrors(
+  dialect: ChatDialect,
+  encodeError: (error: NeutralError) => EncodedBody,
+): Pick<ChatDialect, 'encodeStreamFailure' | 'encodeStreamErrorEvent'> {
+  const errorEvent = (error: NeutralError) => `data: ${encodeError(error).body}\n\n`;
+  return {
+    encodeStreamErrorEvent: errorEvent,
+    encodeStreamFailure(error, request, ctx) {
+      const failure = dialect.encodeStreamFailure(error, request, ctx);
+      return { contentType: failure.contentType, events: [...failure.events.slice(0, -1), errorEvent(error)] };
+    },
   };
 }
 

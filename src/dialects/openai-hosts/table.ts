@@ -2,5 +2,7 @@
 
 import { deepseek } from './deepseek.js';
 import type { OpenAIHost } from './host.js';
+import { openrouter } from './openrouter.js';
+import { perplexity } from './perplexity.js';
 
-export const OPENAI_HOSTS: readonly OpenAIHost[] = [deepseek];
+export const OPENAI_HOSTS: readonly OpenAIHost[] = [deepseek, openrouter, perplexity];

@@ -71,6 +71,8 @@ export interface ConformanceCase {
   modes: readonly Mode[];
   /** The session answers unmatched requests in zero-config mode. */
   zeroConfig?: boolean;
+  /** The case declares function tools (skipped for a driver whose provider refuses them). */
+  tools?: true;
   /** A known failure, reported instead of hidden: the case runs as a todo test with this reason. */
   todo?: string;
   run(ctx: CaseContext): Promise<void>;
@@ -148,6 +150,7 @@ export const CASES: ConformanceCase[] = [
   {
     name: 'tool call',
     modes: BOTH,
+    tools: true,
     async run(ctx) {
       ctx.session.scenario('tool').whenHasTool(WEATHER.name).callsTool(CALL.name, CALL.arguments, CALL.id);
       const answer = await ctx.client.ask({ prompt: PROMPT, tools: [WEATHER] }, ctx.mode);
@@ -171,6 +174,7 @@ export const CASES: ConformanceCase[] = [
   {
     name: 'tool result',
     modes: BOTH,
+    tools: true,
     async run(ctx) {
       ctx.session.scenario('result').whenToolResult(CALL.name, CALL.id).replies(TEXT).inChunks(CHUNKS);
       const answer = await ctx.client.ask({ prompt: PROMPT, tools: [WEATHER], toolResult: { ...CALL, result: 'sunny, 21 C' } }, ctx.mode);
@@ -192,6 +196,7 @@ export const CASES: ConformanceCase[] = [
   {
     name: 'two tool calls',
     modes: BOTH,
+    tools: true,
     async run(ctx) {
       ctx.session.scenario('tools').callsTools([CALL, SECOND_CALL]);
       const answer = await ctx.client.ask({ prompt: 'Paris and Tokyo?', tools: [WEATHER] }, ctx.mode);
@@ -359,6 +364,7 @@ export const CASES: ConformanceCase[] = [
   {
     name: 'scripted call of another tool than the request names',
     modes: BOTH,
+    tools: true,
     async run(ctx) {
       ctx.session.scenario('other').callsTool(CALL.name, CALL.arguments, CALL.id);
       const error = await rejection(ctx, { prompt: PROMPT, tools: [WEATHER, TIME], toolChoice: { name: TIME.name } });
@@ -387,6 +393,7 @@ export const CASES: ConformanceCase[] = [
   {
     name: 'scripted reply that breaks the contract',
     modes: BOTH,
+    tools: true,
     async run(ctx) {
       // `unit` is required by the declared schema.
       ctx.session.scenario('careless').callsTool(CALL.name, { city: 'Paris' }, CALL.id);
@@ -415,6 +422,7 @@ export const CASES: ConformanceCase[] = [
   {
     name: 'zero-config tool call',
     modes: BOTH,
+    tools: true,
     zeroConfig: true,
     async run(ctx) {
       const answer = await ctx.client.ask({ prompt: PROMPT, tools: [WEATHER] }, ctx.mode);
@@ -432,6 +440,7 @@ export const CASES: ConformanceCase[] = [
   {
     name: 'zero-config call of the tool the request names',
     modes: BOTH,
+    tools: true,
     zeroConfig: true,
     async run(ctx) {
       const answer = await ctx.client.ask({ prompt: PROMPT, tools: [WEATHER, TIME], toolChoice: { name: TIME.name } }, ctx.mode);

@@ -84,6 +84,8 @@ export interface ConformanceDriver {
   /** The provider's error type for a wire-validation 400, a scripted 429, and Understudy's own 409
    * (no script matches, or the scripted reply fails the request's contract). */
   readonly errorTypes: { invalidRequest: string; rateLimited: string; conflict: string };
+  /** The provider refuses function tools (Perplexity): the suite skips the cases that declare them. */
+  readonly noTools?: true;
   connect(target: Target): ConformanceClient;
   /** Reads what the SDK threw; throws itself when `thrown` is not something this SDK throws. */
   errorOf(thrown: unknown): ErrorSeen;

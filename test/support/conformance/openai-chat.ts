@@ -66,14 +66,21 @@ export interface ChatTarget {
   /** The `mock.url(...)` name of its base URL. */
   provider: string;
   model: string;
+  /** A host's error types and error reader, when its error body is not OpenAI's. */
+  errors?: Pick<ConformanceDriver, 'errorTypes' | 'errorOf'>;
+  /** The host refuses function tools (ConformanceDriver.noTools). */
+  noTools?: true;
 }
+
+const OPENAI_ERROR_TYPES = { invalidRequest: 'invalid_request_error', rateLimited: 'requests', conflict: 'understudy_error' };
 
 export function openaiChatDriverAt(at: ChatTarget): ConformanceDriver {
   return {
     name: at.name,
     dialect: at.dialect,
     operations: { json: at.operation, stream: at.operation },
-    errorTypes: { invalidRequest: 'invalid_request_error', rateLimited: 'requests', conflict: 'understudy_error' },
+    errorTypes: at.errors?.errorTypes ?? OPENAI_ERROR_TYPES,
+    ...(at.noTools && { noTools: true }),
     connect(target) {
       const client = new OpenAI({
         baseURL: target.url(at.provider),
@@ -99,7 +106,7 @@ export function openaiChatDriverAt(at: ChatTarget): ConformanceDriver {
         },
       };
     },
-    errorOf: openaiErrorOf,
+    errorOf: at.errors?.errorOf ?? openaiErrorOf,
   };
 }
 

@@ -56,7 +56,7 @@ export function openaiResponsesDriverAt(at: ChatTarget): ConformanceDriver {
     name: at.name,
     dialect: at.dialect,
     operations: { json: at.operation, stream: at.operation },
-    errorTypes: { invalidRequest: 'invalid_request_error', rateLimited: 'requests', conflict: 'understudy_error' },
+    errorTypes: at.errors?.errorTypes ?? { invalidRequest: 'invalid_request_error', rateLimited: 'requests', conflict: 'understudy_error' },
     connect(target) {
       const client = new OpenAI({
         baseURL: target.url(at.provider),
@@ -82,7 +82,7 @@ export function openaiResponsesDriverAt(at: ChatTarget): ConformanceDriver {
     },
     errorOf(thrown) {
       if (thrown instanceof StreamErrorEvent) return { api: true, status: undefined, type: thrown.type, message: thrown.message };
-      return openaiErrorOf(thrown);
+      return (at.errors?.errorOf ?? openaiErrorOf)(thrown);
     },
   };
 }

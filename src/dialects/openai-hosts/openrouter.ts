@@ -1,0 +1,155 @@
+// OpenRouter: Chat Completions at `/api/v1/chat/completions` and a stateless Responses API at
+// `/api/v1/responses` of its base URL. Its request members (`models` fallbacks, `provider`
+// routing, `reasoning`, `plugins` …) are checked and accepted; answers name the provider that
+// served them, each choice carries `native_finish_reason`, and usage (always sent, streams too)
+// carries `cost`. Errors are `{"error":{"code":<status>,"message","metadata"?}}`.
+
+import type { NeutralError } from '../../core/errors.js';
+import type { ChatRequest, ResolvedReply } from '../../core/model.js';
+import type { EncodedBody } from '../dialect.js';
+import { expectNumber, expectString, fail } from '../openai/checks.js';
+import { arrayOf, boolean, integer, number, object, oneOf, string, stringOr, type FieldRule } from '../openai/field-rules.js';
+import { CHAT_FIELDS } from '../openai-chat/decode-request.js';
+import { given } from '../wire-kit/values.js';
+import { refusalOr } from '../wire-kit/wire-error.js';
+import { addHostFields } from './host-fields.js';
+import type { JsonObject, OpenAIHost } from './host.js';
+
+/** Who served the answer, unless the script names one (`hostFields.provider`). */
+const PROVIDER = 'Understudy';
+
+const strings = arrayOf(string(), { wording: 'an array of strings' });
+/** A price in USD: OpenRouter's document says a string; a number is read the same. */
+const price: FieldRule = (v, p) => void (typeof v === 'number' ? expectNumber(v, p, { min: 0 }) : expectString(v, p));
+
+/** OpenRouter's members that both of its operations accept (its OpenAPI document). */
+const SHARED_FIELDS: Readonly<Record<string, FieldRule>> = {
+  models: strings,
+  provider: object({
+    allow_fallbacks: boolean,
+    require_parameters: boolean,
+    data_collection: oneOf('allow', 'deny'),
+    zdr: boolean,
+    enforce_distillable_text: boolean,
+    order: strings,
+    only: strings,
+    ignore: strings,
+    quantizations: arrayOf(oneOf('int4', 'int8', 'fp4', 'fp6', 'fp8', 'fp16', 'bf16', 'fp32', 'unknown'), {
+      wording: 'an array of strings',
+    }),
+    sort: stringOr(object({ by: oneOf('price', 'throughput', 'latency'), partition: oneOf('model', 'none') }), 'a string or an object'),
+    max_price: object({ prompt: price, completion: price, image: price, audio: price, request: price }),
+  }),
+  plugins: arrayOf(object({ id: string() }, ['id']), { wording: 'an array of objects' }),
+  transforms: strings,
+  route: oneOf('fallback', 'sort'),
+  usage: object({ include: boolean }),
+  session_id: string(256),
+  trace: object({ trace_id: string(), trace_name: string(), span_name: string(), generation_name: string(), parent_span_id: string() }),
+  top_k: integer(0),
+  min_p: number(0, 1),
+  top_a: number(0, 1),
+  repetition_penalty: number(0, 2),
+  debug: object({ echo_upstream_body: boolean }),
+};
+
+const REASONING = object({
+  effort: oneOf('max', 'xhigh', 'high', 'medium', 'low', 'minimal', 'none'),
+  max_tokens: integer(0),
+  exclude: boolean,
+  enabled: boolean,
+  summary: oneOf('auto', 'concise', 'detailed'),
+});
+
+const CHAT = {
+  ...CHAT_FIELDS,
+  ...SHARED_FIELDS,
+  reasoning: REASONING,
+  include_reasoning: boolean,
+  cache_control: object({ type: oneOf('ephemeral'), ttl: oneOf('5m', '1h') }, ['type']),
+};
+
+/** OpenRouter names the model from `models` when the body names none. */
+function modelFromModels(body: JsonObject): JsonObject {
+  if (given(body.model) || !Array.isArray(body.models) || typeof body.models[0] !== 'string') return body;
+  return { ...body, model: body.models[0] };
+}
+
+function stateless(body: JsonObject): JsonObject | NeutralError {
+  return refusalOr(() => {
+    if (body.store === true) {
+      fail(
+        `OpenRouter's Responses API is stateless: it stores no response, so 'store' must be false or left out. Send the whole conversation in 'input'.`,
+        'store',
+      );
+    }
+    if (given(body.previous_response_id)) {
+      fail(
+        `OpenRouter's Responses API is stateless: 'previous_response_id' is not supported. Send the whole conversation in 'input'.`,
+        'previous_response_id',
+      );
+    }
+    // OpenAI's Responses decoder reads OpenAI's members; OpenRouter's own are checked here and
+    // handed on without them.
+    const rest: JsonObject = { ...modelFromModels(body) };
+    for (const key in SHARED_FIELDS) {
+      if (!(key in rest)) continue;
+      if (given(rest[key])) SHARED_FIELDS[key](rest[key], key);
+      delete rest[key];
+    }
+    if (rest.store === undefined) rest.store = false;
+    return rest;
+  });
+}
+
+/** Usage members OpenRouter adds: what the request cost (nothing: Understudy charges nothing). */
+function addCost(usage: JsonObject): void {
+  usage.cost = 0;
+  usage.is_byok = false;
+  usage.cost_details = { upstream_inference_cost: null, upstream_inference_prompt_cost: 0, upstream_inference_completions_cost: 0 };
+}
+
+function addProvider(target: JsonObject, reply: ResolvedReply): void {
+  addHostFields(target, reply);
+  if (!Object.hasOwn(target, 'provider')) target.provider = PROVIDER;
+}
+
+/** Status and message in OpenRouter's body; code and param of the refusal, when known, in `metadata`. */
+export function encodeOpenRouterError(error: NeutralError): EncodedBody {
+  const metadata: JsonObject = {};
+  if (error.code) metadata.code = error.code;
+  if (error.param) metadata.param = error.param;
+  const body = { error: { code: error.status, message: error.message, ...(Object.keys(metadata).length > 0 && { metadata }) } };
+  return { status: error.status, headers: { 'content-type': 'application/json', ...(error.headers ?? {}) }, body: JSON.stringify(body) };
+}
+
+export const openrouter: OpenAIHost = {
+  id: 'openrouter',
+  name: 'OpenRouter',
+  chat: {
+    paths: ['/openrouter/api/v1/chat/completions'],
+    prepare: modelFromModels,
+    fields: CHAT,
+    finish(request: ChatRequest) {
+      // OpenRouter always sends usage; stream_options.include_usage has no effect there.
+      request.streamUsage = request.stream;
+      return request;
+    },
+    answer(answer, reply) {
+      addProvider(answer, reply);
+      for (const choice of answer.choices as JsonObject[]) choice.native_finish_reason = choice.finish_reason;
+      addCost(answer.usage as JsonObject);
+    },
+    event(data, _place, reply) {
+      addProvider(data, reply);
+      for (const choice of data.choices as JsonObject[]) choice.native_finish_reason = choice.finish_reason;
+      if (data.usage) addCost(data.usage as JsonObject);
+    },
+  },
+  responses: {
+    paths: ['/openrouter/api/v1/responses'],
+    prepare: stateless,
+  },
+  providerPaths: { openrouter: '/openrouter/api/v1' },
+  encodeError: encodeOpenRouterError,
+};
