@@ -8,7 +8,7 @@ import type { NeutralError } from '../../core/errors.js';
 import type { ChatRequest, ResolvedReply } from '../../core/model.js';
 import type { EncodedBody } from '../dialect.js';
 import { expectNumber, expectString, fail } from '../openai/checks.js';
-import { arrayOf, boolean, integer, number, object, oneOf, string, stringOr, type FieldRule } from '../openai/field-rules.js';
+import { arrayOf, boolean, integer, number, object, oneOf, string, type FieldRule } from '../openai/field-rules.js';
 import { CHAT_FIELDS } from '../openai-chat/decode-request.js';
 import { given } from '../wire-kit/values.js';
 import { refusalOr } from '../wire-kit/wire-error.js';
@@ -21,6 +21,9 @@ const PROVIDER = 'Understudy';
 const strings = arrayOf(string(), { wording: 'an array of strings' });
 /** A price in USD: OpenRouter's document says a string; a number is read the same. */
 const price: FieldRule = (v, p) => void (typeof v === 'number' ? expectNumber(v, p, { min: 0 }) : expectString(v, p));
+
+const SORT_BY = oneOf('price', 'throughput', 'latency');
+const SORT = object({ by: SORT_BY, partition: oneOf('model', 'none') });
 
 /** OpenRouter's members that both of its operations accept (its OpenAPI document). */
 const SHARED_FIELDS: Readonly<Record<string, FieldRule>> = {
@@ -37,7 +40,7 @@ const SHARED_FIELDS: Readonly<Record<string, FieldRule>> = {
     quantizations: arrayOf(oneOf('int4', 'int8', 'fp4', 'fp6', 'fp8', 'fp16', 'bf16', 'fp32', 'unknown'), {
       wording: 'an array of strings',
     }),
-    sort: stringOr(object({ by: oneOf('price', 'throughput', 'latency'), partition: oneOf('model', 'none') }), 'a string or an object'),
+    sort: (v, p) => (typeof v === 'string' ? SORT_BY(v, p) : SORT(v, p)),
     max_price: object({ prompt: price, completion: price, image: price, audio: price, request: price }),
   }),
   plugins: arrayOf(object({ id: string() }, ['id']), { wording: 'an array of objects' }),
