@@ -165,6 +165,32 @@ describe('OpenRouter Chat Completions through the openai SDK', () => {
     assert.equal(last.usage.completion_tokens, entry.usage?.outputTokens);
   });
 
+  test('a stream opens with OpenRouter’s keep-alive comment, which the SDKs skip (raw bytes)', async () => {
+    const session = await mock.session('or-comment');
+    session.scenario('streamed').replies('Hi.').onExhausted('repeat_last');
+    for (const path of ['chat/completions', 'responses']) {
+      const body =
+        path === 'responses'
+          ? { model: MODEL, input: 'Hi', stream: true }
+          : { model: MODEL, messages: [{ role: 'user', content: 'Hi' }], stream: true };
+      const response = await fetch(`${mock.url('openrouter')}/${path}`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${session.apiKey}`, 'content-type': 'application/json' },
+        body: JSON.stringify(body),
+        signal: AbortSignal.timeout(10_000),
+      });
+      assert.equal(response.status, 200);
+      const text = await response.text();
+      assert.ok(text.startsWith(': OPENROUTER PROCESSING\n\n'), `${path} stream begins ${JSON.stringify(text.slice(0, 40))}`);
+      assert.equal(text.split(': OPENROUTER PROCESSING').length, 2, 'once, before every other event');
+    }
+  });
+
+  test('GET /_understudy/health lists OpenRouter’s routes', async () => {
+    const health = await (await fetch(`${mock.baseUrl}/_understudy/health`, { signal: AbortSignal.timeout(10_000) })).text();
+    for (const route of ['/openrouter/api/v1/chat/completions', '/openrouter/api/v1/responses']) assert.ok(health.includes(route), route);
+  });
+
   test('a scripted 429 surfaces as RateLimitError in OpenRouter’s shape, in a stream too [openrouter-chat.text.stream -]', async () => {
     const session = await mock.session('or-429');
     session

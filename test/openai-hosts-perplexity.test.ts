@@ -109,6 +109,11 @@ describe('Perplexity Sonar Chat Completions through the openai SDK', () => {
     assert.equal(entry.route, 'POST /perplexity/v1/chat/completions');
   });
 
+  test('GET /_understudy/health lists Perplexity’s routes', async () => {
+    const health = await (await fetch(`${mock.baseUrl}/_understudy/health`, { signal: AbortSignal.timeout(10_000) })).text();
+    for (const route of ['/perplexity/chat/completions', '/perplexity/v1/chat/completions']) assert.ok(health.includes(route), route);
+  });
+
   test('a malformed search member gets Perplexity’s 400 and consumes nothing [perplexity-chat.text.json -]', async () => {
     const session = await mock.session('pplx-bad-search');
     session.scenario('kept').replies('Still here.');

@@ -36,6 +36,9 @@ export interface HostOperation {
   wholeToolCalls?: boolean;
   /** OpenAI's JSON answer, changed in place (extra members, e.g. Groq's `x_groq`). */
   answer?(answer: JsonObject, reply: ResolvedReply, request: ChatRequest, ctx: DialectEncodeContext): void;
+  /** An SSE comment sent before every other event, e.g. OpenRouter's keep-alive
+   * `: OPENROUTER PROCESSING`: SSE readers must skip it, hand-written parsers often do not. */
+  streamComment?: string;
   /** Events sent before OpenAI's first (their `data`), e.g. Azure's prompt-filter chunk. */
   leadingEvents?(reply: ResolvedReply, request: ChatRequest, ctx: DialectEncodeContext): JsonObject[];
   /** One of OpenAI's stream events (its `data`), changed in place; false drops the event. */

@@ -15,6 +15,9 @@ import { refusalOr } from '../wire-kit/wire-error.js';
 import { addHostFields } from './host-fields.js';
 import type { JsonObject, OpenAIHost } from './host.js';
 
+/** The comment OpenRouter's streams carry to keep the connection open while the model starts. */
+const KEEP_ALIVE = 'OPENROUTER PROCESSING';
+
 /** Who served the answer, unless the script names one (`hostFields.provider`). */
 const PROVIDER = 'Understudy';
 
@@ -132,6 +135,7 @@ export const openrouter: OpenAIHost = {
   chat: {
     paths: ['/openrouter/api/v1/chat/completions'],
     prepare: modelFromModels,
+    streamComment: KEEP_ALIVE,
     fields: CHAT,
     finish(request: ChatRequest) {
       // OpenRouter always sends usage; stream_options.include_usage has no effect there.
@@ -152,6 +156,7 @@ export const openrouter: OpenAIHost = {
   responses: {
     paths: ['/openrouter/api/v1/responses'],
     prepare: stateless,
+    streamComment: KEEP_ALIVE,
   },
   providerPaths: { openrouter: '/openrouter/api/v1' },
   encodeError: encodeOpenRouterError,
