@@ -8,5 +8,9 @@ import type { JsonObject } from './host.js';
 export function addHostFields(target: JsonObject, reply: ResolvedReply): void {
   const fields = reply.hostFields;
   if (fields === undefined) return;
-  for (const key in fields) if (!Object.hasOwn(target, key)) target[key] = fields[key];
+  for (const key in fields) {
+    // Defined, not assigned: a member named `__proto__` is a member, not the object's prototype.
+    if (!Object.hasOwn(target, key))
+      Object.defineProperty(target, key, { value: fields[key], enumerable: true, writable: true, configurable: true });
+  }
 }
