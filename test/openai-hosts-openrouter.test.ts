@@ -143,6 +143,36 @@ describe('OpenRouter Chat Completions through the openai SDK', () => {
     assert.deepEqual([entry.status, entry.route], [400, CHAT_ROUTE]);
   });
 
+  test('a scripted reasoning is the message’s reasoning, unless the request excludes it [openrouter-chat.reasoning.json +]', async () => {
+    const session = await mock.session('or-reasoning');
+    session.scenario('thinking').replies('42.', { reasoning: 'Six times seven.' }).onExhausted('repeat_last');
+    const ask = (reasoning: Record<string, unknown>) =>
+      client(session).chat.completions.create({ model: MODEL, messages: [{ role: 'user', content: 'Answer?' }], reasoning } as Body);
+    const shown = (await ask({ effort: 'high' })).choices[0].message as unknown as { reasoning?: string; reasoning_details?: unknown[] };
+    assert.equal(shown.reasoning, 'Six times seven.');
+    assert.deepEqual(shown.reasoning_details, [{ type: 'reasoning.text', text: 'Six times seven.', format: 'unknown', index: 0 }]);
+    const hidden = (await ask({ effort: 'high', exclude: true })).choices[0].message as unknown as Record<string, unknown>;
+    assert.equal(hidden.content, '42.');
+    assert.deepEqual([hidden.reasoning, hidden.reasoning_details], [undefined, undefined]);
+  });
+
+  test('a malformed reasoning member gets OpenRouter’s 400 [openrouter-chat.reasoning.json -]', async () => {
+    const session = await mock.session('or-reasoning-bad');
+    const error = await rejection(
+      client(session).chat.completions.create({
+        model: MODEL,
+        messages: [{ role: 'user', content: 'Answer?' }],
+        reasoning: { effort: 'extreme' },
+      } as Body),
+    );
+    assertOpenRouterError(error, 400, /'extreme'/);
+    assert.deepEqual((error.error as { metadata?: unknown }).metadata, {
+      error_type: 'invalid_request',
+      code: 'invalid_value',
+      param: 'reasoning.effort',
+    });
+  });
+
   test('a stream carries provider on every chunk and ends with usage it was not asked for [openrouter-chat.text.stream +]', async () => {
     const session = await mock.session('or-stream');
     session.scenario('streamed').replies('Sunny in Paris.').inChunks(['Sunny ', 'in Paris.']);
@@ -202,6 +232,7 @@ describe('OpenRouter Chat Completions through the openai SDK', () => {
     );
     assert.ok(error instanceof OpenAI.RateLimitError);
     assertOpenRouterError(error, 429, /slow down/);
+    assert.equal((error.error as { metadata?: { error_type?: string } }).metadata?.error_type, 'rate_limit_exceeded');
     assert.equal(error.headers?.get('retry-after'), '1');
     const stream = await client(session).chat.completions.create({
       model: MODEL,
@@ -448,7 +479,7 @@ describe('Vercel AI SDK OpenAI-compatible provider against OpenRouter', () => {
       .whenLatestUser({ contains: 'weather in Paris' })
       .callsTool('weather', { city: 'Paris' }, 'call_paris')
       .thenWhenToolResult('weather', 'call_paris')
-      .replies('Paris is sunny, 21 °C.');
+      .replies('Paris is sunny, 21 °C.', { reasoning: 'The tool said sunny.' });
     const ran: unknown[] = [];
     const tools = {
       weather: tool({
@@ -476,6 +507,7 @@ describe('Vercel AI SDK OpenAI-compatible provider against OpenRouter', () => {
     assert.deepEqual(errors, []);
     assert.ok(parts.includes('tool-call'));
     assert.equal(await result.text, 'Paris is sunny, 21 °C.');
+    assert.equal(await result.reasoningText, 'The tool said sunny.', 'the reasoning streamed as OpenRouter’s delta.reasoning');
     assert.deepEqual(ran, [{ city: 'Paris' }]);
     assert.equal(await result.finishReason, 'stop');
     const usage = await result.totalUsage;

@@ -1,8 +1,9 @@
 // OpenRouter: Chat Completions at `/api/v1/chat/completions` and a stateless Responses API at
 // `/api/v1/responses` of its base URL. Its request members (`models` fallbacks, `provider`
 // routing, `reasoning`, `plugins` …) are checked and accepted; answers name the provider that
-// served them, each choice carries `native_finish_reason`, and usage (always sent, streams too)
-// carries `cost`. Errors are `{"error":{"code":<status>,"message","metadata"?}}`.
+// served them, each choice carries `native_finish_reason` (and a scripted reasoning as
+// `reasoning`), and usage (always sent, streams too) carries `cost`. Errors are
+// `{"error":{"code":<status>,"message","metadata"?}}`.
 
 import type { NeutralError } from '../../core/errors.js';
 import type { ChatRequest, ResolvedReply } from '../../core/model.js';
@@ -120,13 +121,56 @@ function addProvider(target: JsonObject, reply: ResolvedReply): void {
   if (!Object.hasOwn(target, 'provider')) target.provider = PROVIDER;
 }
 
-/** Status and message in OpenRouter's body; code and param of the refusal, when known, in `metadata`. */
+/** OpenRouter's canonical error type (`metadata.error_type`) for an HTTP status. */
+const ERROR_TYPES: Record<number, string> = {
+  400: 'invalid_request',
+  401: 'authentication',
+  402: 'payment_required',
+  403: 'permission_denied',
+  404: 'not_found',
+  408: 'timeout',
+  413: 'payload_too_large',
+  422: 'unprocessable',
+  429: 'rate_limit_exceeded',
+  502: 'provider_unavailable',
+  503: 'provider_overloaded',
+};
+
+function errorTypeOf(error: NeutralError): string | undefined {
+  if (error.type) return error.type;
+  // Understudy's own refusals (no script matches, a reply breaking the contract) have none.
+  if (error.status === 409) return undefined;
+  return ERROR_TYPES[error.status] ?? (error.status >= 500 ? 'server' : undefined);
+}
+
+/** Status and message in OpenRouter's body; its error type, and the code and param of the
+ * refusal when known, in `metadata`. */
 export function encodeOpenRouterError(error: NeutralError): EncodedBody {
   const metadata: JsonObject = {};
+  const type = errorTypeOf(error);
+  if (type !== undefined) metadata.error_type = type;
   if (error.code) metadata.code = error.code;
   if (error.param) metadata.param = error.param;
   const body = { error: { code: error.status, message: error.message, ...(Object.keys(metadata).length > 0 && { metadata }) } };
   return { status: error.status, headers: { 'content-type': 'application/json', ...(error.headers ?? {}) }, body: JSON.stringify(body) };
+}
+
+/** Requests that asked for the reasoning to be left out of the answer (`reasoning.exclude`). */
+const reasoningHidden = new WeakSet<ChatRequest>();
+
+function finishChat(request: ChatRequest, body: JsonObject): ChatRequest {
+  // OpenRouter always sends usage; stream_options.include_usage has no effect there.
+  request.streamUsage = request.stream;
+  const reasoning = body.reasoning as JsonObject | undefined;
+  if (reasoning?.exclude === true || body.include_reasoning === false) reasoningHidden.add(request);
+  return request;
+}
+
+/** A scripted reasoning as OpenRouter gives it: `reasoning` text and one `reasoning_details` entry. */
+function addReasoning(message: JsonObject, reply: ResolvedReply, request: ChatRequest): void {
+  if (reply.reasoning === null || reasoningHidden.has(request)) return;
+  message.reasoning = reply.reasoning;
+  message.reasoning_details = [{ type: 'reasoning.text', text: reply.reasoning, format: 'unknown', index: 0 }];
 }
 
 export const openrouter: OpenAIHost = {
@@ -137,19 +181,22 @@ export const openrouter: OpenAIHost = {
     prepare: modelFromModels,
     streamComment: KEEP_ALIVE,
     fields: CHAT,
-    finish(request: ChatRequest) {
-      // OpenRouter always sends usage; stream_options.include_usage has no effect there.
-      request.streamUsage = request.stream;
-      return request;
-    },
-    answer(answer, reply) {
+    finish: finishChat,
+    answer(answer, reply, request) {
       addProvider(answer, reply);
-      for (const choice of answer.choices as JsonObject[]) choice.native_finish_reason = choice.finish_reason;
+      for (const choice of answer.choices as JsonObject[]) {
+        choice.native_finish_reason = choice.finish_reason;
+        addReasoning(choice.message as JsonObject, reply, request);
+      }
       addCost(answer.usage as JsonObject);
     },
-    event(data, _place, reply) {
+    event(data, place, reply, request) {
       addProvider(data, reply);
-      for (const choice of data.choices as JsonObject[]) choice.native_finish_reason = choice.finish_reason;
+      for (const choice of data.choices as JsonObject[]) {
+        choice.native_finish_reason = choice.finish_reason;
+        // The whole reasoning rides on the first chunk, before any content.
+        if (place.index === 0) addReasoning(choice.delta as JsonObject, reply, request);
+      }
       if (data.usage) addCost(data.usage as JsonObject);
     },
   },
