@@ -10,6 +10,7 @@ import type { ChatCompletionChunk, ChatCompletionCreateParamsNonStreaming } from
 
 import type { JsonValue } from '../src/core/model.js';
 import { startUnderstudy, type Understudy, type UnderstudySession } from '../src/client/index.js';
+import { parseFixtureText } from '../src/engine/fixture-file.js';
 
 const MODEL = 'sonar';
 const ROUTE = 'POST /perplexity/chat/completions';
@@ -90,6 +91,34 @@ describe('Perplexity Sonar Chat Completions through the openai SDK', () => {
     );
     assert.equal(completion.usage?.prompt_tokens, entry.usage?.inputTokens);
     await session.verify();
+  });
+
+  test('a fixture file’s hostFields reach the answer; a malformed one is reported with its path', async () => {
+    const yaml = [
+      'scenarios:',
+      '  - name: cited',
+      '    steps:',
+      '      - reply:',
+      '          text: "Paris [1]."',
+      '          hostFields:',
+      '            citations: ["https://en.wikipedia.org/wiki/Paris"]',
+    ].join('\n');
+    const loaded = parseFixtureText(yaml, 'cited.yaml');
+    assert.ok(loaded.ok, JSON.stringify(loaded));
+    const session = await mock.session('pplx-fixture');
+    await session.load(loaded.fixture);
+    const completion = await client(session).chat.completions.create({ model: MODEL, messages: [{ role: 'user', content: 'Capital?' }] });
+    assert.deepEqual((completion as unknown as { citations: string[] }).citations, ['https://en.wikipedia.org/wiki/Paris']);
+    for (const [reply, message] of [
+      ['{ text: "x", hostFields: [1] }', /expected host answer members/],
+      ['{ error: { status: 429, message: "slow" }, hostFields: { citations: [] } }', /nothing but "delayMs" beside "error"/],
+    ] as const) {
+      const bad = parseFixtureText(`scenarios:\n  - name: bad\n    steps:\n      - reply: ${reply}\n`, 'bad.yaml');
+      assert.ok(!bad.ok);
+      const problem = bad.problems.find((p) => p.path === '/scenarios/0/steps/0/reply/hostFields');
+      assert.ok(problem, JSON.stringify(bad.problems));
+      assert.match(problem.message, message);
+    }
   });
 
   test('/v1/chat/completions answers too; host fields never replace the answer’s own members', async () => {
@@ -185,6 +214,36 @@ describe('Perplexity Sonar Chat Completions through the openai SDK', () => {
     assert.equal(usage.completion_tokens, entry.usage?.outputTokens);
   });
 
+  test('a reasoning_effort Perplexity does not have gets its 400 [perplexity-chat.reasoning.json -]', async () => {
+    const session = await mock.session('pplx-effort');
+    // OpenAI takes 'max'; Perplexity's values are minimal, low, medium and high.
+    const error = await rejection(
+      client(session).chat.completions.create({
+        model: 'sonar-deep-research',
+        messages: [{ role: 'user', content: 'Research' }],
+        reasoning_effort: 'max',
+      } as Body),
+    );
+    assertPerplexityError(error, 400, 'invalid_parameter', /'max'/);
+    const [entry] = (await session.journal()).entries;
+    assert.equal(entry.status, 400);
+  });
+
+  test('a streamed reasoning is the first chunk’s <think> section', async () => {
+    const session = await mock.session('pplx-think-stream');
+    session.scenario('reasoned').replies('Sunny.', { reasoning: 'Check the forecast.' });
+    const stream = client(session).chat.completions.stream({
+      model: 'sonar-reasoning',
+      messages: [{ role: 'user', content: 'Weather?' }],
+      stream: true,
+    });
+    const deltas: string[] = [];
+    stream.on('content.delta', ({ delta }) => deltas.push(delta));
+    const completion = await stream.finalChatCompletion();
+    assert.equal(completion.choices[0].message.content, '<think>Check the forecast.</think>Sunny.');
+    assert.equal(deltas[0], '<think>Check the forecast.</think>');
+  });
+
   test('a scripted 429, and an error inside a stream, in Perplexity’s shape [perplexity-chat.text.stream -]', async () => {
     const session = await mock.session('pplx-429');
     session
@@ -271,6 +330,21 @@ describe('Perplexity Sonar Chat Completions through the openai SDK', () => {
       );
     });
   }
+
+  test('a scripted reasoning opens the content as a <think> section, structured output too [perplexity-chat.reasoning.json +]', async () => {
+    const session = await mock.session('pplx-think');
+    session.scenario('reasoned').repliesJson({ city: 'Paris', population: 2102650 }, { reasoning: 'Look up the census.' });
+    const completion = await client(session).chat.completions.create({
+      model: 'sonar-reasoning-pro',
+      messages: [{ role: 'user', content: 'Paris facts' }],
+      response_format: { type: 'json_schema', json_schema: { schema: CITY_SCHEMA } } as unknown as OpenAI.ResponseFormatJSONSchema,
+    });
+    const content = completion.choices[0].message.content ?? '';
+    assert.ok(content.startsWith('<think>Look up the census.</think>'), content);
+    assert.deepEqual(JSON.parse(content.slice(content.indexOf('</think>') + 8)), { city: 'Paris', population: 2102650 });
+    const [entry] = (await session.journal()).entries;
+    assert.equal(entry.reply?.content, JSON.stringify({ city: 'Paris', population: 2102650 }), 'the contract checked the JSON alone');
+  });
 
   test('regex and json_object formats are refused with Perplexity’s 400', async () => {
     const session = await mock.session('pplx-formats');

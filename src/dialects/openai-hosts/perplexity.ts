@@ -2,7 +2,9 @@
 // its search members (`search_mode`, `search_domain_filter`, `web_search_options` …) checked and
 // accepted. Function tools are not claimed and are refused; structured output is
 // `response_format: json_schema`, whose `name` Perplexity does not require. A script's
-// `citations` and `search_results` (Reply.hostFields) ride on the answer and on every chunk.
+// `citations` and `search_results` (Reply.hostFields) ride on the answer and on every chunk, and
+// a scripted reasoning opens the content as a <think> section, as Perplexity's reasoning models
+// write it.
 // Errors are `{"error":{"message","type","code":<status>}}`.
 
 import type { NeutralError } from '../../core/errors.js';
@@ -107,6 +109,12 @@ function finish(request: ChatRequest, body: JsonObject): ChatRequest | NeutralEr
   });
 }
 
+/** Perplexity's reasoning models write their reasoning into the content, in a <think> section
+ * before the answer (structured output too: a client must cut it off before parsing the JSON). */
+function thinking(reasoning: string): string {
+  return `<think>${reasoning}</think>`;
+}
+
 /** Usage members Perplexity adds: no search ran, nothing was charged. */
 function addSearchUsage(usage: JsonObject): void {
   usage.citation_tokens = 0;
@@ -146,10 +154,17 @@ export const perplexity: OpenAIHost = {
     finish,
     answer(answer, reply) {
       addHostFields(answer, reply);
+      if (reply.reasoning !== null) {
+        const message = (answer.choices as JsonObject[])[0].message as JsonObject;
+        message.content = thinking(reply.reasoning) + ((message.content as string | null) ?? '');
+      }
       addSearchUsage(answer.usage as JsonObject);
     },
-    event(data, _place, reply) {
+    event(data, place, reply) {
       addHostFields(data, reply);
+      // The first chunk (the role's, with empty content) carries the whole <think> section.
+      if (place.index === 0 && reply.reasoning !== null)
+        ((data.choices as JsonObject[])[0].delta as JsonObject).content = thinking(reply.reasoning);
       if (data.usage) addSearchUsage(data.usage as JsonObject);
     },
   },
