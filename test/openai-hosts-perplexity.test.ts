@@ -176,7 +176,7 @@ describe('Perplexity Sonar Chat Completions through the openai SDK', () => {
     );
   });
 
-  test('turns that do not alternate get Perplexity’s 400', async () => {
+  test('turns that do not alternate, OpenAI’s developer role and a max_tokens under 16 get Perplexity’s 400', async () => {
     const session = await mock.session('pplx-turns');
     const error = await rejection(
       client(session).chat.completions.create({
@@ -188,6 +188,34 @@ describe('Perplexity Sonar Chat Completions through the openai SDK', () => {
       }),
     );
     assertPerplexityError(error, 400, 'invalid_parameter', /should alternate/);
+    const developer = await rejection(
+      client(session).chat.completions.create({
+        model: MODEL,
+        messages: [
+          { role: 'developer', content: 'Be brief.' },
+          { role: 'user', content: 'Hi' },
+        ],
+      }),
+    );
+    assertPerplexityError(
+      developer,
+      400,
+      'invalid_parameter',
+      /messages\.0\.role: Input should be 'system', 'user', 'assistant' or 'tool'/,
+    );
+    const short = await rejection(
+      client(session).chat.completions.create({ model: MODEL, messages: [{ role: 'user', content: 'Hi' }], max_tokens: 8 }),
+    );
+    assertPerplexityError(short, 400, 'invalid_parameter', /max_tokens must be at least 16 for sonar/);
+    const { entries } = await session.journal();
+    assert.deepEqual(
+      entries.map((e) => [e.status, e.error?.message.slice(0, 20)]),
+      [
+        [400, 'After the (optional)'],
+        [400, 'messages.0.role: Inp'],
+        [400, 'max_tokens must be a'],
+      ],
+    );
   });
 
   test('a stream carries the citations on every chunk and ends with usage [perplexity-chat.text.stream +]', async () => {

@@ -85,20 +85,37 @@ function prepare(body: JsonObject): JsonObject | NeutralError {
 function checkTurns(messages: Message[]): void {
   let expectUser = true;
   let index = 0;
-  while (index < messages.length && (messages[index].role === 'system' || messages[index].role === 'developer')) index++;
+  while (index < messages.length && messages[index].role === 'system') index++;
   for (; index < messages.length; index++) {
     const role = messages[index].role;
     const user = role === 'user' || role === 'tool';
-    if (role === 'system' || role === 'developer' || user !== expectUser) {
+    if (role === 'system' || user !== expectUser) {
       fail('After the (optional) system message(s), user or tool message(s) should alternate with assistant message(s).', 'messages');
     }
     expectUser = !expectUser;
   }
 }
 
+/** Perplexity's roles are system, user, assistant and tool: OpenAI's `developer` is not one. */
+function checkRoles(messages: unknown): void {
+  if (!Array.isArray(messages)) return;
+  messages.forEach((message, i) => {
+    if (isObject(message) && message.role === 'developer')
+      fail(`messages.${i}.role: Input should be 'system', 'user', 'assistant' or 'tool'.`, `messages[${i}].role`);
+  });
+}
+
+/** Perplexity's floor on the answer's length (observed for sonar, applied to every model). */
+const MIN_MAX_TOKENS = 16;
+
 function finish(request: ChatRequest, body: JsonObject): ChatRequest | NeutralError {
   return refusalOr(() => {
+    checkRoles(body.messages);
     checkTurns(request.messages);
+    if (request.maxOutputTokens !== undefined && request.maxOutputTokens < MIN_MAX_TOKENS) {
+      const param = given(body.max_tokens) ? 'max_tokens' : 'max_completion_tokens';
+      fail(`${param} must be at least ${MIN_MAX_TOKENS} for ${request.model}.`, param);
+    }
     if (unnamed.has(body) && request.output.type === 'json_schema') {
       const { name: _name, ...output } = request.output;
       request.output = output;
