@@ -379,7 +379,10 @@ describe('OpenRouter Chat Completions through the openai SDK', () => {
 describe('OpenRouter Responses through the openai SDK: stateless', () => {
   test('a plain answer, store false without being asked [openrouter-responses.text.json +]', async () => {
     const session = await mock.session('or-responses');
-    session.scenario('hello').replies('Bonjour.');
+    session
+      .scenario('hello')
+      .replies('Bonjour.')
+      .withHostFields({ openrouter_metadata: { region: 'test' } });
     const response = await client(session).responses.create({
       model: MODEL,
       input: 'Say hello in French',
@@ -387,6 +390,8 @@ describe('OpenRouter Responses through the openai SDK: stateless', () => {
     });
     assert.equal(response.output_text, 'Bonjour.');
     assert.equal((response as unknown as { store: boolean }).store, false);
+    assert.deepEqual((response.usage as unknown as { cost: number; is_byok: boolean }).cost, 0);
+    assert.deepEqual((response as unknown as { openrouter_metadata: unknown }).openrouter_metadata, { region: 'test' });
     const [entry] = (await session.journal()).entries;
     assert.deepEqual([entry.route, entry.operation, entry.status], [RESPONSES_ROUTE, 'openrouter.responses', 200]);
   });
@@ -437,6 +442,7 @@ describe('OpenRouter Responses through the openai SDK: stateless', () => {
       })
       .finalResponse();
     assert.equal(second.output_text, 'Paris is sunny.');
+    assert.equal((second.usage as unknown as { cost: number }).cost, 0, 'the completed event’s usage carries the cost');
     const { entries } = await session.journal();
     assert.deepEqual(
       entries.map((e) => [e.route, e.status, e.step, e.stream]),

@@ -11,7 +11,7 @@ import type { EncodedBody } from '../dialect.js';
 import { expectNumber, expectString, fail } from '../openai/checks.js';
 import { arrayOf, boolean, integer, number, object, oneOf, string, type FieldRule } from '../openai/field-rules.js';
 import { CHAT_FIELDS } from '../openai-chat/decode-request.js';
-import { given } from '../wire-kit/values.js';
+import { given, isObject } from '../wire-kit/values.js';
 import { refusalOr } from '../wire-kit/wire-error.js';
 import { addHostFields } from './host-fields.js';
 import type { JsonObject, OpenAIHost } from './host.js';
@@ -116,6 +116,16 @@ function addCost(usage: JsonObject): void {
   usage.cost_details = { upstream_inference_cost: null, upstream_inference_prompt_cost: 0, upstream_inference_completions_cost: 0 };
 }
 
+/** A Responses object's OpenRouter members: a script's host fields, and the cost in its usage. */
+function addResponseMembers(response: JsonObject, reply: ResolvedReply): void {
+  addHostFields(response, reply);
+  const usage = response.usage;
+  if (!isObject(usage)) return;
+  usage.cost = 0;
+  usage.is_byok = false;
+  usage.cost_details = { upstream_inference_cost: null, upstream_inference_input_cost: 0, upstream_inference_output_cost: 0 };
+}
+
 function addProvider(target: JsonObject, reply: ResolvedReply): void {
   addHostFields(target, reply);
   if (!Object.hasOwn(target, 'provider')) target.provider = PROVIDER;
@@ -204,6 +214,13 @@ export const openrouter: OpenAIHost = {
     paths: ['/openrouter/api/v1/responses'],
     prepare: stateless,
     streamComment: KEEP_ALIVE,
+    answer(answer, reply) {
+      addResponseMembers(answer, reply);
+    },
+    event(data, _place, reply) {
+      // The events that carry the response object (created, in progress, completed …).
+      if (isObject(data.response)) addResponseMembers(data.response, reply);
+    },
   },
   providerPaths: { openrouter: '/openrouter/api/v1' },
   encodeError: encodeOpenRouterError,
