@@ -9,7 +9,7 @@ import OpenAI from 'openai';
 import type { ChatCompletionChunk, ChatCompletionCreateParamsNonStreaming } from 'openai/resources/chat/completions';
 
 import type { JsonValue } from '../src/core/model.js';
-import { startUnderstudy, type Understudy, type UnderstudySession } from '../src/client/index.js';
+import { connectUnderstudy, startUnderstudy, type Understudy, type UnderstudySession } from '../src/client/index.js';
 import { parseFixtureText } from '../src/engine/fixture-file.js';
 
 const MODEL = 'sonar';
@@ -119,6 +119,20 @@ describe('Perplexity Sonar Chat Completions through the openai SDK', () => {
       assert.ok(problem, JSON.stringify(bad.problems));
       assert.match(problem.message, message);
     }
+  });
+
+  test('hostFields scripted over the control API, as from any language', async () => {
+    const control = await connectUnderstudy(mock.baseUrl);
+    const session = await control.session('pplx-control');
+    session
+      .scenario('cited')
+      .replies('Paris [1].')
+      .withHostFields({ citations: CITATIONS.slice(0, 1) });
+    await session.push();
+    const completion = await client(session).chat.completions.create({ model: MODEL, messages: [{ role: 'user', content: 'Capital?' }] });
+    assert.deepEqual((completion as unknown as { citations: string[] }).citations, CITATIONS.slice(0, 1));
+    const { entries } = await session.journal();
+    assert.deepEqual([entries[0].status, entries[0].script], [200, 'cited']);
   });
 
   test('/v1/chat/completions answers too; host fields never replace the answer’s own members', async () => {
