@@ -6,13 +6,13 @@ import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 
 import { createOpenAICompatible } from '@ai-sdk/openai-compatible';
-import { APICallError, stepCountIs, streamText, tool } from 'ai';
+import { APICallError, generateText, stepCountIs, streamText, tool } from 'ai';
 import OpenAI from 'openai';
 import type { ChatCompletionChunk, ChatCompletionCreateParamsNonStreaming } from 'openai/resources/chat/completions';
 import { z } from 'zod';
 
 import { startUnderstudy, type Understudy, type UnderstudySession } from '../src/client/index.js';
-import { expectStreamTextRefused, typedWeatherTool } from './support/aisdk.js';
+import { expectGenerateTextRefusedThenAnswered, expectStreamTextRefused, typedWeatherTool } from './support/aisdk.js';
 
 const MODEL = 'openai/gpt-4o-mini';
 const CHAT_ROUTE = 'POST /openrouter/api/v1/chat/completions';
@@ -534,6 +534,36 @@ describe('Vercel AI SDK OpenAI-compatible provider against OpenRouter', () => {
     session.scenario('weather').callsTool('weather', { city: 75001 }, 'call_zip').then().replies('Done.');
     const ran: unknown[] = [];
     await expectStreamTextRefused({ model: model(session), tools: typedWeatherTool('string', ran), ran, session });
+  });
+
+  test('generateText completes a tool round [aisdk-openrouter.tools.json +]', async () => {
+    const session = await mock.session('or-aisdk-generate');
+    session.scenario('weather').callsTool('weather', { city: 'Paris' }, 'call_paris').then().replies('Sunny.');
+    const ran: unknown[] = [];
+    const result = await generateText({
+      model: model(session),
+      tools: typedWeatherTool('string', ran),
+      stopWhen: stepCountIs(3),
+      maxRetries: 0,
+      abortSignal: AbortSignal.timeout(10_000),
+      prompt: 'Weather in Paris?',
+    });
+    assert.equal(result.text, 'Sunny.');
+    assert.deepEqual(ran, [{ city: 'Paris' }]);
+    assert.equal(result.steps[0].toolCalls[0].toolCallId, 'call_paris');
+    const { entries } = await session.journal();
+    assert.deepEqual(
+      entries.map((e) => [e.route, e.status, e.stream]),
+      [
+        [CHAT_ROUTE, 200, false],
+        [CHAT_ROUTE, 200, false],
+      ],
+    );
+  });
+
+  test('generateText against a call failing the tool schema gets 409, then the same script answers a tool it satisfies [aisdk-openrouter.tools.json -]', async () => {
+    const session = await mock.session('or-aisdk-generate-mismatch');
+    await expectGenerateTextRefusedThenAnswered(session, model(session));
   });
 
   test('a malformed OpenRouter member from provider options gets OpenRouter’s 400 as APICallError', async () => {

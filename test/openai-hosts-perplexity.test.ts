@@ -5,12 +5,15 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 
+import { createOpenAICompatible } from '@ai-sdk/openai-compatible';
+import { APICallError, generateText, streamText } from 'ai';
 import OpenAI from 'openai';
 import type { ChatCompletionChunk, ChatCompletionCreateParamsNonStreaming } from 'openai/resources/chat/completions';
 
 import type { JsonValue } from '../src/core/model.js';
 import { connectUnderstudy, startUnderstudy, type Understudy, type UnderstudySession } from '../src/client/index.js';
 import { parseFixtureText } from '../src/engine/fixture-file.js';
+import { typedWeatherTool } from './support/aisdk.js';
 
 const MODEL = 'sonar';
 const ROUTE = 'POST /perplexity/chat/completions';
@@ -433,4 +436,57 @@ describe('Perplexity Sonar Chat Completions through the openai SDK', () => {
       assert.equal(counters.invalid, 2);
     });
   }
+});
+
+describe('Vercel AI SDK OpenAI-compatible provider against Perplexity', () => {
+  function model(session: UnderstudySession) {
+    return createOpenAICompatible({ name: 'perplexity', baseURL: mock.url('perplexity'), apiKey: session.apiKey }).chatModel(MODEL);
+  }
+
+  test('streamText gets the scripted text; Perplexity members pass as provider options', async () => {
+    const session = await mock.session('pplx-aisdk');
+    session.scenario('plain').replies('Paris is the capital of France.').withHostFields({ citations: CITATIONS });
+    const result = streamText({
+      model: model(session),
+      maxRetries: 0,
+      abortSignal: AbortSignal.timeout(10_000),
+      prompt: 'The capital of France?',
+      providerOptions: { perplexity: { search_mode: 'web', search_recency_filter: 'week' } },
+    });
+    assert.equal(await result.text, 'Paris is the capital of France.');
+    assert.equal(await result.finishReason, 'stop');
+    const [entry] = (await session.journal()).entries;
+    assert.deepEqual([entry.route, entry.status, entry.stream], [ROUTE, 200, true]);
+    // The provider options reach the wire: a malformed one is Perplexity's 400.
+    const refused = await generateText({
+      model: model(session),
+      maxRetries: 0,
+      abortSignal: AbortSignal.timeout(10_000),
+      prompt: 'Again?',
+      providerOptions: { perplexity: { search_recency_filter: 'decade' } },
+    }).catch((e: unknown) => e);
+    assert.ok(APICallError.isInstance(refused), `got ${String(refused)}`);
+    assert.equal(refused.statusCode, 400);
+    assert.match(refused.responseBody ?? '', /"type":"invalid_parameter"/);
+  });
+
+  test('generateText with tools gets Perplexity’s 400 as APICallError, and runs nothing', async () => {
+    const session = await mock.session('pplx-aisdk-tools');
+    const ran: unknown[] = [];
+    const error = await generateText({
+      model: model(session),
+      tools: typedWeatherTool('string', ran),
+      maxRetries: 0,
+      abortSignal: AbortSignal.timeout(10_000),
+      prompt: 'Weather?',
+    }).catch((e: unknown) => e);
+    assert.ok(APICallError.isInstance(error), `got ${String(error)}`);
+    assert.equal(error.statusCode, 400);
+    const body = JSON.parse(error.responseBody ?? '{}') as { error: { type: string; code: number; message: string } };
+    assert.deepEqual(
+      [body.error.type, body.error.code, body.error.message],
+      ['invalid_parameter', 400, 'Tool calling is not supported for this model.'],
+    );
+    assert.deepEqual(ran, []);
+  });
 });
