@@ -171,6 +171,15 @@ describe('OpenRouter Chat Completions through the openai SDK', () => {
       code: 'invalid_value',
       param: 'reasoning.effort',
     });
+    const contradicted = await rejection(
+      client(session).chat.completions.create({
+        model: MODEL,
+        messages: [{ role: 'user', content: 'Answer?' }],
+        reasoning_effort: 'low',
+        reasoning: { effort: 'high' },
+      } as Body),
+    );
+    assertOpenRouterError(contradicted, 400, /'reasoning_effort' \('low'\) and 'reasoning.effort' \('high'\) differ/);
   });
 
   test('a stream carries provider on every chunk and ends with usage it was not asked for [openrouter-chat.text.stream +]', async () => {

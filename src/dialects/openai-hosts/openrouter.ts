@@ -168,12 +168,21 @@ export function encodeOpenRouterError(error: NeutralError): EncodedBody {
 /** Requests that asked for the reasoning to be left out of the answer (`reasoning.exclude`). */
 const reasoningHidden = new WeakSet<ChatRequest>();
 
-function finishChat(request: ChatRequest, body: JsonObject): ChatRequest {
-  // OpenRouter always sends usage; stream_options.include_usage has no effect there.
-  request.streamUsage = request.stream;
-  const reasoning = body.reasoning as JsonObject | undefined;
-  if (reasoning?.exclude === true || body.include_reasoning === false) reasoningHidden.add(request);
-  return request;
+function finishChat(request: ChatRequest, body: JsonObject): ChatRequest | NeutralError {
+  return refusalOr(() => {
+    const reasoning = body.reasoning as JsonObject | undefined;
+    // `reasoning_effort` is a shorthand for `reasoning.effort`, and may not contradict it.
+    if (given(body.reasoning_effort) && given(reasoning?.effort) && body.reasoning_effort !== reasoning?.effort) {
+      fail(
+        `'reasoning_effort' ('${String(body.reasoning_effort)}') and 'reasoning.effort' ('${String(reasoning?.effort)}') differ; send one, or the same value in both.`,
+        'reasoning_effort',
+      );
+    }
+    // OpenRouter always sends usage; stream_options.include_usage has no effect there.
+    request.streamUsage = request.stream;
+    if (reasoning?.exclude === true || body.include_reasoning === false) reasoningHidden.add(request);
+    return request;
+  });
 }
 
 /** A scripted reasoning as OpenRouter gives it: `reasoning` text and one `reasoning_details` entry. */
