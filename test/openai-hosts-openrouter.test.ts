@@ -204,6 +204,31 @@ describe('OpenRouter Chat Completions through the openai SDK', () => {
     assert.equal(last.usage.completion_tokens, entry.usage?.outputTokens);
   });
 
+  test('in a stream, a script’s provider names every chunk, its other host fields the first and last', async () => {
+    const session = await mock.session('or-stream-fields');
+    session
+      .scenario('routed')
+      .replies('One two three.')
+      .inChunks(['One ', 'two ', 'three.'])
+      .withHostFields({ provider: 'Anthropic', openrouter_metadata: { region: 'test' } });
+    const stream = await client(session).chat.completions.create({
+      model: MODEL,
+      messages: [{ role: 'user', content: 'Count' }],
+      stream: true,
+    });
+    const chunks: Record<string, unknown>[] = [];
+    for await (const chunk of stream) chunks.push(chunk as unknown as Record<string, unknown>);
+    assert.ok(chunks.length >= 5, `${chunks.length} chunks`);
+    assert.deepEqual(
+      chunks.map((c) => c.provider),
+      chunks.map(() => 'Anthropic'),
+    );
+    assert.deepEqual(
+      chunks.map((c) => c.openrouter_metadata),
+      chunks.map((_, i) => (i === 0 || i === chunks.length - 1 ? { region: 'test' } : undefined)),
+    );
+  });
+
   test('a stream opens with OpenRouter’s keep-alive comment, which the SDKs skip (raw bytes)', async () => {
     const session = await mock.session('or-comment');
     session.scenario('streamed').replies('Hi.').onExhausted('repeat_last');

@@ -131,6 +131,13 @@ function addProvider(target: JsonObject, reply: ResolvedReply): void {
   if (!Object.hasOwn(target, 'provider')) target.provider = PROVIDER;
 }
 
+/** A chunk's OpenRouter members: the provider on every chunk; a script's host fields on the first
+ * and the last (usage) chunk only, or a long stream would carry them once per piece. */
+function addChunkProvider(data: JsonObject, first: boolean, reply: ResolvedReply): void {
+  if (first || data.usage) addHostFields(data, reply);
+  if (!Object.hasOwn(data, 'provider')) data.provider = reply.hostFields?.provider ?? PROVIDER;
+}
+
 /** OpenRouter's canonical error type (`metadata.error_type`) for an HTTP status. */
 const ERROR_TYPES: Record<number, string> = {
   400: 'invalid_request',
@@ -210,7 +217,7 @@ export const openrouter: OpenAIHost = {
       addCost(answer.usage as JsonObject);
     },
     event(data, place, reply, request) {
-      addProvider(data, reply);
+      addChunkProvider(data, place.index === 0, reply);
       for (const choice of data.choices as JsonObject[]) {
         choice.native_finish_reason = choice.finish_reason;
         // The whole reasoning rides on the first chunk, before any content.

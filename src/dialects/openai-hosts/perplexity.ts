@@ -2,7 +2,8 @@
 // its search members (`search_mode`, `search_domain_filter`, `web_search_options` …) checked and
 // accepted. Function tools are not claimed and are refused; structured output is
 // `response_format: json_schema`, whose `name` Perplexity does not require. A script's
-// `citations` and `search_results` (Reply.hostFields) ride on the answer and on every chunk, and
+// `citations` and `search_results` (Reply.hostFields) ride on the answer and on a stream's first
+// and last chunks, and
 // a scripted reasoning opens the content as a <think> section, as Perplexity's reasoning models
 // write it.
 // Errors are `{"error":{"message","type","code":<status>}}`.
@@ -178,7 +179,9 @@ export const perplexity: OpenAIHost = {
       addSearchUsage(answer.usage as JsonObject);
     },
     event(data, place, reply) {
-      addHostFields(data, reply);
+      // On the first chunk and the last (usage) one: on every chunk, a long stream would carry the
+      // script's members once per piece.
+      if (place.index === 0 || data.usage) addHostFields(data, reply);
       // The first chunk (the role's, with empty content) carries the whole <think> section.
       if (place.index === 0 && reply.reasoning !== null)
         ((data.choices as JsonObject[])[0].delta as JsonObject).content = thinking(reply.reasoning);
