@@ -39,6 +39,9 @@ const ROUTING = {
   transforms: ['middle-out'],
   route: 'fallback',
   top_k: 40,
+  plugins: [{ id: 'response-healing' }, { id: 'web', max_results: 3 }],
+  modalities: ['text', 'image'],
+  image_config: { aspect_ratio: '16:9' },
 };
 
 const WEATHER_TOOL = {
@@ -120,12 +123,22 @@ describe('OpenRouter Chat Completions through the openai SDK', () => {
     assert.ok(error instanceof OpenAI.BadRequestError);
     assertOpenRouterError(error, 400, /'cheapest'.*'price'/);
     assert.equal((error.error as { metadata?: { param?: string } }).metadata?.param, 'provider.sort');
+    const plugin = await rejection(
+      client(session).chat.completions.create({
+        model: MODEL,
+        messages: [{ role: 'user', content: 'Hi' }],
+        plugins: [{ id: 'telepathy' }],
+      } as Body),
+    );
+    assertOpenRouterError(plugin, 400, /'telepathy'/);
+    assert.equal((plugin.error as { metadata?: { param?: string } }).metadata?.param, 'plugins[0].id');
     const answer = await client(session).chat.completions.create({ model: MODEL, messages: [{ role: 'user', content: 'Hi' }] });
     assert.equal(answer.choices[0].message.content, 'Still here.');
     const { entries } = await session.journal();
     assert.deepEqual(
       entries.map((e) => [e.route, e.status, e.step]),
       [
+        [CHAT_ROUTE, 400, undefined],
         [CHAT_ROUTE, 400, undefined],
         [CHAT_ROUTE, 200, 'step-1'],
       ],

@@ -29,6 +29,20 @@ const price: FieldRule = (v, p) => void (typeof v === 'number' ? expectNumber(v,
 const SORT_BY = oneOf('price', 'throughput', 'latency');
 const SORT = object({ by: SORT_BY, partition: oneOf('model', 'none') });
 
+/** The plugins OpenRouter's document lists (its `plugins` items are told apart by `id`). */
+const PLUGIN_ID = oneOf(
+  'auto-router',
+  'auto-beta-router',
+  'moderation',
+  'web',
+  'web-fetch',
+  'file-parser',
+  'response-healing',
+  'context-compression',
+  'pareto-router',
+  'fusion',
+);
+
 /** OpenRouter's members that both of its operations accept (its OpenAPI document). */
 const SHARED_FIELDS: Readonly<Record<string, FieldRule>> = {
   models: strings,
@@ -47,7 +61,7 @@ const SHARED_FIELDS: Readonly<Record<string, FieldRule>> = {
     sort: (v, p) => (typeof v === 'string' ? SORT_BY(v, p) : SORT(v, p)),
     max_price: object({ prompt: price, completion: price, image: price, audio: price, request: price }),
   }),
-  plugins: arrayOf(object({ id: string() }, ['id']), { wording: 'an array of objects' }),
+  plugins: arrayOf(object({ id: PLUGIN_ID }, ['id']), { wording: 'an array of objects' }),
   transforms: strings,
   route: oneOf('fallback', 'sort'),
   usage: object({ include: boolean }),
@@ -74,6 +88,9 @@ const CHAT = {
   reasoning: REASONING,
   include_reasoning: boolean,
   cache_control: object({ type: oneOf('ephemeral'), ttl: oneOf('5m', '1h') }, ['type']),
+  // OpenRouter routes to image models too; Understudy answers text (as OpenAI's `audio`).
+  modalities: arrayOf(oneOf('text', 'image', 'audio'), { wording: 'an array of strings' }),
+  image_config: object({}),
 };
 
 /** OpenRouter names the model from `models` when the body names none. */
