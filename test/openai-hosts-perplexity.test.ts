@@ -151,6 +151,9 @@ describe('Perplexity Sonar Chat Completions through the openai SDK', () => {
     assert.equal(completion.choices[0].message.content, 'Hello.');
     assert.equal(completion.model, MODEL);
     assert.deepEqual((completion as unknown as { related_questions: string[] }).related_questions, ['Why?']);
+    // Perplexity's search members are there even when no script gives them.
+    assert.deepEqual((completion as unknown as { citations: unknown[]; search_results: unknown[] }).citations, []);
+    assert.deepEqual((completion as unknown as { citations: unknown[]; search_results: unknown[] }).search_results, []);
     const [entry] = (await session.journal()).entries;
     assert.equal(entry.route, 'POST /perplexity/v1/chat/completions');
   });
@@ -255,6 +258,10 @@ describe('Perplexity Sonar Chat Completions through the openai SDK', () => {
     assert.deepEqual(
       chunks.map((chunk) => (chunk as unknown as { citations?: string[] }).citations),
       chunks.map((_, i) => (i === 0 || i === chunks.length - 1 ? CITATIONS.slice(0, 1) : undefined)),
+    );
+    assert.deepEqual(
+      chunks.map((chunk) => (chunk as unknown as { search_results?: unknown[] }).search_results),
+      chunks.map((_, i) => (i === 0 || i === chunks.length - 1 ? [] : undefined)),
     );
     const usage = chunks.at(-1)?.usage;
     assert.ok(usage, 'the last chunk carries usage it was not asked for');

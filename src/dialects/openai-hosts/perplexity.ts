@@ -9,7 +9,7 @@
 // Errors are `{"error":{"message","type","code":<status>}}`.
 
 import type { NeutralError } from '../../core/errors.js';
-import type { ChatRequest, Message } from '../../core/model.js';
+import type { ChatRequest, Message, ResolvedReply } from '../../core/model.js';
 import type { EncodedBody } from '../dialect.js';
 import { fail } from '../openai/checks.js';
 import { arrayOf, boolean, integer, number, object, oneOf, string, type FieldRule } from '../openai/field-rules.js';
@@ -127,6 +127,14 @@ function finish(request: ChatRequest, body: JsonObject): ChatRequest | NeutralEr
   });
 }
 
+/** A script's host fields, and the search members Perplexity always sends: with no search run,
+ * no citations and no results, unless the script gives them. */
+function addSearchMembers(target: JsonObject, reply: ResolvedReply): void {
+  addHostFields(target, reply);
+  if (!Object.hasOwn(target, 'citations')) target.citations = [];
+  if (!Object.hasOwn(target, 'search_results')) target.search_results = [];
+}
+
 /** Perplexity's reasoning models write their reasoning into the content, in a <think> section
  * before the answer (structured output too: a client must cut it off before parsing the JSON). */
 function thinking(reasoning: string): string {
@@ -171,7 +179,7 @@ export const perplexity: OpenAIHost = {
     fields: FIELDS,
     finish,
     answer(answer, reply) {
-      addHostFields(answer, reply);
+      addSearchMembers(answer, reply);
       if (reply.reasoning !== null) {
         const message = (answer.choices as JsonObject[])[0].message as JsonObject;
         message.content = thinking(reply.reasoning) + ((message.content as string | null) ?? '');
@@ -181,7 +189,7 @@ export const perplexity: OpenAIHost = {
     event(data, place, reply) {
       // On the first chunk and the last (usage) one: on every chunk, a long stream would carry the
       // script's members once per piece.
-      if (place.index === 0 || data.usage) addHostFields(data, reply);
+      if (place.index === 0 || data.usage) addSearchMembers(data, reply);
       // The first chunk (the role's, with empty content) carries the whole <think> section.
       if (place.index === 0 && reply.reasoning !== null)
         ((data.choices as JsonObject[])[0].delta as JsonObject).content = thinking(reply.reasoning);
