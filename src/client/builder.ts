@@ -134,6 +134,11 @@ export class ScenarioBuilder {
   withFault(fault: StreamFault): this {
     return this.modifyLast((s) => (s.reply.fault = structuredClone(fault)));
   }
+  /** Members the last step's answer carries on hosts that add their own (Perplexity's
+   * `citations` and `search_results`, OpenRouter's `provider`); docs/dialects/openai-hosts.md. */
+  withHostFields(fields: Record<string, JsonValue>): this {
+    return this.modifyLast((s) => (s.reply.hostFields = structuredClone(fields)));
+  }
   named(id: string): this {
     return this.modifyLast((s) => (s.id = id));
   }

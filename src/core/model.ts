@@ -177,6 +177,9 @@ export interface Reply {
   pacing?: Pacing;
   /** A failure part-way through the answer. */
   fault?: StreamFault;
+  /** Members a host of a dialect adds to its answer (Perplexity's `citations`, `search_results`;
+   * OpenRouter's `provider`); dialects and hosts without such members leave them out. */
+  hostFields?: Record<string, JsonValue>;
 }
 
 /** A reply made ready for a dialect: ids assigned, content resolved, usage counted. */
@@ -199,7 +202,10 @@ export interface ResolvedReply {
   wholeToolCalls: boolean;
   /** Identity shared by every resolution of the same scripted reply (absent when ids were
    * generated): dialects may cache encodings of the parts above under it. Read-only. */
-  shape: object | undefined; /** True when the reply is too heavy to stream as one string (core/stream-pieces.ts,
+  shape: object | undefined;
+  /** The script's host answer members (Reply.hostFields), shared read-only. */
+  hostFields?: Readonly<Record<string, JsonValue>>;
+  /** True when the reply is too heavy to stream as one string (core/stream-pieces.ts,
    * LARGE_REPLY_WEIGHT): the transport writes it event by event, with backpressure. */
   large?: boolean;
 }

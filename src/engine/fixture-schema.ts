@@ -198,6 +198,12 @@ export function describeFixtureFormat(z: typeof Z) {
         ).optional(),
         pacing: pacingOf("Pacing of this streamed answer (overrides the scenario's and the session's)."),
         fault: described(fault.optional(), 'A failure part-way through this answer.'),
+        hostFields: described(
+          z.record(z.string(), json(), {
+            error: (i) => `expected host answer members (an object of name: JSON value); found ${found(i.input)}`,
+          }),
+          "Members a host adds to its answer, e.g. Perplexity's citations and search_results or OpenRouter's provider (docs/dialects/openai-hosts.md); members the answer already has are not replaced, and dialects without such members leave them out.",
+        ).optional(),
       },
       {
         id: 'reply',

@@ -69,6 +69,7 @@ function buildParts(reply: Reply, stream: boolean, ids: IdSource, wholeToolCalls
     wholeToolCalls,
     shape: undefined,
   };
+  if (reply.hostFields !== undefined) parts.hostFields = reply.hostFields;
   if (isLarge(parts)) parts.large = true;
   return parts;
 }
@@ -106,6 +107,7 @@ export function resolveReply(reply: Reply, request: ChatRequest, ids: IdSource, 
     shape: parts.shape,
     usage,
   };
+  if (parts.hostFields !== undefined) resolved.hostFields = parts.hostFields;
   if (parts.large) resolved.large = true;
   usage.outputTokens = countOutputTokens(resolved);
   return resolved;

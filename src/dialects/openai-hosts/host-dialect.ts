@@ -6,7 +6,14 @@
 
 import { isNeutralError, type NeutralError } from '../../core/errors.js';
 import type { ChatRequest, ResolvedReply } from '../../core/model.js';
-import { arraySource, type ChatDialect, type DialectEncodeContext, type DialectRegistration, type WireContext } from '../dialect.js';
+import {
+  arraySource,
+  type ChatDialect,
+  type DialectEncodeContext,
+  type DialectRegistration,
+  type EncodedBody,
+  type WireContext,
+} from '../dialect.js';
 import { decodeChatRequest } from '../openai-chat/decode-request.js';
 import { openaiChat } from '../openai-chat/index.js';
 import { openaiResponses } from '../openai-responses/index.js';
@@ -71,8 +78,9 @@ function hostDialect(host: OpenAIHost, base: Base, rules: HostOperation): ChatDi
   };
   const encodeStream: ChatDialect['encodeStream'] = (reply, request, ctx) => {
     const stream = dialect.encodeStream(asHostReply(reply, rules), request, ctx);
-    if ((!rules.event && !rules.leadingEvents) || rules.rewritesStream?.(request) === false) return stream;
+    if ((!rules.event && !rules.leadingEvents && rules.streamComment === undefined) || rules.rewritesStream?.(request) === false) return stream;
     const events = (rules.leadingEvents?.(reply, request, ctx) ?? []).map((data) => frame(data));
+    if (rules.streamComment !== undefined) events.unshift(`: ${rules.streamComment}\n\n`);
     const count = stream.events.length;
     const touches = rules.touches;
     for (let index = 0; index < count; index++) {
@@ -102,7 +110,9 @@ function hostDialect(host: OpenAIHost, base: Base, rules: HostOperation): ChatDi
     encodeResponse,
     encodeStream,
     encodeError,
-    ...(rules.streamError && streamErrors(dialect, rules.streamError)),
+    ...(rules.streamError
+      ? streamErrors(dialect, rules.streamError)
+      : base === 'chat' && host.encodeError && chatStreamErrors(dialect, host.encodeError)),
   };
 }
 
@@ -120,6 +130,21 @@ function streamErrors(
       return { contentType: base.contentType, events: [...base.events.slice(0, -1), frame(streamError(error, ctx)), DONE] };
     },
     encodeStreamErrorEvent: (error, ctx) => frame(streamError(error, ctx)) + DONE,
+  };
+}
+
+/** A Chat Completions stream's error chunk is the error body itself: the host's, when it has one. */
+function chatStreamErrors(
+  dialect: ChatDialect,
+  encodeError: (error: NeutralError) => EncodedBody,
+): Pick<ChatDialect, 'encodeStreamFailure' | 'encodeStreamErrorEvent'> {
+  const errorEvent = (error: NeutralError) => `data: ${encodeError(error).body}\n\n`;
+  return {
+    encodeStreamErrorEvent: errorEvent,
+    encodeStreamFailure(error, request, ctx) {
+      const failure = dialect.encodeStreamFailure(error, request, ctx);
+      return { contentType: failure.contentType, events: [...failure.events.slice(0, -1), errorEvent(error)] };
+    },
   };
 }
 

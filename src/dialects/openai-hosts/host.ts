@@ -44,6 +44,9 @@ export interface HostOperation {
   /** Whether `leadingEvents` and `event` apply to this request's stream (left out: always). A
    * stream they leave alone is OpenAI's as it is, with no event parsed again. */
   rewritesStream?(request: ChatRequest): boolean;
+  /** An SSE comment sent before every other event, e.g. OpenRouter's keep-alive
+   * `: OPENROUTER PROCESSING`: SSE readers must skip it, hand-written parsers often do not. */
+  streamComment?: string;
   /** Events sent before OpenAI's first (their `data`), e.g. Azure's prompt-filter chunk. */
   leadingEvents?(reply: ResolvedReply, request: ChatRequest, ctx: DialectEncodeContext): JsonObject[];
   /** One of OpenAI's stream events (its `data`), changed in place; false drops the event, and a

@@ -6,5 +6,7 @@ import { foundry, foundryModels } from './foundry.js';
 import { groq } from './groq.js';
 import type { OpenAIHost } from './host.js';
 import { mistral } from './mistral.js';
+import { openrouter } from './openrouter.js';
+import { perplexity } from './perplexity.js';
 
-export const OPENAI_HOSTS: readonly OpenAIHost[] = [deepseek, azure, azureV1, foundry, foundryModels, groq, mistral];
+export const OPENAI_HOSTS: readonly OpenAIHost[] = [deepseek, azure, azureV1, foundry, foundryModels, groq, mistral, openrouter, perplexity];
