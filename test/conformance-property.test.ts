@@ -85,8 +85,9 @@ for (const driver of DRIVERS) {
         );
       });
 
-      const toolCase = { timeout: 60_000, skip: driver.lacks?.includes('tools') ? `${driver.name} offers no tools` : false };
-      test(`${driver.name}: any JSON object as tool arguments arrives as scripted (${mode})`, toolCase, async () => {
+      // A provider that refuses function tools (ConformanceDriver.lacks) has no tool arguments to carry.
+      if (driver.lacks?.includes('tools')) continue;
+      test(`${driver.name}: any JSON object as tool arguments arrives as scripted (${mode})`, { timeout: 60_000 }, async () => {
         const session: UnderstudySession = await mock.session(`arguments-${mode}`);
         const client = driver.connect({ url: (provider) => session.url(provider), apiKey: session.apiKey });
         await fc.assert(

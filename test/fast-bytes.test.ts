@@ -33,8 +33,8 @@ const REPLIES: Record<string, Reply> = {
 /** A request body per operation, the smallest each route takes, asking for a stream or not. */
 function bodyFor(operation: string, stream: boolean): unknown {
   const user = 'What is the weather?';
-  // OpenAI's and its hosts' (`deepseek.chat.completions`, `azure.responses` …).
-  if (operation.endsWith('chat.completions')) return { model: 'gpt-4o', messages: [{ role: 'user', content: user }], stream };
+  // OpenAI's and its hosts' (`deepseek.chat.completions`, `openrouter.responses` …).
+  if (operation.endsWith('.chat.completions')) return { model: 'gpt-4o', messages: [{ role: 'user', content: user }], stream };
   if (operation.endsWith('.responses')) return { model: 'gpt-4o', input: user, stream };
   if (operation.startsWith('anthropic'))
     return { model: 'claude-sonnet-4-5', max_tokens: 100, messages: [{ role: 'user', content: user }], stream };
@@ -157,7 +157,8 @@ test('every dialect: repeated answers are byte for byte its plain encoding, JSON
 
 test('templates are in use: a repeated answer to the memo request is not rendered again', () => {
   const c = casesOf().find((x) => x.operation.startsWith('openai.chat') && !x.request.stream) as Case;
-  // A reply of its own: the first test filled the shared replies' template slots (MAX_KEYS each).
+  // A reply of its own: the test above used REPLIES' shapes with every registered operation, up to
+  // the templates' limit of keys per shape.
   const reply = resolveReply({ ...(REPLIES.text as Reply) }, c.request, { nextId: () => 'unused' });
   let renders = 0;
   const counting: ChatDialect = { ...c.dialect, encodeResponse: (...args) => (renders++, c.dialect.encodeResponse(...args)) };

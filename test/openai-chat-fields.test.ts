@@ -545,7 +545,12 @@ const ROWS: FieldRow[] = [
       ['call_1', T],
       [{ id: 'call_1', type: 'function', function: { name: 'weather' } }, MISSING, 'messages[1].tool_calls[0].function.arguments'],
       [{ id: 'call_1', type: 'function', function: { name: 'weather', arguments: {} } }, T, 'messages[1].tool_calls[0].function.arguments'],
-      [{ id: 'call_1', type: 'custom', function: { name: 'weather', arguments: '{}' } }, V, 'messages[1].tool_calls[0].type'],
+      [
+        { id: 'call_1', type: 'custom', function: { name: 'weather', arguments: '{}' } },
+        'unsupported_value',
+        'messages[1].tool_calls[0].type',
+      ],
+      [{ id: 'call_1', type: 'web_search', function: { name: 'weather', arguments: '{}' } }, V, 'messages[1].tool_calls[0].type'],
     ],
   },
   {

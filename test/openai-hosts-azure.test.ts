@@ -6,6 +6,7 @@
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import { createAzure } from '@ai-sdk/azure';
+import { AzureChatOpenAI } from '@langchain/openai';
 import { stepCountIs, streamText, tool } from 'ai';
 import OpenAI, { AzureOpenAI } from 'openai';
 import type { ChatCompletionChunk } from 'openai/resources/chat/completions';
@@ -97,16 +98,33 @@ test('AzureOpenAI: both accepted api-versions, with the deployment option and mo
   );
 });
 
-test('deployment routes: the body may leave the model out, the path names it', async () => {
-  const s = await mock.session(undefined, { fallback: 'auto' });
-  const res = await fetch(`${mock.url('azure')}/openai/deployments/prod-4o/chat/completions?api-version=2024-10-21`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json', 'api-key': s.apiKey },
-    body: JSON.stringify({ messages: hello }),
+test("deployment routes: a script's model condition sees the deployment, not the body's model", async () => {
+  const s = await session();
+  s.scenario('by-deployment').whenModel('my-gpt4o').replies('Matched by deployment.');
+  const answer = await azureClient(s, { apiVersion: '2024-10-21', deployment: 'my-gpt4o' }).chat.completions.create({
+    model: 'gpt-4o',
+    messages: hello,
   });
-  assert.equal(res.status, 200);
-  assert.equal(((await res.json()) as { model: string }).model, 'prod-4o');
-  assert.equal((await s.journal()).entries[0]?.request?.model, 'prod-4o');
+  assert.equal(answer.choices[0]?.message.content, 'Matched by deployment.');
+  assert.equal((await s.journal()).entries[0]?.script, 'by-deployment');
+});
+
+test('deployment routes: the body may leave the model out (or send null), the path names it', async () => {
+  const s = await mock.session(undefined, { fallback: 'auto' });
+  for (const body of [{ messages: hello }, { model: null, messages: hello }]) {
+    const res = await fetch(`${mock.url('azure')}/openai/deployments/prod-4o/chat/completions?api-version=2024-10-21`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'api-key': s.apiKey },
+      body: JSON.stringify(body),
+      signal: AbortSignal.timeout(CLIENT_TIMEOUT_MS),
+    });
+    assert.equal(res.status, 200);
+    assert.equal(((await res.json()) as { model: string }).model, 'prod-4o');
+  }
+  assert.deepEqual(
+    (await s.journal()).entries.map((e) => e.request?.model),
+    ['prod-4o', 'prod-4o'],
+  );
 });
 
 test("AzureOpenAI: an unknown api-version is Azure's 400, a missing one its 404, and nothing is consumed [azure-chat.api-version.json -]", async () => {
@@ -122,6 +140,7 @@ test("AzureOpenAI: an unknown api-version is Azure's 400, a missing one its 404,
     method: 'POST',
     headers: { 'content-type': 'application/json', 'api-key': s.apiKey },
     body: JSON.stringify({ model: 'gpt-4o', messages: hello }),
+    signal: AbortSignal.timeout(CLIENT_TIMEOUT_MS),
   });
   assert.equal(missing.status, 404);
   assert.deepEqual(await missing.json(), { error: { code: '404', message: 'Resource not found' } });
@@ -142,6 +161,25 @@ test("AzureOpenAI: an unknown api-version is Azure's 400, a missing one its 404,
   assert.equal(counters.matched, 1);
 });
 
+test('AzureOpenAI with an Entra ID token provider sends Bearer, which names the session as the api-key header does', async () => {
+  const s = await session();
+  s.scenario('hello').replies('Hello, token holder.');
+  const client = new AzureOpenAI({
+    endpoint: mock.url('azure'),
+    azureADTokenProvider: async () => s.apiKey,
+    apiVersion: '2024-10-21',
+    deployment: 'my-gpt4o',
+    maxRetries: 0,
+    timeout: CLIENT_TIMEOUT_MS,
+  });
+  const answer = await client.chat.completions.create({ model: 'gpt-4o', messages: hello });
+  assert.equal(answer.choices[0]?.message.content, 'Hello, token holder.');
+  assert.deepEqual(
+    (await s.journal()).entries.map((e) => [e.status, e.operation]),
+    [[200, 'azure.chat.completions']],
+  );
+});
+
 test("a refused key on an Azure route is Azure's 401 body, the client's AuthenticationError", async () => {
   const s = await mock.session(undefined, { requireApiKey: true, fallback: 'auto' });
   const client = new AzureOpenAI({
@@ -157,6 +195,49 @@ test("a refused key on an Azure route is Azure's 401 body, the client's Authenti
   const body = error.error as { code?: string; message?: string; type?: string };
   assert.equal(body.code, '401');
   assert.equal(body.type, undefined);
+});
+
+/** Azure's "On Your Data" extension: a search index the deployment answers from. */
+const onYourData = (type: string) => ({
+  data_sources: [
+    { type, parameters: { endpoint: 'https://search.example', index_name: 'docs', authentication: { type: 'api_key', key: 'k' } } },
+  ],
+});
+
+test("deployment routes accept Azure's data_sources (On Your Data) [azure-chat.data-sources.json +]", async () => {
+  const s = await session();
+  s.scenario('grounded').replies('From the index.');
+  const answer = await azureClient(s, { apiVersion: '2024-10-21', deployment: 'my-gpt4o' }).chat.completions.create({
+    model: 'gpt-4o',
+    messages: hello,
+    ...onYourData('azure_search'),
+  } as never);
+  assert.equal((answer as { choices: { message: { content: string } }[] }).choices[0]?.message.content, 'From the index.');
+  assert.deepEqual(
+    (await s.journal()).entries.map((e) => e.status),
+    [200],
+  );
+});
+
+test("data_sources with an unknown source type is the model's 400, and OpenAI's own routes do not take it [azure-chat.data-sources.json -]", async () => {
+  const s = await session();
+  s.scenario('grounded').replies('From the index.');
+  const unknown = await caught(
+    azureClient(s, { apiVersion: '2024-10-21', deployment: 'my-gpt4o' }).chat.completions.create({
+      model: 'gpt-4o',
+      messages: hello,
+      ...onYourData('bing_search'),
+    } as never),
+  );
+  assert.ok(unknown instanceof OpenAI.BadRequestError, `got ${String(unknown)}`);
+  assert.equal(unknown.param, 'data_sources[0].type');
+  const openai = new OpenAI({ baseURL: mock.url('openai'), apiKey: s.apiKey, maxRetries: 0, timeout: CLIENT_TIMEOUT_MS });
+  const elsewhere = await caught(
+    openai.chat.completions.create({ model: 'gpt-4o', messages: hello, ...onYourData('azure_search') } as never),
+  );
+  assert.ok(elsewhere instanceof OpenAI.BadRequestError, `got ${String(elsewhere)}`);
+  assert.match(elsewhere.message, /Unrecognized request argument supplied: data_sources/);
+  assert.equal((await s.journal()).counters.matched, 0);
 });
 
 responsesCases(
@@ -264,6 +345,60 @@ test("Azure v1 refuses a dated api-version with Azure's 400 [azure-v1-chat.api-v
     [
       [400, 'azure-v1.chat.completions'],
       [400, 'azure-v1.responses'],
+    ],
+  );
+});
+
+test('a scripted content_filter finish reports the completion filtered in content_filter_results [azure-chat.content-filter.json +]', async () => {
+  const s = await session();
+  s.scenario('filtered').reply({ text: 'I cannot', finishReason: 'content_filter' });
+  const answer = await azureClient(s, { apiVersion: '2024-10-21', deployment: 'my-gpt4o' }).chat.completions.create({
+    model: 'gpt-4o',
+    messages: hello,
+  });
+  assert.equal(answer.choices[0]?.finish_reason, 'content_filter');
+  const results = (answer.choices[0] as unknown as { content_filter_results: Record<string, unknown> }).content_filter_results;
+  assert.deepEqual(results.hate, { filtered: true, severity: 'high' });
+  assert.deepEqual(results.violence, { filtered: false, severity: 'safe' });
+  assert.deepEqual(
+    (await s.journal()).entries.map((e) => [e.status, e.reply?.finishReason]),
+    [[200, 'content_filter']],
+  );
+});
+
+test("a prompt the content filter blocks is Azure's 400 content_filter with the filter's verdict, and nothing is consumed [azure-chat.content-filter.json -]", async () => {
+  const s = await mock.session(undefined, { chaos: { contentFilter: ['forbidden'] } });
+  s.scenario('hello').replies('Hello.');
+  const client = azureClient(s, { apiVersion: '2024-10-21', deployment: 'my-gpt4o' });
+  const blocked = async (messages: typeof hello) => {
+    const error = await caught(client.chat.completions.create({ model: 'gpt-4o', messages }));
+    assert.ok(error instanceof OpenAI.BadRequestError, `got ${String(error)}`);
+    assert.equal(error.code, 'content_filter');
+    assert.equal(error.param, 'prompt');
+    const inner = (error.error as { innererror?: { code: string; content_filter_result: Record<string, unknown> } }).innererror;
+    assert.equal(inner?.code, 'ResponsibleAIPolicyViolation');
+    assert.deepEqual(inner?.content_filter_result.hate, { filtered: true, severity: 'high' });
+    assert.deepEqual(inner?.content_filter_result.jailbreak, { filtered: false, detected: false });
+  };
+  await blocked([{ role: 'user', content: 'a forbidden question' }]);
+  // A script's own 400 content_filter comes in the same body.
+  const scripted = await mock.session();
+  scripted.scenario('blocked').fails(400, 'The prompt was filtered', { code: 'content_filter' });
+  const scriptedError = await caught(
+    azureClient(scripted, { apiVersion: '2024-10-21', deployment: 'my-gpt4o' }).chat.completions.create({
+      model: 'gpt-4o',
+      messages: hello,
+    }),
+  );
+  assert.ok(scriptedError instanceof OpenAI.BadRequestError, `got ${String(scriptedError)}`);
+  assert.equal((scriptedError.error as { innererror?: { code: string } }).innererror?.code, 'ResponsibleAIPolicyViolation');
+  const answer = await client.chat.completions.create({ model: 'gpt-4o', messages: hello });
+  assert.equal(answer.choices[0]?.message.content, 'Hello.');
+  assert.deepEqual(
+    (await s.journal()).entries.map((e) => [e.status, e.error?.code]),
+    [
+      [400, 'content_filter'],
+      [200, undefined],
     ],
   );
 });
@@ -428,4 +563,66 @@ test('Vercel AI SDK azure.chat: a call that fails the tool schema is APICallErro
   s.scenario('weather').callsTool('weather', { city: 75001 }).then().replies('Done.');
   const ran: unknown[] = [];
   await expectStreamTextRefused({ model: azureProvider(s).chat('my-gpt4o'), tools: typedWeatherTool('string', ran), ran, session: s });
+});
+
+// ---------------------------------------------------------------- LangChain
+
+function langchainAzure(s: UnderstudySession): AzureChatOpenAI {
+  return new AzureChatOpenAI({
+    azureOpenAIApiKey: s.apiKey,
+    azureOpenAIEndpoint: mock.url('azure'),
+    azureOpenAIApiDeploymentName: 'my-dep',
+    azureOpenAIApiVersion: '2024-10-21',
+    maxRetries: 0,
+    timeout: CLIENT_TIMEOUT_MS,
+  });
+}
+
+test("LangChain's AzureChatOpenAI: invoke and stream on the deployment routes, the model taken from the path [langchain-azure-chat.text.json +]", async () => {
+  const s = await session();
+  s.scenario('hello')
+    .replies('Hello from Azure.', { chunks: ['Hello ', 'from ', 'Azure.'] })
+    .then()
+    .replies('Streamed.', { chunks: ['Stream', 'ed.'] });
+  const chat = langchainAzure(s);
+  const answer = await chat.invoke('Hi');
+  assert.equal(answer.content, 'Hello from Azure.');
+  const pieces: string[] = [];
+  for await (const chunk of await chat.stream('Hi again'))
+    if (typeof chunk.content === 'string' && chunk.content) pieces.push(chunk.content);
+  assert.deepEqual(pieces, ['Stream', 'ed.']);
+  assert.deepEqual(
+    (await s.journal()).entries.map((e) => [e.status, e.stream, e.route, e.request?.model]),
+    [
+      [200, false, 'POST /azure/openai/deployments/my-dep/chat/completions', 'my-dep'],
+      [200, true, 'POST /azure/openai/deployments/my-dep/chat/completions', 'my-dep'],
+    ],
+  );
+});
+
+test("LangChain's AzureChatOpenAI: a scripted error surfaces with its status, and an unknown api-version as Azure's 400 [langchain-azure-chat.text.json -]", async () => {
+  const s = await session();
+  s.scenario('busy').fails(429, 'Requests to this deployment are throttled', { code: 'rate_limit_exceeded' });
+  const throttled = await caught(langchainAzure(s).invoke('Hi'));
+  assert.ok(throttled instanceof Error);
+  assert.equal((throttled as { status?: number }).status, 429);
+  assert.match(throttled.message, /throttled/);
+  const old = new AzureChatOpenAI({
+    azureOpenAIApiKey: s.apiKey,
+    azureOpenAIEndpoint: mock.url('azure'),
+    azureOpenAIApiDeploymentName: 'my-dep',
+    azureOpenAIApiVersion: '2023-05-15',
+    maxRetries: 0,
+    timeout: CLIENT_TIMEOUT_MS,
+  });
+  const refused = await caught(old.invoke('Hi'));
+  assert.equal((refused as { status?: number }).status, 400);
+  assert.match((refused as Error).message, /API version not supported/);
+  assert.deepEqual(
+    (await s.journal()).entries.map((e) => [e.status, e.error?.code]),
+    [
+      [429, 'rate_limit_exceeded'],
+      [400, 'BadRequest'],
+    ],
+  );
 });

@@ -129,3 +129,54 @@ test("Foundry model inference without its api-version, or with another, is the s
   );
   assert.equal(counters.matched, 1);
 });
+
+/** A Chat Completions request with a member Chat Completions does not define (a Llama option). */
+function withTopK(s: UnderstudySession, option: string | undefined) {
+  const sdk = new OpenAI({
+    baseURL: mock.url('foundry-models'),
+    apiKey: s.apiKey,
+    maxRetries: 0,
+    timeout: CLIENT_TIMEOUT_MS,
+    defaultQuery: { 'api-version': INFERENCE_VERSION },
+    ...(option !== undefined && { defaultHeaders: { 'extra-parameters': option } }),
+  });
+  return sdk.chat.completions.create({ model: 'Llama-3.3-70B-Instruct', messages: hello, top_k: 40 } as never);
+}
+
+test("Foundry model inference: extra-parameters 'pass-through' and 'drop' let members Chat Completions does not define by [foundry-models-chat.extra-params.json +]", async () => {
+  const s = await session();
+  s.scenario('hello').onExhausted('repeat_last').replies('Hello, Llama.');
+  for (const option of ['pass-through', 'drop']) {
+    const answer = await withTopK(s, option);
+    assert.equal(answer.choices[0]?.message.content, 'Hello, Llama.');
+  }
+  assert.deepEqual(
+    (await s.journal()).entries.map((e) => [e.status, e.request?.model]),
+    [
+      [200, 'Llama-3.3-70B-Instruct'],
+      [200, 'Llama-3.3-70B-Instruct'],
+    ],
+  );
+});
+
+test("Foundry model inference: without extra-parameters (or with 'error') such a member is refused, an unknown option is the service's 400 [foundry-models-chat.extra-params.json -]", async () => {
+  const s = await session();
+  s.scenario('hello').replies('Hello, Llama.');
+  for (const option of [undefined, 'error']) {
+    const error = await caught(withTopK(s, option));
+    assert.ok(error instanceof OpenAI.BadRequestError, `got ${String(error)}`);
+    assert.match(error.message, /top_k/);
+  }
+  const unknown = await caught(withTopK(s, 'ignore'));
+  assert.ok(unknown instanceof OpenAI.BadRequestError, `got ${String(unknown)}`);
+  assert.deepEqual(unknown.error, {
+    code: 'BadRequest',
+    message: "Unexpected EXTRA_PARAMETERS option ignore, expected options are ['error', 'drop', 'pass-through']",
+  });
+  const { entries, counters } = await s.journal();
+  assert.deepEqual(
+    entries.map((e) => e.status),
+    [400, 400, 400],
+  );
+  assert.equal(counters.matched, 0);
+});

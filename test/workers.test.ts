@@ -160,6 +160,39 @@ describe('serve --workers 2', { timeout: 60_000 }, () => {
     assert.equal(counters.matched, 42, '40 canned answers before, then the two queued ones');
   });
 
+  test("a session's Azure stream flavour reaches every worker, and a fixture load switches it on every worker", async () => {
+    const session = await remote.session('flavoured', { fallback: 'strict', streamFlavour: 'azure' });
+    const scenario = { name: 'always', exhausted: 'repeat_last' as const, replies: [{ text: CANNED }] };
+    await session.load({ scenarios: [scenario] });
+    // Leading chunks of each stream, each on a fresh connection (so both workers answer).
+    const firstChunks = () =>
+      Promise.all(
+        Array.from({ length: 8 }, async () => {
+          const stream = await client(session.apiKey, `${baseUrl}/azure/openai`).chat.completions.create({
+            model: 'gpt-4o',
+            messages: [{ role: 'user', content: 'hi' }],
+            stream: true,
+          });
+          const chunks = [];
+          for await (const chunk of stream) chunks.push(chunk);
+          return chunks[0];
+        }),
+      );
+    const flavoured = await firstChunks();
+    assert.ok(
+      flavoured.every((c) => c?.id === '' && c.choices.length === 0),
+      JSON.stringify(flavoured[0]),
+    );
+    await session.load({ session: { streamFlavour: 'plain' }, scenarios: [scenario] });
+    const plain = await firstChunks();
+    assert.ok(
+      plain.every((c) => c?.id.startsWith('chatcmpl-')),
+      JSON.stringify(plain[0]),
+    );
+    const { entries } = await journal('flavoured');
+    assert.deepEqual(new Set(entries.map((e) => e.worker)), new Set([0, 1]), 'both workers answered');
+  });
+
   test('a prompt long enough to be cached goes to the owner: cached tokens from the second request on, on any connection', async () => {
     const session = await remote.session('cache');
     await session.load({ name: 'cached', exhausted: 'repeat_last', steps: [{ id: 'say', reply: { text: 'ok' } }] });

@@ -98,7 +98,11 @@ export class ScenarioBuilder {
   callsTools(calls: ScriptedToolCall[]): this {
     return this.reply({ toolCalls: calls });
   }
-  fails(status: number, message: string, options: { code?: string; type?: string; headers?: Record<string, string> } = {}): this {
+  fails(
+    status: number,
+    message: string,
+    options: { code?: string; type?: string; headers?: Record<string, string>; extra?: Record<string, JsonValue> } = {},
+  ): this {
     return this.reply({ error: { status, message, ...options } });
   }
   reply(reply: Reply, options: { id?: string; next?: string | string[] } = {}): this {
@@ -129,6 +133,11 @@ export class ScenarioBuilder {
   /** Makes the last step's answer fail part-way (a stream error event, truncation, reset…). */
   withFault(fault: StreamFault): this {
     return this.modifyLast((s) => (s.reply.fault = structuredClone(fault)));
+  }
+  /** Members the last step's answer carries on hosts that add their own (Perplexity's
+   * `citations` and `search_results`, OpenRouter's `provider`); docs/dialects/openai-hosts.md. */
+  withHostFields(fields: Record<string, JsonValue>): this {
+    return this.modifyLast((s) => (s.reply.hostFields = structuredClone(fields)));
   }
   named(id: string): this {
     return this.modifyLast((s) => (s.id = id));

@@ -1,5 +1,7 @@
 // Neutral error kinds. Each dialect turns one into its provider's own status, body and headers.
 
+import type { JsonValue } from './model.js';
+
 export type ErrorKind =
   | 'invalid_request'
   | 'unauthorized'
@@ -28,6 +30,8 @@ export interface NeutralError {
   headers?: Record<string, string>;
   /** A scripted failure to deliver inside a stream rather than as an HTTP status. */
   inStream?: boolean;
+  /** Members a script adds to the provider's error object (ScriptedError.extra). */
+  extra?: Record<string, JsonValue>;
 }
 
 export function invalidRequest(message: string, param: string | null = null, code: string | null = null): NeutralError {

@@ -75,6 +75,9 @@ export interface ChatRequest {
   /** How the provider caches prompts: automatically by prefix (OpenAI, Gemini, DeepSeek — the
    * default), only where the request marks it (Anthropic `cache_control`), or not at all. */
   promptCaching?: 'automatic' | 'marked' | 'none';
+  /** The provider's tool call ids are exactly this many letters and digits (Mistral's nine): the
+   * ids Understudy makes for calls a script names none for take that form. */
+  toolCallIdLength?: number;
 }
 
 // ---------- replies (what a script says) ----------
@@ -96,6 +99,9 @@ export interface ScriptedError {
   headers?: Record<string, string>;
   /** On a streaming request: answer 200 and fail inside the stream with the dialect's error event. */
   inStream?: boolean;
+  /** Members added to the provider's error object beside its message, type and code (e.g. Groq's
+   * `failed_generation`); members of those names are ignored. */
+  extra?: Record<string, JsonValue>;
 }
 
 /** How a session's streams look on hosts that have a flavour of their own: `plain` is the
@@ -171,6 +177,9 @@ export interface Reply {
   pacing?: Pacing;
   /** A failure part-way through the answer. */
   fault?: StreamFault;
+  /** Members a host of a dialect adds to its answer (Perplexity's `citations`, `search_results`;
+   * OpenRouter's `provider`); dialects and hosts without such members leave them out. */
+  hostFields?: Record<string, JsonValue>;
 }
 
 /** A reply made ready for a dialect: ids assigned, content resolved, usage counted. */
@@ -193,7 +202,10 @@ export interface ResolvedReply {
   wholeToolCalls: boolean;
   /** Identity shared by every resolution of the same scripted reply (absent when ids were
    * generated): dialects may cache encodings of the parts above under it. Read-only. */
-  shape: object | undefined; /** True when the reply is too heavy to stream as one string (core/stream-pieces.ts,
+  shape: object | undefined;
+  /** The script's host answer members (Reply.hostFields), shared read-only. */
+  hostFields?: Readonly<Record<string, JsonValue>>;
+  /** True when the reply is too heavy to stream as one string (core/stream-pieces.ts,
    * LARGE_REPLY_WEIGHT): the transport writes it event by event, with backpressure. */
   large?: boolean;
 }

@@ -98,6 +98,7 @@ export function answerRequest(session: Session, request: ChatRequest, requestId 
         message: e.message,
         headers: e.headers,
         inStream: e.inStream,
+        ...(e.extra && { extra: e.extra }),
       },
       delayMs,
       reservation,

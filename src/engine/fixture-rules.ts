@@ -160,6 +160,7 @@ const REPLY_KEYS = [
   'reasoningTokens',
   'pacing',
   'fault',
+  'hostFields',
 ];
 
 export function replyRule(reply: Obj, path: Path, ctx: RuleContext): void {
@@ -233,6 +234,8 @@ function replySize(reply: Obj, path: Path, jsonOk: boolean, ctx: RuleContext): v
     });
   }
   if (args > 0) parts.push(['tool arguments', args]);
+  if (isObj(reply.hostFields) && isJsonValue(reply.hostFields))
+    parts.push(['hostFields', Buffer.byteLength(JSON.stringify(reply.hostFields))]);
   let total = 0;
   for (const [key, bytes] of parts) {
     total += bytes;

@@ -144,6 +144,12 @@ export function describeFixtureFormat(z: typeof Z) {
         z.boolean({ error: (i) => `expected true or false; found ${found(i.input)}` }),
         "On a streaming request, answer 200 and fail inside the stream with the provider's in-stream error event instead of an HTTP error status.",
       ).optional(),
+      extra: described(
+        z.record(z.string(), json(), {
+          error: (i) => `expected extra error members (an object of name: JSON value); found ${found(i.input)}`,
+        }),
+        "Members added to the provider's error object beside its message, type and code, e.g. Groq's failed_generation; members of those names are ignored.",
+      ).optional(),
     },
     { id: 'error', description: 'Answer with an HTTP error instead of a completion. Only `delayMs` may be set beside it.' },
   );
@@ -192,6 +198,12 @@ export function describeFixtureFormat(z: typeof Z) {
         ).optional(),
         pacing: pacingOf("Pacing of this streamed answer (overrides the scenario's and the session's)."),
         fault: described(fault.optional(), 'A failure part-way through this answer.'),
+        hostFields: described(
+          z.record(z.string(), json(), {
+            error: (i) => `expected host answer members (an object of name: JSON value); found ${found(i.input)}`,
+          }),
+          "Members a host adds to its answer, e.g. Perplexity's citations and search_results or OpenRouter's provider (docs/dialects/openai-hosts.md); members the answer already has are not replaced, and dialects without such members leave them out.",
+        ).optional(),
       },
       {
         id: 'reply',

@@ -38,11 +38,23 @@ export interface IdSource {
 // their encoding under the same identity (`ResolvedReply.shape`).
 const staticParts = new WeakMap<Reply, { json?: StaticParts; stream?: StaticParts }>();
 
-function buildParts(reply: Reply, stream: boolean, ids: IdSource, wholeToolCalls: boolean): StaticParts {
+/** Most counter characters a short id keeps: enough for every call a session's ledger holds. */
+const SHORT_ID_COUNTER = 6;
+
+/** `call_` and a session id; or, where the wire's ids are `length` letters and digits, the id's
+ * first characters (seed-derived) and its last (the counter), so short ids stay unique in a session. */
+function generatedCallId(ids: IdSource, length: number | undefined): string {
+  const id = ids.nextId();
+  if (length === undefined) return `call_${id}`;
+  const counter = Math.min(length, SHORT_ID_COUNTER);
+  return id.slice(0, length - counter) + id.slice(id.length - counter);
+}
+
+function buildParts(reply: Reply, stream: boolean, ids: IdSource, wholeToolCalls: boolean, idLength?: number): StaticParts {
   const content = replyContent(reply);
   const toolCalls = reply.toolCalls?.length
     ? reply.toolCalls.map((call) => ({
-        id: call.id ?? `call_${ids.nextId()}`,
+        id: call.id ?? generatedCallId(ids, idLength),
         name: call.name,
         argumentsText: typeof call.arguments === 'string' ? call.arguments : JSON.stringify(call.arguments ?? {}),
         ...(call.id === undefined && { generatedId: true }),
@@ -57,13 +69,14 @@ function buildParts(reply: Reply, stream: boolean, ids: IdSource, wholeToolCalls
     wholeToolCalls,
     shape: undefined,
   };
+  if (reply.hostFields !== undefined) parts.hostFields = reply.hostFields;
   if (isLarge(parts)) parts.large = true;
   return parts;
 }
 
-function partsFor(reply: Reply, stream: boolean, ids: IdSource, wholeToolCalls: boolean): StaticParts {
+function partsFor(reply: Reply, stream: boolean, ids: IdSource, wholeToolCalls: boolean, idLength?: number): StaticParts {
   const fixedIds = !reply.toolCalls || reply.toolCalls.every((call) => call.id !== undefined);
-  if (!fixedIds || wholeToolCalls) return buildParts(reply, stream, ids, wholeToolCalls);
+  if (!fixedIds || wholeToolCalls) return buildParts(reply, stream, ids, wholeToolCalls, idLength);
   let cached = staticParts.get(reply);
   if (!cached) staticParts.set(reply, (cached = {}));
   const key = stream ? 'stream' : 'json';
@@ -77,7 +90,7 @@ function partsFor(reply: Reply, stream: boolean, ids: IdSource, wholeToolCalls: 
 }
 
 export function resolveReply(reply: Reply, request: ChatRequest, ids: IdSource, wholeToolCalls = false): ResolvedReply {
-  const parts = partsFor(reply, request.stream, ids, wholeToolCalls);
+  const parts = partsFor(reply, request.stream, ids, wholeToolCalls, request.toolCallIdLength);
   const usage = {
     inputTokens: countInputTokens(request),
     outputTokens: 0,
@@ -94,6 +107,7 @@ export function resolveReply(reply: Reply, request: ChatRequest, ids: IdSource, 
     shape: parts.shape,
     usage,
   };
+  if (parts.hostFields !== undefined) resolved.hostFields = parts.hostFields;
   if (parts.large) resolved.large = true;
   usage.outputTokens = countOutputTokens(resolved);
   return resolved;

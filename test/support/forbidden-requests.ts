@@ -6,7 +6,7 @@
 // the body without it is valid, so every case is forbidden by the description and by nothing else.
 
 import type { ValidateFunction } from 'ajv/dist/2020.js';
-import type { OpenApiFacts, Schema } from './openapi-facts.js';
+import type { DescriptionFacts, Schema } from './description-facts.js';
 
 export interface ForbiddenCase {
   /** Where the value sits, in OpenAI's `param` notation (`stream_options.include_usage`, `stop[0]`). */
@@ -36,7 +36,7 @@ export interface Generator {
   nullRefused(base: Obj, skip?: ReadonlySet<string>): ForbiddenCase[];
 }
 
-export function forbiddenRequests(facts: OpenApiFacts, rootSchema: string, validate: ValidateFunction): Generator {
+export function forbiddenRequests(facts: DescriptionFacts, rootSchema: string, validate: ValidateFunction): Generator {
   const resolve = (s: Schema): Schema => {
     let node = s;
     for (let guard = 0; typeof node === 'object' && typeof node.$ref === 'string' && guard < 32; guard++) {
@@ -162,17 +162,20 @@ export function forbiddenRequests(facts: OpenApiFacts, rootSchema: string, valid
   function walk(body: Obj, path: (string | number)[], s: Schema, depth: number, out: Cases): void {
     const shapes = nonNull(s);
     const here = path.reduce((o: any, k) => o?.[k], body);
-    for (const shape of shapes) {
-      let at = body;
-      if (shapes.length > 1 || here === undefined) {
-        // Another shape of a union: its own small value in place of what is there.
-        const value = sample(shape);
-        if (value === undefined || typeof value !== 'object' || value === null) continue;
-        at = set(body, path, value);
-        if (!valid(at)) continue;
-      }
+    const inside = (at: Obj, shape: Obj) => {
       if (shape.type === 'object' || shape.properties) members(at, path, shape, depth, out);
       else if (shape.type === 'array' && shape.items !== undefined) items(at, path, shape, depth, out);
+    };
+    for (const shape of shapes) {
+      // What the base holds there, when it is of this shape's kind, is walked as it is; and (for a
+      // union, or where the base holds nothing) a small value of the shape in its place.
+      const isArray = shape.type === 'array';
+      if (here !== undefined && typeof here === 'object' && here !== null && Array.isArray(here) === isArray) inside(body, shape);
+      if (shapes.length === 1 && here !== undefined) continue;
+      const value = sample(shape);
+      if (value === undefined || typeof value !== 'object' || value === null) continue;
+      const at = set(body, path, value);
+      if (valid(at)) inside(at, shape);
     }
   }
 
@@ -194,6 +197,15 @@ export function forbiddenRequests(facts: OpenApiFacts, rootSchema: string, valid
   }
 
   function items(body: Obj, path: (string | number)[], shape: Obj, depth: number, out: Cases): void {
+    // Items the base already holds (a tool round): each one's own members, as it is.
+    const existing = path.reduce((o: any, k) => o?.[k], body);
+    if (Array.isArray(existing) && existing.length > 0) {
+      existing.forEach((element, i) => {
+        if (typeof element !== 'object' || element === null) return;
+        for (const branch of nonNull(shape.items))
+          if (branch.type === 'object' || branch.properties) members(body, [...path, i], branch, depth + 1, out);
+      });
+    }
     const itemPath = [...path, 0];
     for (const branch of nonNull(shape.items)) {
       const item = sample(branch);

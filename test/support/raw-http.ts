@@ -82,7 +82,9 @@ function dechunked(bytes: Buffer): string {
   return Buffer.concat(parts).toString('utf8');
 }
 
-export type ErrorShape = 'openai' | 'anthropic' | 'gemini' | 'ollama' | 'control';
+/** OpenAI's, Anthropic's, Gemini's, Ollama's and the control API's, and the hosts' of the OpenAI
+ * dialects whose error bodies differ from OpenAI's (src/dialects/openai-hosts/). */
+export type ErrorShape = 'openai' | 'anthropic' | 'gemini' | 'ollama' | 'control' | 'mistral' | 'openrouter' | 'perplexity';
 
 /** The provider whose error shape a provider path's errors come in. */
 export function shapeForPath(path: string): ErrorShape {
@@ -91,13 +93,16 @@ export function shapeForPath(path: string): ErrorShape {
   if (bare.startsWith('/anthropic/') || bare.startsWith('/v1/messages')) return 'anthropic';
   if (bare.startsWith('/api/') || bare.startsWith('/ollama/api/')) return 'ollama';
   if (bare.startsWith('/gemini/') || bare.startsWith('/v1beta/') || /:(?:stream)?[gG]enerateContent$/.test(bare)) return 'gemini';
+  if (bare.startsWith('/mistral/')) return 'mistral';
+  if (bare.startsWith('/openrouter/')) return 'openrouter';
+  if (bare.startsWith('/perplexity/')) return 'perplexity';
   return 'openai';
 }
 
-/** Which shape an error body is in: one of the four, or else the dialect (a host of the OpenAI
- * dialects) whose own error body it has the members of. */
+/** Which shape an error body is in: one of those above, or else the dialect whose own error body
+ * it has the members of. */
 export function shapeOf(body: string): ErrorShape | string | undefined {
-  for (const shape of ['anthropic', 'gemini', 'ollama', 'control', 'openai'] as const) {
+  for (const shape of ['anthropic', 'gemini', 'ollama', 'control', 'openai', 'mistral', 'openrouter', 'perplexity'] as const) {
     try {
       assertErrorShape(body, shape, '');
       return shape;
@@ -148,7 +153,6 @@ export function assertErrorShape(body: string, shape: ErrorShape, context: strin
   } catch {
     throw new Error(`${context}: error body is not JSON: ${JSON.stringify(body.slice(0, 200))}`);
   }
-  const error = value.error as Record<string, unknown> | undefined;
   const fail = (why: string) => {
     throw new Error(`${context}: not a ${shape} error body (${why}): ${body.slice(0, 300)}`);
   };
@@ -157,6 +161,14 @@ export function assertErrorShape(body: string, shape: ErrorShape, context: strin
     if (typeof value.error !== 'string' || value.error === '' || Object.keys(value).length !== 1) fail('only an error string expected');
     return;
   }
+  if (shape === 'mistral') {
+    // {"object":"error","message","type","param","code"}; a 422's message is {"detail":[…]}.
+    const message = value.message as { detail?: unknown } | string | undefined;
+    if (value.object !== 'error' || !('type' in value) || !('code' in value)) fail('object "error", type and code expected');
+    if (!(typeof message === 'string' ? message !== '' : Array.isArray(message?.detail))) fail('no message');
+    return;
+  }
+  const error = value.error as Record<string, unknown> | undefined;
   if (typeof error !== 'object' || error === null) fail('no error object');
   if (typeof error!.message !== 'string' || error!.message === '') fail('no message');
   switch (shape) {
@@ -171,6 +183,14 @@ export function assertErrorShape(body: string, shape: ErrorShape, context: strin
       break;
     case 'control':
       if (typeof error!.status !== 'number' || typeof error!.code !== 'string') fail('status and code expected');
+      break;
+    case 'openrouter':
+      if (typeof error!.code !== 'number' || 'type' in error! || 'status' in error!)
+        fail('a numeric code, and no type or status, expected');
+      break;
+    case 'perplexity':
+      if (typeof error!.code !== 'number' || typeof error!.type !== 'string' || 'param' in error!)
+        fail('a numeric code and a type expected');
       break;
   }
 }

@@ -7,6 +7,8 @@ export interface RecordedResponse {
   status: number;
   contentType: string;
   body: string;
+  /** The body the client sent, when it sent one as text (the SDKs send JSON as a string). */
+  requestBody: string | undefined;
   /** False when the client stopped reading before the end (an SDK that aborts its stream on an
    * error event): `body` is what had arrived, its last event possibly cut. */
   complete: boolean;
@@ -49,6 +51,7 @@ export function recordingFetch(base: typeof fetch = globalThis.fetch): Recording
           status: response.status,
           contentType: response.headers.get('content-type') ?? '',
           body,
+          requestBody: typeof init?.body === 'string' ? init.body : undefined,
           complete,
         })),
       );

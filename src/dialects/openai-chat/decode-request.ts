@@ -250,8 +250,15 @@ function decodeMessages(raw: unknown): Message[] {
           const call = rawCall as Record<string, unknown>;
           if (call.id === undefined) fail(`Missing required parameter: '${cp}.id'.`, `${cp}.id`, 'missing_required_parameter');
           expectString(call.id, `${cp}.id`);
+          if (call.type === 'custom') {
+            fail(
+              `Understudy supports tool calls of type 'function' only: a custom tool call answers no declared function schema.`,
+              `${cp}.type`,
+              'unsupported_value',
+            );
+          }
           if (call.type !== 'function')
-            fail(`Invalid value: '${String(call.type)}'. Supported values are: 'function'.`, `${cp}.type`, 'invalid_value');
+            fail(`Invalid value: '${String(call.type)}'. Supported values are: 'function' and 'custom'.`, `${cp}.type`, 'invalid_value');
           expectObject(call.function, `${cp}.function`);
           const fn = call.function as Record<string, unknown>;
           required(fn.name, `${cp}.function.name`);
@@ -333,9 +340,16 @@ function decodeTools(raw: unknown): ToolDefinition[] {
     expectObject(rawTool, p);
     const tool = rawTool as Record<string, unknown>;
     if (tool.type === undefined) fail(`Missing required parameter: '${p}.type'.`, `${p}.type`, 'missing_required_parameter');
+    if (tool.type === 'custom') {
+      fail(
+        `Understudy supports function tools only: a 'custom' tool's free-form input has no schema to check a scripted call against. Declare a function tool and script its calls.`,
+        `${p}.type`,
+        'unsupported_value',
+      );
+    }
     if (tool.type !== 'function') {
       fail(
-        `Invalid value: '${String(tool.type)}'. Supported values are: 'function'. Understudy rejects server-hosted tool types on Chat Completions; declare function tools.`,
+        `Invalid value: '${String(tool.type)}'. Supported values are: 'function' and 'custom'. Understudy rejects server-hosted tool types on Chat Completions; declare function tools.`,
         `${p}.type`,
         'invalid_value',
       );

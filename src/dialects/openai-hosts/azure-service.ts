@@ -6,12 +6,18 @@
 import type { NeutralError } from '../../core/errors.js';
 import type { EncodedBody, WireContext } from '../dialect.js';
 import { encodeOpenAIError } from '../openai/encode-error.js';
+import { contentFilterErrorBody } from './azure-content-filter.js';
 
 /** Marks an error as the service's own (encodeAzureError sends it in the service's shape). */
 const SERVICE = 'azure_service';
 
 function serviceError(status: 400 | 404, code: string, message: string): NeutralError {
   return { kind: status === 404 ? 'not_found' : 'invalid_request', status, code, message, param: null, type: SERVICE };
+}
+
+/** A 400 of the service's own (a request it refuses before the model sees it). */
+export function azureBadRequest(message: string): NeutralError {
+  return serviceError(400, 'BadRequest', message);
 }
 
 const NOT_FOUND = (): NeutralError => serviceError(404, '404', 'Resource not found');
@@ -42,9 +48,16 @@ export function onlyVersion(accepted: string): VersionRule {
   return (wire) => (wire.query.get('api-version') === accepted ? undefined : NOT_FOUND());
 }
 
-/** Azure's error body: the service's own errors (version, path, key) as `{code, message}`, the
- * rest as OpenAI's. */
+/** Azure's error body: the service's own errors (version, path, key) as `{code, message}`, a
+ * prompt its content filter blocked with the filter's verdict, the rest as OpenAI's. */
 export function encodeAzureError(error: NeutralError): EncodedBody {
+  if (error.kind === 'content_filter' || (error.status === 400 && error.code === 'content_filter')) {
+    return {
+      status: 400,
+      headers: { 'content-type': 'application/json', ...(error.headers ?? {}) },
+      body: JSON.stringify(contentFilterErrorBody(error.message)),
+    };
+  }
   const own = error.type === SERVICE || error.kind === 'not_found' || error.kind === 'unauthorized';
   if (!own) return encodeOpenAIError(error);
   const code = error.type === SERVICE && error.code !== null ? error.code : String(error.status);

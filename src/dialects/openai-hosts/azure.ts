@@ -1,11 +1,13 @@
 // Azure OpenAI. Deployment routes: `/openai/deployments/{deployment}/chat/completions` and
 // `/openai/responses`, each with a dated `api-version`; the model is the deployment named by the
-// path (the body's `model` may be left out). The v1 routes (`/azure/openai/v1/…`, only under the
+// path (the body's `model` may be left out, or null). The v1 routes (`/azure/openai/v1/…`, only under the
 // prefix: `/openai/v1/…` is OpenAI's own) take no dated version and name the model in the body.
 // Both answer with Azure's content filter results and refuse in Azure's service error shape.
 
 import type { ChatRequest } from '../../core/model.js';
 import type { WireContext } from '../dialect.js';
+import { CHAT_FIELDS } from '../openai-chat/decode-request.js';
+import { arrayOf, object, oneOf } from '../openai/field-rules.js';
 import { azureChatAnswers, markStreamFlavour } from './azure-content-filter.js';
 import { datedVersion, encodeAzureError, v1Version, type VersionRule } from './azure-service.js';
 import type { HostOperation, JsonObject, OpenAIHost } from './host.js';
@@ -31,6 +33,18 @@ export function azureChat(paths: readonly string[], rule: VersionRule): HostOper
 
 const deploymentVersion = datedVersion(AZURE_CHAT_VERSIONS);
 
+/** Chat Completions' members and Azure's own: `data_sources`, the "On Your Data" extension (its
+ * parameters differ per source type and are let through). */
+const DEPLOYMENT_CHAT_FIELDS = {
+  ...CHAT_FIELDS,
+  data_sources: arrayOf(
+    object({ type: oneOf('azure_search', 'azure_cosmos_db', 'elasticsearch', 'pinecone', 'mongo_db'), parameters: object({}) }, [
+      'type',
+      'parameters',
+    ]),
+  ),
+};
+
 function deploymentOf(wire: WireContext): string {
   return wire.params.deployment as string;
 }
@@ -40,10 +54,11 @@ export const azure: OpenAIHost = {
   name: 'Azure OpenAI (deployment routes)',
   chat: {
     ...azureChat(bothPrefixes('/openai/deployments/{deployment}/chat/completions'), deploymentVersion),
+    fields: DEPLOYMENT_CHAT_FIELDS,
     prepare(body, wire) {
       const refused = deploymentVersion(wire);
       if (refused) return refused;
-      return body.model === undefined ? { ...body, model: deploymentOf(wire) } : body;
+      return body.model === undefined || body.model === null ? { ...body, model: deploymentOf(wire) } : body;
     },
     finish(request: ChatRequest, _body: JsonObject, wire) {
       const deployment = deploymentOf(wire);

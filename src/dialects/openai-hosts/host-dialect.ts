@@ -6,7 +6,14 @@
 
 import { isNeutralError, type NeutralError } from '../../core/errors.js';
 import type { ChatRequest, ResolvedReply } from '../../core/model.js';
-import { arraySource, type ChatDialect, type DialectEncodeContext, type DialectRegistration, type WireContext } from '../dialect.js';
+import {
+  arraySource,
+  type ChatDialect,
+  type DialectEncodeContext,
+  type DialectRegistration,
+  type EncodedBody,
+  type WireContext,
+} from '../dialect.js';
 import { decodeChatRequest } from '../openai-chat/decode-request.js';
 import { openaiChat } from '../openai-chat/index.js';
 import { openaiResponses } from '../openai-responses/index.js';
@@ -24,13 +31,19 @@ function decoder(base: Base, rules: HostOperation): ChatDialect['decode'] {
   const baseDecode = BASES[base].dialect.decode;
   const decodeBody =
     base === 'chat' && rules.fields ? (body: unknown, wire: WireContext) => decodeChatRequest(body, wire, rules.fields) : baseDecode;
-  return (body, wire) => {
+  const decode: ChatDialect['decode'] = (body, wire) => {
     if (!isObject(body)) return baseDecode(body, wire);
     const prepared = rules.prepare ? rules.prepare(body, wire) : body;
     if (isNeutralError(prepared)) return prepared;
     const request = decodeBody(prepared, wire);
     if (isNeutralError(request) || !rules.finish) return request;
     return rules.finish(request, prepared as JsonObject, wire);
+  };
+  const refusal = rules.refusal;
+  if (!refusal) return decode;
+  return (body, wire) => {
+    const request = decode(body, wire);
+    return isNeutralError(request) ? refusal(request) : request;
   };
 }
 
@@ -65,11 +78,17 @@ function hostDialect(host: OpenAIHost, base: Base, rules: HostOperation): ChatDi
   };
   const encodeStream: ChatDialect['encodeStream'] = (reply, request, ctx) => {
     const stream = dialect.encodeStream(asHostReply(reply, rules), request, ctx);
-    if (!rules.event && !rules.leadingEvents) return stream;
+    if ((!rules.event && !rules.leadingEvents && rules.streamComment === undefined) || rules.rewritesStream?.(request) === false) return stream;
     const events = (rules.leadingEvents?.(reply, request, ctx) ?? []).map((data) => frame(data));
+    if (rules.streamComment !== undefined) events.unshift(`: ${rules.streamComment}\n\n`);
     const count = stream.events.length;
+    const touches = rules.touches;
     for (let index = 0; index < count; index++) {
       const framed = stream.events.at(index);
+      if (touches && !touches(framed, { index, count })) {
+        events.push(framed);
+        continue;
+      }
       const { name, data } = parseEvent(framed);
       if (!rules.event || !data.startsWith('{')) {
         events.push(framed);
@@ -86,10 +105,46 @@ function hostDialect(host: OpenAIHost, base: Base, rules: HostOperation): ChatDi
   return {
     ...dialect,
     id: `${dialect.id}@${host.id}`,
+    decodeHeaders: rules.headers ? [...dialect.decodeHeaders, ...rules.headers] : dialect.decodeHeaders,
     decode: decoder(base, rules),
     encodeResponse,
     encodeStream,
     encodeError,
+    ...(rules.streamError
+      ? streamErrors(dialect, rules.streamError)
+      : base === 'chat' && host.encodeError && chatStreamErrors(dialect, host.encodeError)),
+  };
+}
+
+const DONE = 'data: [DONE]\n\n';
+
+/** A failing stream (what OpenAI sends before its error event, then the host's) and a fault's
+ * error event, with the host's own error event. */
+function streamErrors(
+  dialect: ChatDialect,
+  streamError: NonNullable<HostOperation['streamError']>,
+): Pick<ChatDialect, 'encodeStreamFailure' | 'encodeStreamErrorEvent'> {
+  return {
+    encodeStreamFailure(error, request, ctx) {
+      const base = dialect.encodeStreamFailure(error, request, ctx);
+      return { contentType: base.contentType, events: [...base.events.slice(0, -1), frame(streamError(error, ctx)), DONE] };
+    },
+    encodeStreamErrorEvent: (error, ctx) => frame(streamError(error, ctx)) + DONE,
+  };
+}
+
+/** A Chat Completions stream's error chunk is the error body itself: the host's, when it has one. */
+function chatStreamErrors(
+  dialect: ChatDialect,
+  encodeError: (error: NeutralError) => EncodedBody,
+): Pick<ChatDialect, 'encodeStreamFailure' | 'encodeStreamErrorEvent'> {
+  const errorEvent = (error: NeutralError) => `data: ${encodeError(error).body}\n\n`;
+  return {
+    encodeStreamErrorEvent: errorEvent,
+    encodeStreamFailure(error, request, ctx) {
+      const failure = dialect.encodeStreamFailure(error, request, ctx);
+      return { contentType: failure.contentType, events: [...failure.events.slice(0, -1), errorEvent(error)] };
+    },
   };
 }
 

@@ -25,6 +25,8 @@ export interface EventPlace {
 export interface HostOperation {
   /** Route paths (`{name}` segments allowed); each also answers under a session prefix. */
   paths: readonly string[];
+  /** Request headers the rules read besides the base dialect's (a decode sees only those). */
+  headers?: readonly string[];
   /** Before OpenAI's checks: refuse with a neutral error, or hand the body on (rewritten where the
    * host spells a field its own way, e.g. Mistral's `tool_choice: "any"`). */
   prepare?(body: JsonObject, wire: WireContext): JsonObject | NeutralError;
@@ -32,10 +34,19 @@ export interface HostOperation {
   fields?: Readonly<Record<string, FieldRule>>;
   /** After OpenAI's checks: e.g. the model named by the path when the body names none. */
   finish?(request: ChatRequest, body: JsonObject, wire: WireContext): ChatRequest | NeutralError;
+  /** Any refusal of the checks above, restated as the host answers it (e.g. Mistral's 422 for what
+   * its request schema refuses). */
+  refusal?(error: NeutralError): NeutralError;
   /** Streamed tool calls each in one event, whole, as the host sends them (Mistral). */
   wholeToolCalls?: boolean;
   /** OpenAI's JSON answer, changed in place (extra members, e.g. Groq's `x_groq`). */
   answer?(answer: JsonObject, reply: ResolvedReply, request: ChatRequest, ctx: DialectEncodeContext): void;
+  /** Whether `leadingEvents` and `event` apply to this request's stream (left out: always). A
+   * stream they leave alone is OpenAI's as it is, with no event parsed again. */
+  rewritesStream?(request: ChatRequest): boolean;
+  /** An SSE comment sent before every other event, e.g. OpenRouter's keep-alive
+   * `: OPENROUTER PROCESSING`: SSE readers must skip it, hand-written parsers often do not. */
+  streamComment?: string;
   /** Events sent before OpenAI's first (their `data`), e.g. Azure's prompt-filter chunk. */
   leadingEvents?(reply: ResolvedReply, request: ChatRequest, ctx: DialectEncodeContext): JsonObject[];
   /** One of OpenAI's stream events (its `data`), changed in place; false drops the event, and a
@@ -47,6 +58,13 @@ export interface HostOperation {
     request: ChatRequest,
     ctx: DialectEncodeContext,
   ): boolean | void | readonly JsonObject[];
+  /** Which of OpenAI's stream events `event` may change, judged from the framed event; the others
+   * are sent as they are, never parsed (every event goes to `event` when left out). */
+  touches?(framed: string, place: EventPlace): boolean;
+  /** The host's in-stream error event (its `data`), where it is not OpenAI's: it replaces OpenAI's
+   * last event of a failing stream and the event a fault of kind `error` writes, and the stream
+   * then ends with `data: [DONE]` (Mistral ends it with a chunk whose finish_reason is "error"). */
+  streamError?(error: NeutralError, ctx: DialectEncodeContext): JsonObject;
 }
 
 export interface OpenAIHost {

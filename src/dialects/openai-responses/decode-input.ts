@@ -5,7 +5,17 @@
 
 import type { JsonValue, Message, Part, Role } from '../../core/model.js';
 import { given } from '../wire-kit/values.js';
-import { expectArray, expectEnum, expectLength, expectObject, expectString, expectUrl, fail, required } from '../openai/checks.js';
+import {
+  expectArray,
+  expectEnum,
+  expectLength,
+  expectName,
+  expectObject,
+  expectString,
+  expectUrl,
+  fail,
+  required,
+} from '../openai/checks.js';
 import { promptCacheBreakpoint } from '../openai/field-rules.js';
 import { listValues } from '../openai/wording.js';
 
@@ -22,6 +32,7 @@ const ITEM_STATUSES = ['in_progress', 'completed', 'incomplete'] as const;
 const MESSAGE_PHASES = ['commentary', 'final_answer'] as const;
 /** A function_call_output's `call_id` and string `output`, as the OpenAPI document bounds them. */
 const CALL_ID_LENGTH = { min: 1, max: 64 };
+const OUTPUT_NAME_LENGTH = { min: 1, max: 128 };
 const OUTPUT_LENGTH = { max: 10_485_760 };
 
 /** Items the real API takes for its own hosted or free-form tools; Understudy runs none of them. */
@@ -47,7 +58,22 @@ const HOSTED_ITEMS = new Set([
   'tool_search_call',
   'tool_search_output',
   'compaction',
+  'compaction_trigger',
+  'additional_tools',
+  'program',
+  'program_output',
 ]);
+
+/** A call's or an output's `caller`: `{type: "direct"}` or `{type: "program", caller_id}` (1–64
+ * characters), ToolCallCallerParam. */
+function checkCaller(raw: unknown, p: string): void {
+  const caller = expectObject(raw, p);
+  required(caller.type, `${p}.type`);
+  if (expectEnum(caller.type, ['direct', 'program'], `${p}.type`) === 'program') {
+    required(caller.caller_id, `${p}.caller_id`);
+    expectLength(expectString(caller.caller_id, `${p}.caller_id`), `${p}.caller_id`, CALL_ID_LENGTH);
+  }
+}
 
 function parseArguments(text: string): JsonValue | undefined {
   try {
@@ -222,6 +248,8 @@ export function decodeInput(raw: unknown, resolver: ItemResolver): Message[] {
           expectString(item[key], `${p}.${key}`);
         }
         if (given(item.status)) expectEnum(item.status, ITEM_STATUSES, `${p}.status`);
+        if (given(item.namespace)) expectString(item.namespace, `${p}.namespace`);
+        if (given(item.caller)) checkCaller(item.caller, `${p}.caller`);
         const argumentsText = item.arguments as string;
         addAssistant([
           {
@@ -238,6 +266,9 @@ export function decodeInput(raw: unknown, resolver: ItemResolver): Message[] {
         required(item.call_id, `${p}.call_id`);
         expectLength(expectString(item.call_id, `${p}.call_id`), `${p}.call_id`, CALL_ID_LENGTH);
         if (given(item.status)) expectEnum(item.status, ITEM_STATUSES, `${p}.status`);
+        if (given(item.name)) expectLength(expectString(item.name, `${p}.name`), `${p}.name`, OUTPUT_NAME_LENGTH);
+        if (given(item.namespace)) expectName(item.namespace, `${p}.namespace`);
+        if (given(item.caller)) checkCaller(item.caller, `${p}.caller`);
         required(item.output, `${p}.output`);
         if (typeof item.output === 'string') expectLength(item.output, `${p}.output`, OUTPUT_LENGTH);
         const content = decodeToolOutput(item.output, `${p}.output`);

@@ -142,6 +142,8 @@ const HOSTED_TOOLS = [
   'custom',
   'apply_patch',
   'tool_search',
+  'programmatic_tool_calling',
+  'namespace',
 ];
 
 /** A function tool's `allowed_callers` (CallableToolAllowedCaller). */
@@ -232,6 +234,13 @@ function decodeTools(raw: unknown): { tools: ToolDefinition[]; echo: unknown[] }
     required(tool.type, `${p}.type`);
     expectString(tool.type, `${p}.type`);
     if (tool.type !== 'function') {
+      if (tool.type === 'namespace') {
+        fail(
+          `Understudy does not support 'namespace' tools: declare their function tools directly in 'tools'.`,
+          `${p}.type`,
+          'unsupported_value',
+        );
+      }
       if (HOSTED_TOOLS.includes(tool.type as string)) {
         fail(
           `Understudy does not support '${String(tool.type)}' tools: only function tools can be scripted (a server-side tool's results could only be invented). Declare a function tool and script its calls.`,

@@ -31,12 +31,18 @@ const OPENAI_RATE_LIMIT_HEADERS = {
   'x-ratelimit-reset-tokens': '120ms',
 };
 
+/** The error object with the members a script added (ScriptedError.extra); its own members win. */
+export function withExtra(members: Record<string, unknown>, error: NeutralError): Record<string, unknown> {
+  if (error.extra) for (const key in error.extra) if (!Object.hasOwn(members, key)) members[key] = error.extra[key];
+  return members;
+}
+
 export function encodeOpenAIError(error: NeutralError): EncodedBody {
   return {
     status: error.status,
     headers: { 'content-type': 'application/json', ...(error.status === 429 ? OPENAI_RATE_LIMIT_HEADERS : {}), ...(error.headers ?? {}) },
     body: JSON.stringify({
-      error: { message: error.message, type: typeFor(error), param: error.param ?? null, code: error.code ?? null },
+      error: withExtra({ message: error.message, type: typeFor(error), param: error.param ?? null, code: error.code ?? null }, error),
     }),
   };
 }

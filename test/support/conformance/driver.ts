@@ -99,6 +99,11 @@ export interface ConformanceDriver {
   /** What the provider does not offer (its own tests show the refusal): the suite skips the cases
    * that ask for it, saying so. */
   readonly lacks?: readonly Feature[];
+  /** The status of a wire-validation refusal, when it is not 400 (Mistral's 422). */
+  readonly invalidRequestStatus?: number;
+  /** Set when the SDK cannot report an error inside a stream as an error: the stream then ends
+   * with this finish reason (Mistral's SDK validates every chunk as a completion chunk). */
+  readonly streamErrorFinish?: string;
   connect(target: Target): ConformanceClient;
   /** Reads what the SDK threw; throws itself when `thrown` is not something this SDK throws. */
   errorOf(thrown: unknown): ErrorSeen;

@@ -67,6 +67,8 @@ export interface ChatTarget {
   provider: string;
   model: string;
   lacks?: ConformanceDriver['lacks'];
+  /** A host's error types and error reader, when its error body is not OpenAI's. */
+  errors?: Pick<ConformanceDriver, 'errorTypes' | 'errorOf'>;
   /** A client of the host's own making (e.g. `AzureOpenAI`); the `openai` client at the base URL when left out. */
   client?: (target: Target) => OpenAI;
 }
@@ -83,12 +85,14 @@ export function clientFor(at: ChatTarget, target: Target): OpenAI {
   });
 }
 
+const OPENAI_ERROR_TYPES = { invalidRequest: 'invalid_request_error', rateLimited: 'requests', conflict: 'understudy_error' };
+
 export function openaiChatDriverAt(at: ChatTarget): ConformanceDriver {
   return {
     name: at.name,
     dialect: at.dialect,
     operations: { json: at.operation, stream: at.operation },
-    errorTypes: { invalidRequest: 'invalid_request_error', rateLimited: 'requests', conflict: 'understudy_error' },
+    errorTypes: at.errors?.errorTypes ?? OPENAI_ERROR_TYPES,
     lacks: at.lacks,
     connect(target) {
       const client = clientFor(at, target);
@@ -109,7 +113,7 @@ export function openaiChatDriverAt(at: ChatTarget): ConformanceDriver {
         },
       };
     },
-    errorOf: openaiErrorOf,
+    errorOf: at.errors?.errorOf ?? openaiErrorOf,
   };
 }
 

@@ -3,8 +3,10 @@
 // unless the host has an SDK of its own.
 
 import OpenAI, { AzureOpenAI } from 'openai';
-import { CLIENT_TIMEOUT_MS, type ConformanceDriver, type Target } from './driver.js';
-import { openaiChatDriverAt } from './openai-chat.js';
+import { CLIENT_TIMEOUT_MS, type ConformanceDriver, type ErrorSeen, type Target } from './driver.js';
+import { groqChatDriver } from './groq.js';
+import { mistralChatDriver } from './mistral.js';
+import { openaiChatDriverAt, openaiErrorOf } from './openai-chat.js';
 import { openaiResponsesDriverAt } from './openai-responses.js';
 
 /** `AzureOpenAI` at the deployment routes (the SDK adds `/openai` and the deployment segment). */
@@ -19,6 +21,24 @@ function azureClient(apiVersion: string) {
       logLevel: 'off',
     });
 }
+
+/** OpenRouter classifies an error by its numeric `error.code` (the HTTP status); no `type`. */
+function openrouterErrorOf(thrown: unknown): ErrorSeen {
+  const seen = openaiErrorOf(thrown);
+  if (!(thrown instanceof OpenAI.APIError)) return seen;
+  const code = (thrown.error as { code?: unknown } | undefined)?.code;
+  return { ...seen, type: code === undefined || code === null ? undefined : String(code) };
+}
+
+const OPENROUTER_ERRORS = {
+  errorTypes: { invalidRequest: '400', rateLimited: '429', conflict: '409' },
+  errorOf: openrouterErrorOf,
+};
+
+const PERPLEXITY_ERRORS = {
+  errorTypes: { invalidRequest: 'invalid_parameter', rateLimited: 'rate_limit_exceeded', conflict: 'understudy_error' },
+  errorOf: openaiErrorOf,
+};
 
 export const openaiHostDrivers: ConformanceDriver[] = [
   openaiChatDriverAt({
@@ -89,6 +109,40 @@ export const openaiHostDrivers: ConformanceDriver[] = [
         timeout: CLIENT_TIMEOUT_MS,
         logLevel: 'off',
       }),
+  }),
+  groqChatDriver,
+  openaiResponsesDriverAt({
+    name: 'groq-responses',
+    dialect: 'openai-responses@groq',
+    operation: 'groq.responses',
+    provider: 'groq-v1',
+    model: 'openai/gpt-oss-20b',
+  }),
+  mistralChatDriver,
+  openaiChatDriverAt({
+    name: 'openrouter-chat',
+    dialect: 'openai-chat@openrouter',
+    operation: 'openrouter.chat.completions',
+    provider: 'openrouter',
+    model: 'openai/gpt-4o-mini',
+    errors: OPENROUTER_ERRORS,
+  }),
+  openaiResponsesDriverAt({
+    name: 'openrouter-responses',
+    dialect: 'openai-responses@openrouter',
+    operation: 'openrouter.responses',
+    provider: 'openrouter',
+    model: 'openai/gpt-4o-mini',
+    errors: OPENROUTER_ERRORS,
+  }),
+  openaiChatDriverAt({
+    name: 'perplexity-chat',
+    dialect: 'openai-chat@perplexity',
+    operation: 'perplexity.chat.completions',
+    provider: 'perplexity',
+    model: 'sonar',
+    errors: PERPLEXITY_ERRORS,
+    lacks: ['tools'],
   }),
   openaiChatDriverAt({
     name: 'ollama-openai-chat',

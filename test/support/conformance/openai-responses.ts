@@ -55,7 +55,7 @@ export function openaiResponsesDriverAt(at: ChatTarget): ConformanceDriver {
     name: at.name,
     dialect: at.dialect,
     operations: { json: at.operation, stream: at.operation },
-    errorTypes: { invalidRequest: 'invalid_request_error', rateLimited: 'requests', conflict: 'understudy_error' },
+    errorTypes: at.errors?.errorTypes ?? { invalidRequest: 'invalid_request_error', rateLimited: 'requests', conflict: 'understudy_error' },
     lacks: at.lacks,
     connect(target) {
       const client = clientFor(at, target);
@@ -76,7 +76,7 @@ export function openaiResponsesDriverAt(at: ChatTarget): ConformanceDriver {
     },
     errorOf(thrown) {
       if (thrown instanceof StreamErrorEvent) return { api: true, status: undefined, type: thrown.type, message: thrown.message };
-      return openaiErrorOf(thrown);
+      return (at.errors?.errorOf ?? openaiErrorOf)(thrown);
     },
   };
 }

@@ -1,7 +1,9 @@
-// The structural facts of OpenAI's published OpenAPI document (test/fixtures/openapi/, written by
-// scripts/derive-openapi-facts.mjs) as ajv validators, one per schema the tests name.
+// The structural facts of a provider's published API description as ajv validators, one per
+// schema the tests name: OpenAI's OpenAPI document (test/fixtures/openapi/, written by
+// scripts/derive-openapi-facts.mjs) and the Gemini API's protos (test/fixtures/google/, written by
+// scripts/derive-gemini-facts.mjs), both kept as JSON Schema under `components.schemas`.
 //
-// Readings of the document, about how it is written rather than what it says:
+// Readings of OpenAI's document, about how it is written rather than what it says:
 // - `nullable: true` is OpenAPI 3.0's "null is allowed too", which the document (3.1) still uses
 //   on dozens of members whose live values are null (`usage: null` on stream chunks); 3.1
 //   validators ignore it, so it is rewritten as `anyOf: [the schema, {type: null}]`.
@@ -15,7 +17,7 @@ import formatsModule from 'ajv-formats';
 // ajv-formats is CommonJS (`module.exports = plugin; exports.default = plugin`).
 const addFormats = ((formatsModule as { default?: unknown }).default ?? formatsModule) as unknown as (ajv: Ajv2020) => void;
 
-export interface OpenApiFacts {
+export interface DescriptionFacts {
   source: { repository: string; commit: string; date: string; version: string; license: string };
   roots: Record<string, string>;
   schemas: Record<string, Schema>;
@@ -24,12 +26,12 @@ export interface OpenApiFacts {
 export type Schema = { [keyword: string]: any } | boolean;
 
 /** OpenAI's OpenAPI document (scripts/derive-openapi-facts.mjs). */
-export const FACTS_FILE = new URL('../fixtures/openapi/openai-2.3.0.json', import.meta.url);
+export const OPENAI_FACTS_FILE = new URL('../fixtures/openapi/openai-2.3.0.json', import.meta.url);
 /** The Gemini API's protos, in the JSON their mapping gives the wire (scripts/derive-gemini-facts.mjs). */
 export const GEMINI_FACTS_FILE = new URL('../fixtures/google/generativelanguage-v1beta.json', import.meta.url);
 
-export function loadFacts(file: URL = FACTS_FILE): OpenApiFacts {
-  return JSON.parse(readFileSync(file, 'utf8')) as OpenApiFacts;
+export function loadFacts(file: URL = OPENAI_FACTS_FILE): DescriptionFacts {
+  return JSON.parse(readFileSync(file, 'utf8')) as DescriptionFacts;
 }
 
 const ONE_SCHEMA = new Set(['items', 'not', 'propertyNames', 'contains', 'additionalProperties']);
@@ -53,7 +55,7 @@ function readable(node: Schema, oneOf: 'oneOf' | 'anyOf'): Schema {
 }
 
 export interface Validators {
-  facts: OpenApiFacts;
+  facts: DescriptionFacts;
   /** The validator of one component schema of the document. */
   schema(name: string): ValidateFunction;
   /** The validator of a root (`chat.response`, `responses.event`, `error` …). */
@@ -68,7 +70,7 @@ const ID = 'https://understudy.invalid/openai-openapi.json';
  * an InputMessage), so "exactly one branch" would refuse bodies the API takes; judging requests,
  * a body is forbidden only when no branch takes it.
  */
-export function openApiValidators(facts: OpenApiFacts = loadFacts(), options: { oneOf?: 'oneOf' | 'anyOf' } = {}): Validators {
+export function descriptionValidators(facts: DescriptionFacts = loadFacts(), options: { oneOf?: 'oneOf' | 'anyOf' } = {}): Validators {
   const oneOf = options.oneOf ?? 'oneOf';
   const ajv = new Ajv2020({ allErrors: true, strict: true, strictRequired: false, strictTypes: false, allowUnionTypes: true });
   addFormats(ajv);

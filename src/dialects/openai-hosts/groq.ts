@@ -1,0 +1,119 @@
+// Groq: Chat Completions and Responses under `/openai/v1` of its own base URL. Its answers carry
+// `x_groq` (the request id; in a stream, on the first chunk, and with the token usage and timings
+// on the chunk that finishes); its usage adds queue, prompt and completion times. It refuses a few
+// OpenAI members (logprobs, logit_bias, top_logprobs, a message's name, n other than 1), and its
+// Responses keep nothing (no `store`, no `previous_response_id`).
+
+import { invalidRequest, type NeutralError } from '../../core/errors.js';
+import type { Usage } from '../../core/model.js';
+import type { DialectEncodeContext } from '../dialect.js';
+import { CHAT_FIELDS } from '../openai-chat/decode-request.js';
+import { arrayOf, boolean, oneOf, object, string, type FieldRule } from '../openai/field-rules.js';
+import { given, isObject } from '../wire-kit/values.js';
+import type { JsonObject, OpenAIHost } from './host.js';
+
+const CHAT_ID_PREFIX = 'chatcmpl-';
+
+/** Groq's request members besides OpenAI's (groq-sdk's ChatCompletionCreateParams). */
+const GROQ_CHAT_FIELDS: Readonly<Record<string, FieldRule>> = {
+  ...CHAT_FIELDS,
+  reasoning_format: oneOf('hidden', 'raw', 'parsed'),
+  reasoning_effort: oneOf('none', 'default', 'low', 'medium', 'high'),
+  include_reasoning: boolean,
+  service_tier: oneOf('auto', 'on_demand', 'flex', 'performance'),
+  citation_options: oneOf('enabled', 'disabled'),
+  disable_tool_validation: boolean,
+  search_settings: object({}),
+  documents: arrayOf(object({})),
+  compound_custom: object({}),
+  include_domains: arrayOf(string()),
+  exclude_domains: arrayOf(string()),
+};
+
+/** OpenAI members Groq documents as refused with a 400. */
+const REFUSED = ['logprobs', 'logit_bias', 'top_logprobs'] as const;
+
+function unsupported(param: string): NeutralError {
+  return invalidRequest(`'${param}' : property '${param.split('.').at(-1)}' is unsupported`, param, 'unsupported_parameter');
+}
+
+function prepareChat(body: JsonObject): JsonObject | NeutralError {
+  for (const key of REFUSED) if (given(body[key])) return unsupported(key);
+  if (given(body.n) && body.n !== 1) return invalidRequest(`'n' : number must be at most 1`, 'n', 'invalid_value');
+  const messages = body.messages;
+  if (Array.isArray(messages)) {
+    for (let i = 0; i < messages.length; i++) {
+      const message: unknown = messages[i];
+      if (isObject(message) && given(message.name)) return unsupported(`messages.${i}.name`);
+    }
+  }
+  return body;
+}
+
+function prepareResponses(body: JsonObject): JsonObject | NeutralError {
+  if (given(body.previous_response_id)) return unsupported('previous_response_id');
+  if (body.store === true)
+    return invalidRequest(`'store' : Groq stores no responses; send 'store': false or leave it out`, 'store', 'unsupported_value');
+  return body;
+}
+
+// How long Groq's report says each part took: made from the token counts at fixed rates, so the
+// same answer reports the same times (and a client dividing tokens by time gets a finite speed).
+const QUEUE_SECONDS = 0.01;
+const PROMPT_TOKENS_PER_SECOND = 10_000;
+const COMPLETION_TOKENS_PER_SECOND = 500;
+
+function seconds(value: number): number {
+  return Math.round(value * 1e6) / 1e6;
+}
+
+function timings(usage: Usage): JsonObject {
+  const prompt = seconds(usage.inputTokens / PROMPT_TOKENS_PER_SECOND);
+  const completion = seconds(usage.outputTokens / COMPLETION_TOKENS_PER_SECOND);
+  return { queue_time: QUEUE_SECONDS, prompt_time: prompt, completion_time: completion, total_time: seconds(prompt + completion) };
+}
+
+/** x_groq's request id, from the response id (which a byte template rewrites in every answer). */
+function requestIdOf(ctx: DialectEncodeContext): string {
+  return `req_${ctx.responseId.slice(CHAT_ID_PREFIX.length)}`;
+}
+
+export const groq: OpenAIHost = {
+  id: 'groq',
+  name: 'Groq',
+  chat: {
+    paths: ['/groq/openai/v1/chat/completions'],
+    fields: GROQ_CHAT_FIELDS,
+    prepare: prepareChat,
+    answer(answer, reply, _request, ctx) {
+      Object.assign(answer.usage as JsonObject, timings(reply.usage));
+      // On a JSON answer x_groq's usage is the prompt cache's share (groq-sdk's XGroq.Usage);
+      // Understudy's one cache counts as the on-chip (SRAM) one.
+      answer.x_groq = { id: requestIdOf(ctx), usage: { sram_cached_tokens: reply.usage.cachedInputTokens, dram_cached_tokens: 0 } };
+    },
+    // The first chunk, the one with the finish reason, and OpenAI's usage chunk (when asked for).
+    touches: (framed, place) => place.index === 0 || framed.includes('"finish_reason":"') || framed.includes('"usage":{'),
+    event(data, place, reply, _request, ctx) {
+      const choice = (data.choices as JsonObject[])[0];
+      if (place.index === 0) data.x_groq = { id: requestIdOf(ctx) };
+      else if (choice !== undefined && choice.finish_reason !== null) {
+        const u = reply.usage;
+        data.x_groq = {
+          id: requestIdOf(ctx),
+          usage: {
+            prompt_tokens: u.inputTokens,
+            completion_tokens: u.outputTokens,
+            total_tokens: u.inputTokens + u.outputTokens,
+            ...timings(u),
+          },
+        };
+      }
+      if (isObject(data.usage)) Object.assign(data.usage, timings(reply.usage));
+    },
+  },
+  responses: {
+    paths: ['/groq/openai/v1/responses'],
+    prepare: prepareResponses,
+  },
+  providerPaths: { groq: '/groq', 'groq-v1': '/groq/openai/v1' },
+};
