@@ -689,15 +689,66 @@ describe('chat: zero-config', () => {
   }
 });
 
-describe('routes not served', () => {
-  test("list, show and ps are not served yet: a 404 ResponseError in Ollama's shape, as an unknown path", async () => {
+describe('the model catalogue: list, ps, show, version', () => {
+  test('a model answered for is listed by /api/tags and /api/ps and described by /api/show; the version is fixed [ollama-models.catalogue.json +]', async () => {
+    const { session, ollama } = await open('catalogue');
+    session.scenario('hello').replies('Hello.').onExhausted('repeat_last');
+    assert.deepEqual((await ollama.list()).models, [], 'nothing answered yet');
+    await ollama.chat({ model: MODEL, messages: [{ role: 'user', content: 'Hi' }], stream: false });
+    await ollama.generate({ model: 'qwen3:8b', prompt: 'Hi', stream: false });
+    await ollama.chat({ model: `${MODEL}:latest`, messages: [{ role: 'user', content: 'Hi' }], stream: false });
+    const { models } = await ollama.list();
+    assert.deepEqual(
+      models.map((m) => [m.name, m.model, m.size, String(m.modified_at)]),
+      [
+        ['llama3.2:latest', 'llama3.2:latest', 0, '2026-01-01T00:00:00Z'],
+        ['qwen3:8b', 'qwen3:8b', 0, '2026-01-01T00:00:00Z'],
+      ],
+    );
+    assert.match(models[0].digest, /^[0-9a-f]{64}$/);
+    assert.equal(models[0].details.format, 'gguf');
+    const loaded = await ollama.ps();
+    assert.deepEqual(
+      loaded.models.map((m) => [m.name, String(m.expires_at)]),
+      [
+        ['llama3.2:latest', '2026-01-01T00:05:00Z'],
+        ['qwen3:8b', '2026-01-01T00:05:00Z'],
+      ],
+    );
+    const shown = await ollama.show({ model: MODEL });
+    assert.deepEqual(shown.capabilities, ['completion', 'tools', 'thinking', 'vision']);
+    assert.equal(shown.details.format, 'gguf');
+    assert.deepEqual(await ollama.version(), { version: '0.33.0' });
+    const prefixed = ollamaFor(session, mock.url('ollama-prefixed'));
+    assert.deepEqual(
+      (await prefixed.list()).models.map((m) => m.name),
+      ['llama3.2:latest', 'qwen3:8b'],
+    );
+    assert.equal((await journal(session)).length, 3, 'catalogue requests are not journalled');
+  });
+
+  test("a model no answer was for is /api/show's 404, a request without a model its 400; sessions do not share models [ollama-models.catalogue.json -]", async () => {
+    const { session, ollama } = await open('catalogue-unknown');
+    session.scenario('hello').replies('Hello.');
+    await ollama.chat({ model: MODEL, messages: [{ role: 'user', content: 'Hi' }], stream: false });
+    assert.deepEqual(await responseError(ollama.show({ model: 'mistral' })), { status: 404, error: "model 'mistral' not found" });
+    assert.deepEqual(await responseError(ollama.show({ model: '' })), { status: 400, error: 'model is required' });
+    const other = await open('catalogue-other');
+    assert.deepEqual((await other.ollama.list()).models, [], "another session's models are not listed");
+    assert.deepEqual(await responseError(other.ollama.show({ model: MODEL })), { status: 404, error: `model '${MODEL}' not found` });
+    const response = await fetch(`${mock.url('ollama')}/api/tags`, { method: 'POST', signal: AbortSignal.timeout(TIMEOUT_MS) });
+    assert.equal(response.status, 405, 'the catalogue routes take their own method only');
+    assert.deepEqual(Object.keys((await response.json()) as object), ['error']);
+  });
+
+  test("other Ollama routes (embed, pull) are 404 ResponseErrors in Ollama's shape and journal nothing", async () => {
     const { session, ollama } = await open('not-served');
-    for (const call of [() => ollama.list(), () => ollama.show({ model: MODEL }), () => ollama.ps(), () => ollama.version()]) {
+    for (const call of [() => ollama.embed({ model: MODEL, input: 'x' }), () => ollama.pull({ model: MODEL, stream: false })]) {
       const { status, error } = await responseError(call());
       assert.equal(status, 404);
       assert.match(error, /Unrecognized request URL/);
     }
-    assert.deepEqual((await journal(session)).length, 0, 'nothing is journalled for a path no route serves');
+    assert.deepEqual((await journal(session)).length, 0);
   });
 });
 

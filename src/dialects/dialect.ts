@@ -165,6 +165,29 @@ export interface DialectRegistration {
   routes: RouteSpec[];
   /** Provider name → path to append to the server's origin for that SDK's base URL. */
   providerPaths: Record<string, string>;
+  /** Routes answered from what the session knows rather than from a script (InfoRouteSpec). */
+  infoRoutes?: InfoRouteSpec[];
+}
+
+/** A route that answers from the session's dialect state, not from a script: no decode, no engine,
+ * nothing journalled (Ollama's model list, model details and version). It is looked up only for a
+ * path no chat route matched, so chat requests pay nothing for it. Under a session prefix too. */
+export interface InfoRouteSpec {
+  method: 'GET' | 'POST';
+  path: string;
+  /** Whose error shape the route's refusals (an unknown session, a missing key) take. */
+  dialect: ChatDialect;
+  answer(ask: InfoAsk): EncodedBody;
+}
+
+export interface InfoAsk {
+  /** The body parsed as JSON; undefined when there is none or it is not JSON. */
+  body: unknown;
+  /** The body as sent ('' for none). */
+  text: string;
+  state: DialectState;
+  /** Seconds since the epoch, from the session clock. */
+  clock: number;
 }
 
 /** requestedStream for a dialect whose body says `"stream": true`. */

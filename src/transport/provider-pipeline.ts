@@ -9,7 +9,7 @@ import { latestUserText } from '../core/conversation.js';
 import { invalidRequest, isNeutralError, type NeutralError } from '../core/errors.js';
 import type { ChatRequest } from '../core/model.js';
 import { countInputTokens } from '../core/tokens.js';
-import type { ChatDialect, WireContext } from '../dialects/dialect.js';
+import type { ChatDialect, InfoRouteSpec, WireContext } from '../dialects/dialect.js';
 import { newRecord, type JournalRecord } from '../engine/journal.js';
 import type { Session } from '../engine/session.js';
 import { requestApiKey } from './access.js';
@@ -81,6 +81,7 @@ export class ProviderPipeline {
 
   handle(req: IncomingMessage, res: ServerResponse, routed: RoutedRequest): void {
     const { route, session, requestId } = routed;
+    if ('notFound' in route && route.info) return this.answerInfo(req, res, route.info, routed);
     const refused = refusalBeforeBody(req, routed.path, route, session);
     if (refused) {
       req.resume();
@@ -98,6 +99,38 @@ export class ProviderPipeline {
         this.handleBody(arrival, body, matched, routed.queryText)?.catch((error: unknown) =>
           this.stages.internalError(req, res, error, requestId),
         );
+      } catch (error) {
+        this.stages.internalError(req, res, error, requestId);
+      }
+    });
+  }
+
+  /** An info route: the session's answer, from its dialect state; nothing is journalled. */
+  private answerInfo(req: IncomingMessage, res: ServerResponse, info: InfoRouteSpec, routed: RoutedRequest): void {
+    const { session, requestId } = routed;
+    const refused = sessionRefusal(req, routed.route, session);
+    if (refused) {
+      req.resume();
+      this.stages.outcomes.sendError(res, info.dialect, refused, requestId);
+      return;
+    }
+    const live = session as Session;
+    readBodyThen(req, this.stages.bodyLimit, (body) => {
+      try {
+        const text = body.ok ? body.text : '';
+        let parsed: unknown;
+        try {
+          parsed = text === '' ? undefined : JSON.parse(text);
+        } catch {
+          parsed = undefined;
+        }
+        const encoded = info.answer({ body: parsed, text, state: live.dialectState, clock: live.clock });
+        res.writeHead(encoded.status, {
+          ...encoded.headers,
+          'x-request-id': requestId,
+          'content-length': String(Buffer.byteLength(encoded.body)),
+        });
+        res.end(encoded.body);
       } catch (error) {
         this.stages.internalError(req, res, error, requestId);
       }
@@ -284,6 +317,15 @@ function refusalBeforeBody(
           message: `Unrecognized request URL (${req.method}: ${path}). Understudy serves the provider routes listed at GET ${CONTROL_PREFIX}/health.`,
         };
   }
+  return sessionRefusal(req, route, session);
+}
+
+/** An unknown session, or a session's missing API key. */
+function sessionRefusal(
+  req: IncomingMessage,
+  route: Exclude<RouteResult, { badPath: string }>,
+  session: Session | undefined,
+): NeutralError | undefined {
   if (!session) {
     return {
       kind: 'not_found',

@@ -2,7 +2,7 @@
 // lookup; paths with `{param}` segments are tried in registration order. Provider paths may sit
 // under a session prefix `/s/{session}`.
 
-import type { ChatDialect, RouteSpec } from '../dialects/dialect.js';
+import type { ChatDialect, InfoRouteSpec, RouteSpec } from '../dialects/dialect.js';
 import { openaiChat } from '../dialects/openai-chat/index.js';
 import { DIALECTS } from '../dialects/registry.js';
 
@@ -64,6 +64,16 @@ for (const registration of DIALECTS) {
   }
 }
 
+/** Info routes by path, then method (DialectRegistration.infoRoutes). */
+const infoRoutes = new Map<string, Map<string, InfoRouteSpec>>();
+for (const registration of DIALECTS) {
+  for (const spec of registration.infoRoutes ?? []) {
+    let methods = infoRoutes.get(spec.path);
+    if (!methods) infoRoutes.set(spec.path, (methods = new Map()));
+    methods.set(spec.method, spec);
+  }
+}
+
 export const PROVIDER_PATHS: Record<string, string> = Object.assign({}, ...DIALECTS.map((d) => d.providerPaths));
 
 export interface RouteMatch {
@@ -74,7 +84,8 @@ export interface RouteMatch {
 
 export type RouteResult =
   | RouteMatch
-  | { notFound: true; dialect: ChatDialect; allow?: string; sessionId?: string }
+  /** No chat route; `info` when an info route answers the path and method instead. */
+  | { notFound: true; dialect: ChatDialect; allow?: string; sessionId?: string; info?: InfoRouteSpec }
   /** The path could not be read: a segment is not valid percent-encoding. */
   | { badPath: string; dialect: ChatDialect };
 
@@ -117,6 +128,17 @@ export function matchRoute(method: string, rawPath: string): RouteResult {
     return { operation: route.operation, params, sessionId };
   }
   if (wrongMethod) return { notFound: true, dialect: wrongMethod.spec.dialect, allow: wrongMethod.spec.method, sessionId };
+  const infos = infoRoutes.get(path);
+  if (infos) {
+    const info = infos.get(method);
+    if (info) return { notFound: true, dialect: info.dialect, sessionId, info };
+    return {
+      notFound: true,
+      dialect: (infos.values().next().value as InfoRouteSpec).dialect,
+      allow: [...infos.keys()].join(', '),
+      sessionId,
+    };
+  }
   return { notFound: true, dialect: dialectForUnknownPath(path), sessionId };
 }
 

@@ -3,6 +3,7 @@ import { decodeOllamaRequest, ollamaRequestedStream } from './decode-request.js'
 import { encodeOllamaResponse } from './encode-response.js';
 import { encodeOllamaStreamErrorEvent, encodeOllamaStreamEvents, encodeOllamaStreamFailure } from './encode-stream.js';
 import { encodeOllamaError } from './errors.js';
+import { recordModel } from './model-catalogue.js';
 
 /** Ollama's native /api/chat and /api/generate. */
 export const ollama: ChatDialect = {
@@ -16,4 +17,6 @@ export const ollama: ChatDialect = {
   encodeError: encodeOllamaError,
   encodeStreamFailure: encodeOllamaStreamFailure,
   encodeStreamErrorEvent: encodeOllamaStreamErrorEvent,
+  // A model answered for is one the session's /api/tags lists.
+  delivered: (_reply, request, ctx) => recordModel(ctx.wire.state, request.model, ctx.created),
 };
