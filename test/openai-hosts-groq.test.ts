@@ -79,6 +79,26 @@ describe('groq-sdk: Chat Completions', () => {
     await session.verify();
   });
 
+  test('a scripted reasoning is the message’s reasoning, and in a stream the first chunk’s [groq-chat.text.json +] [groq-chat.text.stream +]', async () => {
+    const session = await mock.session('groq-reasoning');
+    session.scenario('think').replies('42.', { reasoning: 'Six times seven.' }).onExhausted('repeat_last');
+    const client = groqClient(session);
+    const ask = {
+      model: 'openai/gpt-oss-20b',
+      messages: [{ role: 'user' as const, content: 'Answer?' }],
+      reasoning_format: 'parsed' as const,
+    };
+    const completion = await client.chat.completions.create(ask);
+    assert.deepEqual([completion.choices[0].message.reasoning, completion.choices[0].message.content], ['Six times seven.', '42.']);
+    const chunks = await collect(await client.chat.completions.create({ ...ask, stream: true }));
+    assert.deepEqual(
+      chunks.map((c) => c.choices[0]?.delta.reasoning).filter((r) => r),
+      ['Six times seven.'],
+    );
+    assert.equal(chunks[0].choices[0].delta.reasoning, 'Six times seven.');
+    assert.equal(chunks.map((c) => c.choices[0]?.delta.content ?? '').join(''), '42.');
+  });
+
   test('no script matches: 409 in OpenAI’s shape through groq-sdk’s ConflictError [groq-chat.text.json -]', async () => {
     const session = await mock.session('groq-no-match');
     session.scenario('tokyo').whenLatestUser({ contains: 'Tokyo' }).replies('Rain.');

@@ -138,6 +138,31 @@ describe('Mistral SDK: chat', () => {
     );
   });
 
+  test('a scripted reasoning is a thinking chunk before the text (Magistral), in a stream on the first chunk [mistral-chat.text.json +] [mistral-chat.text.stream +]', async () => {
+    const session = await mock.session('mistral-thinking');
+    session.scenario('think').replies('42.', { reasoning: 'Six times seven.' }).onExhausted('repeat_last');
+    const mistral = client(session);
+    const ask = {
+      model: 'magistral-small-latest',
+      messages: [{ role: 'user' as const, content: 'Answer?' }],
+      promptMode: 'reasoning' as const,
+    };
+    const completion = await mistral.chat.complete(ask);
+    assert.deepEqual(completion.choices[0].message?.content, [
+      { type: 'thinking', thinking: [{ type: 'text', text: 'Six times seven.' }] },
+      { type: 'text', text: '42.' },
+    ]);
+    const chunks = await collect(await mistral.chat.stream(ask));
+    assert.deepEqual(chunks[0].choices[0].delta.content, [{ type: 'thinking', thinking: [{ type: 'text', text: 'Six times seven.' }] }]);
+    assert.equal(
+      chunks
+        .slice(1)
+        .map((c) => c.choices[0]?.delta.content ?? '')
+        .join(''),
+      '42.',
+    );
+  });
+
   test('the answer is Mistral-shaped on the wire: no service_tier, system_fingerprint, logprobs or refusal; usage of three counts', async () => {
     const session = await mock.session('mistral-wire');
     session.scenario('hello').replies('Salut.');
@@ -543,6 +568,35 @@ describe('Vercel AI SDK Mistral provider', () => {
       usage.outputTokens,
       entries.reduce((sum, e) => sum + (e.usage?.outputTokens ?? 0), 0),
       'the AI SDK read usage from the finishing chunk',
+    );
+    await session.verify();
+  });
+
+  test('streamText with a reasoning model: the thinking reaches the caller, and sent back in the next step’s history it is read past [aisdk-mistral.tools.stream +]', async () => {
+    const session = await mock.session('aisdk-mistral-thinking');
+    session
+      .scenario('weather')
+      .reply({ reasoning: 'I should look it up.', toolCalls: [{ name: 'weather', arguments: { city: 'Paris' } }] })
+      .thenWhenToolResult('weather')
+      .replies('Sunny.');
+    const ran: unknown[] = [];
+    const result = streamText({
+      model: createMistral({ baseURL: mock.url('mistral-v1'), apiKey: session.apiKey })('magistral-small-latest'),
+      tools: typedWeatherTool('string', ran),
+      stopWhen: stepCountIs(3),
+      maxRetries: 0,
+      abortSignal: AbortSignal.timeout(10_000),
+      prompt: 'Weather in Paris?',
+    });
+    assert.equal(await result.text, 'Sunny.');
+    assert.equal((await result.steps)[0].reasoningText, 'I should look it up.');
+    const { entries } = await session.journal();
+    assert.deepEqual(
+      entries.map((e) => [e.status, e.step]),
+      [
+        [200, 'step-1'],
+        [200, 'step-2'],
+      ],
     );
     await session.verify();
   });

@@ -72,8 +72,13 @@ function inOpenAITerms(messages: unknown[]): unknown[] {
       if (calls.some((call, j) => call !== (message.tool_calls as unknown[])[j])) changed = { ...changed, tool_calls: calls };
     }
     if (Array.isArray(message.content)) {
-      const content = message.content.map(withImageObject);
-      if (content.some((part, j) => part !== (message.content as unknown[])[j])) changed = { ...changed, content };
+      const original = message.content as unknown[];
+      // The model's own thinking, sent back in the history (the AI SDK does): read past, as
+      // OpenAI's messages have no place for it; what is left may be no content at all.
+      const kept = message.role === 'assistant' ? original.filter((part) => !(isObject(part) && part.type === 'thinking')) : original;
+      const content = kept.map(withImageObject);
+      if (content.length !== original.length || content.some((part, j) => part !== original[j]))
+        changed = { ...changed, content: content.length === 0 ? '' : content };
     }
     if (changed === message) return;
     copied ??= messages.slice();
@@ -211,6 +216,10 @@ function trimmed(data: JsonObject): void {
   }
 }
 
+function thinkingChunk(reasoning: string): JsonObject {
+  return { type: 'thinking', thinking: [{ type: 'text', text: reasoning }] };
+}
+
 export const mistral: OpenAIHost = {
   id: 'mistral',
   name: 'Mistral',
@@ -227,6 +236,11 @@ export const mistral: OpenAIHost = {
     answer(answer, reply) {
       trimmed(answer);
       answer.usage = usageOf(reply.usage);
+      // Reasoning models (Magistral) answer with a thinking chunk before the text.
+      if (reply.reasoning !== null) {
+        const message = (answer.choices as JsonObject[])[0].message as JsonObject;
+        message.content = [thinkingChunk(reply.reasoning), ...(message.content === null ? [] : [{ type: 'text', text: message.content }])];
+      }
     },
     streamError(_error, ctx) {
       // Mistral's SDK validates every chunk as a completion chunk, so an error chunk of OpenAI's
@@ -240,8 +254,11 @@ export const mistral: OpenAIHost = {
         choices: [{ index: 0, delta: {}, finish_reason: 'error' }],
       };
     },
-    event(data, _place, reply) {
+    event(data, place, reply) {
       trimmed(data);
+      // The whole thinking rides on the first chunk, before any text.
+      if (place.index === 0 && reply.reasoning !== null)
+        ((data.choices as JsonObject[])[0].delta as JsonObject).content = [thinkingChunk(reply.reasoning)];
       const choice = (data.choices as JsonObject[])[0];
       if (choice !== undefined && choice.finish_reason !== null) data.usage = usageOf(reply.usage);
     },
