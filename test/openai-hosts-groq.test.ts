@@ -140,6 +140,7 @@ describe('groq-sdk: Chat Completions', () => {
       'x_groq rides on the first and the finishing chunk only',
     );
     const call = first.flatMap((c) => c.choices[0]?.delta.tool_calls ?? []);
+    assert.equal(call.length, 1, 'the call arrives whole, in one delta, as Groq sends it');
     assert.equal(call[0].id, 'call_paris');
     assert.deepEqual(JSON.parse(call.map((c) => c.function?.arguments ?? '').join('')), { city: 'Paris' });
 

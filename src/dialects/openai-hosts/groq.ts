@@ -85,6 +85,8 @@ export const groq: OpenAIHost = {
     paths: ['/groq/openai/v1/chat/completions'],
     fields: GROQ_CHAT_FIELDS,
     prepare: prepareChat,
+    // Groq sends each streamed tool call whole, arguments and all, in one delta.
+    wholeToolCalls: true,
     answer(answer, reply, _request, ctx) {
       Object.assign(answer.usage as JsonObject, timings(reply.usage));
       // On a JSON answer x_groq's usage is the prompt cache's share (groq-sdk's XGroq.Usage);
