@@ -382,6 +382,32 @@ describe('Mistral SDK: chat', () => {
     });
   }
 
+  test('strict on a JSON schema or a tool is Mistral’s, not OpenAI’s Structured Outputs rules: a schema without additionalProperties passes, strict kept in the journal [mistral-chat.structured.json +]', async () => {
+    const session = await mock.session('mistral-strict');
+    session.scenario('answer').repliesJson({ answer: 'Paris' }).then().callsTool('lookup', { city: 'Paris' }, 'lookup001');
+    const mistral = client(session);
+    // The request the Mistral SDK sent in the reference capture (mistral-chat-structured).
+    const schema = { type: 'object', properties: { answer: { type: 'string' } }, required: ['answer'] };
+    const answer = await mistral.chat.complete({
+      model: MODEL,
+      messages: [{ role: 'user', content: 'Capital?' }],
+      responseFormat: { type: 'json_schema', jsonSchema: { name: 'answer', schemaDefinition: schema, strict: true } },
+    });
+    assert.equal(answer.choices[0].message?.content, '{"answer":"Paris"}');
+    const lookup = {
+      type: 'function' as const,
+      function: { name: 'lookup', parameters: { type: 'object', properties: { city: { type: 'string' } } }, strict: true },
+    };
+    const call = await mistral.chat.complete({ model: MODEL, messages: [{ role: 'user', content: 'Look up Paris' }], tools: [lookup] });
+    assert.equal(call.choices[0].message?.toolCalls?.[0].id, 'lookup001');
+    const { entries } = await session.journal();
+    assert.deepEqual(entries[0].request?.output, { type: 'json_schema', name: 'answer', schema, strict: true });
+    assert.deepEqual(
+      entries[1].request?.tools.map((t) => [t.name, t.strict]),
+      [['lookup', true]],
+    );
+  });
+
   test('what Mistral’s request schema refuses is a 422 HTTPValidationError with detail[]; what its handlers refuse is a 400; nothing consumed [mistral-chat.validation.json -]', async () => {
     const session = await mock.session('mistral-refused');
     session.scenario('kept').replies('Toujours là.');

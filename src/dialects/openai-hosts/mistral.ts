@@ -6,7 +6,7 @@
 // is FastAPI's {"detail":[{type, loc, msg}]}.
 
 import { invalidRequest, type NeutralError } from '../../core/errors.js';
-import type { Usage } from '../../core/model.js';
+import type { ChatRequest, Usage } from '../../core/model.js';
 import type { EncodedBody } from '../dialect.js';
 import { withExtra } from '../openai/encode-error.js';
 import { CHAT_FIELDS } from '../openai-chat/decode-request.js';
@@ -87,6 +87,37 @@ function inOpenAITerms(messages: unknown[]): unknown[] {
   return copied ?? messages;
 }
 
+/** The `strict` flags a body sent, by the body handed on without them (see withoutStrict). */
+const strictSent = new WeakMap<JsonObject, { output?: boolean; tools: (boolean | undefined)[] }>();
+
+/** Mistral's `strict` (on a JSON schema or a tool) asks its decoder to keep to the schema; it does
+ * not carry OpenAI's Structured Outputs rules (every property required, additionalProperties
+ * false), which OpenAI's checks apply to a strict schema. The flags go around those checks and
+ * come back in `finish`, so the decoded request says what was sent. */
+function withoutStrict(body: JsonObject): JsonObject {
+  const format = body.response_format;
+  const schema = isObject(format) && isObject(format.json_schema) ? format.json_schema : undefined;
+  const tools = Array.isArray(body.tools) ? (body.tools as unknown[]) : [];
+  const toolStrict = tools.map((t) =>
+    isObject(t) && isObject(t.function) && typeof t.function.strict === 'boolean' ? t.function.strict : undefined,
+  );
+  if (typeof schema?.strict !== 'boolean' && toolStrict.every((f) => f === undefined)) return body;
+  const prepared: JsonObject = { ...body };
+  if (typeof schema?.strict === 'boolean') {
+    const { strict: _strict, ...rest } = schema;
+    prepared.response_format = { ...(format as JsonObject), json_schema: rest };
+  }
+  if (toolStrict.some((f) => f !== undefined)) {
+    prepared.tools = tools.map((t, i) => {
+      if (toolStrict[i] === undefined || !isObject(t) || !isObject(t.function)) return t;
+      const { strict: _strict, ...fn } = t.function;
+      return { ...t, function: fn };
+    });
+  }
+  strictSent.set(prepared, { output: typeof schema?.strict === 'boolean' ? schema.strict : undefined, tools: toolStrict });
+  return prepared;
+}
+
 function prepare(body: JsonObject): JsonObject | NeutralError {
   for (const key in body) if (!Object.hasOwn(MISTRAL_CHAT_FIELDS, key)) return extraForbidden(key);
   let prepared = body;
@@ -95,7 +126,17 @@ function prepare(body: JsonObject): JsonObject | NeutralError {
     const messages = inOpenAITerms(body.messages);
     if (messages !== body.messages) prepared = { ...prepared, messages };
   }
-  return prepared;
+  return withoutStrict(prepared);
+}
+
+function finish(request: ChatRequest, body: JsonObject): ChatRequest {
+  request.toolCallIdLength = TOOL_CALL_ID_LENGTH;
+  const sent = strictSent.get(body);
+  if (sent) {
+    if (sent.output !== undefined && request.output.type === 'json_schema') request.output = { ...request.output, strict: sent.output };
+    request.tools = request.tools.map((tool, i) => (sent.tools[i] === undefined ? tool : { ...tool, strict: sent.tools[i] }));
+  }
+  return request;
 }
 
 // ------------------------------------------------------------------ 422 or 400
@@ -227,10 +268,7 @@ export const mistral: OpenAIHost = {
     paths: ['/mistral/v1/chat/completions'],
     fields: MISTRAL_CHAT_FIELDS,
     prepare,
-    finish(request) {
-      request.toolCallIdLength = TOOL_CALL_ID_LENGTH;
-      return request;
-    },
+    finish,
     refusal,
     wholeToolCalls: true,
     answer(answer, reply) {
