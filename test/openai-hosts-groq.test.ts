@@ -203,6 +203,33 @@ describe('groq-sdk: Chat Completions', () => {
     );
   });
 
+  test('with stream_options.include_usage, x_groq.usage moves to the last chunk, OpenAI’s usage chunk, which carries Groq’s timings too [groq-chat.text.stream +]', async () => {
+    const session = await mock.session('groq-stream-usage');
+    session.scenario('hi').replies('Hello there.', { chunks: ['Hello ', 'there.'] });
+    const chunks = await collect(
+      await groqClient(session).chat.completions.create({
+        model: MODEL,
+        messages: [{ role: 'user', content: 'Hi' }],
+        stream: true,
+        // Not in groq-sdk's request type; OpenAI's, which Groq's host takes.
+        ...({ stream_options: { include_usage: true } } as object),
+      }),
+    );
+    const last = chunks.at(-1) as ChatCompletionChunk & { usage?: { prompt_tokens: number; total_time?: number } };
+    assert.deepEqual(last.choices, []);
+    const [entry] = (await session.journal()).entries;
+    assert.deepEqual(
+      [last.x_groq?.usage?.prompt_tokens, last.x_groq?.usage?.completion_tokens, last.usage?.prompt_tokens],
+      [entry.usage?.inputTokens, entry.usage?.outputTokens, entry.usage?.inputTokens],
+    );
+    assert.ok(last.usage?.total_time);
+    assert.deepEqual(
+      chunks.map((c) => c.x_groq !== undefined),
+      chunks.map((_, i) => i === 0 || i === chunks.length - 1),
+      'x_groq on the first and the last chunk only',
+    );
+  });
+
   test('a tool round as JSON, with Groq’s own request members (reasoning_format, service_tier, include_reasoning) [groq-chat.tools.json +] [groq-chat.validation.json +]', async () => {
     const session = await mock.session('groq-json-tools');
     session

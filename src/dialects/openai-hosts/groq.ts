@@ -89,20 +89,21 @@ export const groq: OpenAIHost = {
     wholeToolCalls: true,
     answer(answer, reply, _request, ctx) {
       Object.assign(answer.usage as JsonObject, timings(reply.usage));
+      if (reply.reasoning !== null) ((answer.choices as JsonObject[])[0].message as JsonObject).reasoning = reply.reasoning;
       // On a JSON answer x_groq's usage is the prompt cache's share (groq-sdk's XGroq.Usage);
       // Understudy's one cache counts as the on-chip (SRAM) one.
-      if (reply.reasoning !== null) ((answer.choices as JsonObject[])[0].message as JsonObject).reasoning = reply.reasoning;
       answer.x_groq = { id: requestIdOf(ctx), usage: { sram_cached_tokens: reply.usage.cachedInputTokens, dram_cached_tokens: 0 } };
     },
-    // The first chunk, the one with the finish reason, and OpenAI's usage chunk (when asked for).
-    touches: (framed, place) => place.index === 0 || framed.includes('"finish_reason":"') || framed.includes('"usage":{'),
+    // The first chunk and the last before [DONE] (the finishing one, or OpenAI's usage chunk when
+    // asked for), and any chunk with OpenAI's usage.
+    touches: (framed, place) => place.index === 0 || place.index === place.count - 2 || framed.includes('"usage":{'),
     event(data, place, reply, _request, ctx) {
       const choice = (data.choices as JsonObject[])[0];
       if (place.index === 0) {
         data.x_groq = { id: requestIdOf(ctx) };
         // The whole reasoning rides on the first chunk, before any content.
         if (reply.reasoning !== null && choice !== undefined) (choice.delta as JsonObject).reasoning = reply.reasoning;
-      } else if (choice !== undefined && choice.finish_reason !== null) {
+      } else if (place.index === place.count - 2) {
         const u = reply.usage;
         data.x_groq = {
           id: requestIdOf(ctx),
