@@ -11,6 +11,7 @@ import type { ChatCompletionStreamRequest, CompletionChunk } from '@mistralai/mi
 import { HTTPValidationError, SDKError } from '@mistralai/mistralai/models/errors';
 import { stepCountIs, streamText } from 'ai';
 import fc from 'fast-check';
+import { z } from 'zod';
 
 import { startUnderstudy, type Understudy, type UnderstudySession } from '../src/client/index.js';
 import { isNeutralError } from '../src/core/errors.js';
@@ -381,6 +382,19 @@ describe('Mistral SDK: chat', () => {
       assert.equal((await session.check()).ok, false, 'the refused step is still unused');
     });
   }
+
+  test('the SDK’s chat.parse helper (a zod schema, made strict by the SDK) gets its parsed object [mistral-chat.structured.json +]', async () => {
+    const session = await mock.session('mistral-parse');
+    session.scenario('city').repliesJson({ city: 'Paris', population: 2102650 });
+    const parsed = await client(session).chat.parse({
+      model: MODEL,
+      messages: [{ role: 'user', content: 'Une ville ?' }],
+      responseFormat: z.object({ city: z.string(), population: z.number() }),
+    });
+    assert.deepEqual(parsed.choices?.[0].message?.parsed, { city: 'Paris', population: 2102650 });
+    const [entry] = (await session.journal()).entries;
+    assert.equal(entry.request?.output.type, 'json_schema');
+  });
 
   test('strict on a JSON schema or a tool is Mistral’s, not OpenAI’s Structured Outputs rules: a schema without additionalProperties passes, strict kept in the journal [mistral-chat.structured.json +]', async () => {
     const session = await mock.session('mistral-strict');
