@@ -536,6 +536,45 @@ describe('openai SDK at Groq’s Responses', () => {
     assert.ok(error instanceof OpenAI.ConflictError, String(error));
   });
 
+  test('a scripted 429 is the openai SDK’s RateLimitError in OpenAI’s shape; the next step answers [groq-responses.errors.json +]', async () => {
+    const session = await mock.session('groq-responses-429');
+    session
+      .scenario('limited')
+      .fails(429, 'Rate limit reached.', { code: 'rate_limit_exceeded', headers: { 'retry-after': '1' } })
+      .replies('After.');
+    const client = openaiAtGroq(session);
+    const error = await client.responses.create({ model: 'openai/gpt-oss-20b', input: 'Hi' }).catch((e: unknown) => e);
+    assert.ok(error instanceof OpenAI.RateLimitError, String(error));
+    assert.deepEqual([error.type, error.code, error.headers.get('retry-after')], ['requests', 'rate_limit_exceeded', '1']);
+    assert.equal((await client.responses.create({ model: 'openai/gpt-oss-20b', input: 'Hi' })).output_text, 'After.');
+    const { entries } = await session.journal();
+    assert.deepEqual(
+      entries.map((e) => [e.route, e.status, e.error?.code]),
+      [
+        [ROUTE_RESPONSES, 429, 'rate_limit_exceeded'],
+        [ROUTE_RESPONSES, 200, undefined],
+      ],
+    );
+  });
+
+  test('Groq’s tool error on Responses: tool_use_failed with failed_generation, as BadRequestError [groq-responses.errors.json -]', async () => {
+    const session = await mock.session('groq-responses-tool-error');
+    session
+      .scenario('broken')
+      .fails(400, 'Failed to call a function.', { code: 'tool_use_failed', extra: { failed_generation: '<function=x>' } });
+    const error = await openaiAtGroq(session)
+      .responses.create({ model: 'openai/gpt-oss-20b', input: 'Hi' })
+      .catch((e: unknown) => e);
+    assert.ok(error instanceof OpenAI.BadRequestError, String(error));
+    assert.deepEqual(error.error, {
+      message: 'Failed to call a function.',
+      type: 'invalid_request_error',
+      param: null,
+      code: 'tool_use_failed',
+      failed_generation: '<function=x>',
+    });
+  });
+
   test('stateless: store true and previous_response_id are refused with a 400; store false passes [groq-responses.validation.json -] [groq-responses.validation.json +] [groq-responses.text.json -]', async () => {
     const session = await mock.session('groq-responses-stateless');
     session.scenario('hi').replies('Hi.');
