@@ -456,6 +456,25 @@ describe('Mistral SDK: chat', () => {
       [{ model: MODEL, messages: [{ role: 'user', content: 'Hi' }], random_seed: 1.5 }, 'int_type', ['body', 'random_seed']],
       [{ model: MODEL, messages: [{ role: 'user', content: 'Hi' }], prompt_mode: 'fast' }, 'enum', ['body', 'prompt_mode']],
       [{ model: MODEL, messages: [{ role: 'user' }] }, 'missing', ['body', 'messages', 0, 'content']],
+      // What OpenAI clients keep in messages and Mistral refuses.
+      [
+        { model: MODEL, messages: [{ role: 'user', content: 'Hi', name: 'ann' }] },
+        'extra_forbidden',
+        ['body', 'messages', 0, 'user', 'name'],
+      ],
+      [
+        {
+          model: MODEL,
+          messages: [
+            { role: 'user', content: 'Hi' },
+            { role: 'assistant', content: 'Yes', reasoning_content: 'hm' },
+            { role: 'user', content: 'And?' },
+          ],
+        },
+        'extra_forbidden',
+        ['body', 'messages', 1, 'assistant', 'reasoning_content'],
+      ],
+      [{ model: MODEL, messages: [{ role: 'developer', content: 'Be brief.' }] }, 'union_tag_invalid', ['body', 'messages', 0]],
     ];
     for (const [body, type, loc] of raw) {
       const answer = await post(session, body);

@@ -118,11 +118,44 @@ function withoutStrict(body: JsonObject): JsonObject {
   return prepared;
 }
 
+/** Each role's message members (its SDK's SystemMessage, UserMessage, AssistantMessage,
+ * ToolMessage); Mistral refuses any other, as it refuses unknown top-level members. */
+const MESSAGE_MEMBERS: Record<string, ReadonlySet<string>> = {
+  system: new Set(['role', 'content']),
+  user: new Set(['role', 'content']),
+  assistant: new Set(['role', 'content', 'tool_calls', 'prefix']),
+  tool: new Set(['role', 'content', 'tool_call_id', 'name']),
+};
+
+/** A message of a role Mistral has not (OpenAI's `developer`), or with a member its role has not
+ * (an OpenAI client's `name` on a user message, `reasoning_content` or `finish_reason` kept in an
+ * assistant message of the history): the 422 Mistral answers. */
+function messageRefusal(messages: unknown[]): NeutralError | undefined {
+  for (let i = 0; i < messages.length; i++) {
+    const message = messages[i];
+    if (!isObject(message) || typeof message.role !== 'string') continue;
+    const members = MESSAGE_MEMBERS[message.role];
+    if (!members) {
+      return invalidRequest(
+        `Input tag '${message.role}' found using 'role' does not match any of the expected tags: 'system', 'user', 'assistant', 'tool'.`,
+        `messages[${i}]`,
+        'invalid_role',
+      );
+    }
+    for (const key in message)
+      if (!members.has(key))
+        return invalidRequest(`Extra inputs are not permitted: '${key}'.`, `messages[${i}].${message.role}.${key}`, 'unknown_member');
+  }
+  return undefined;
+}
+
 function prepare(body: JsonObject): JsonObject | NeutralError {
   for (const key in body) if (!Object.hasOwn(MISTRAL_CHAT_FIELDS, key)) return extraForbidden(key);
   let prepared = body;
   if (body.tool_choice === 'any') prepared = { ...prepared, tool_choice: 'required' };
   if (Array.isArray(body.messages)) {
+    const refused = messageRefusal(body.messages);
+    if (refused) return refused;
     const messages = inOpenAITerms(body.messages);
     if (messages !== body.messages) prepared = { ...prepared, messages };
   }
@@ -146,6 +179,8 @@ const SCHEMA_REFUSALS: Record<string, string> = {
   invalid_type: 'type_error',
   missing_required_parameter: 'missing',
   unknown_parameter: 'extra_forbidden',
+  unknown_member: 'extra_forbidden',
+  invalid_role: 'union_tag_invalid',
   invalid_value: 'enum',
   integer_below_min_value: 'greater_than_equal',
   decimal_below_min_value: 'greater_than_equal',
@@ -198,6 +233,13 @@ function locOf(param: string | null | undefined): (string | number)[] {
   return loc;
 }
 
+/** Where a 422's detail says the refusal is: an unknown top-level member named whole (dots and
+ * brackets included), any other param as its path (an unknown message member's param holds its
+ * role, as pydantic's loc does: body, messages, 0, user, name). */
+function locFor(error: NeutralError): (string | number)[] {
+  return error.code === 'unknown_parameter' ? ['body', error.param ?? ''] : locOf(error.param);
+}
+
 // ------------------------------------------------------------------ the error body
 
 function typeFor(error: NeutralError): string {
@@ -219,8 +261,7 @@ function typeFor(error: NeutralError): string {
 function errorObject(error: NeutralError): JsonObject {
   if (error.status === 422 && error.kind === 'invalid_request') {
     const type = schemaTypeOf(error) ?? 'value_error';
-    // An unknown member's name is the member, dots and brackets included; other params are paths.
-    const loc = type === 'extra_forbidden' ? ['body', error.param as string] : locOf(error.param);
+    const loc = locFor(error);
     const detail = { type, loc, msg: PYDANTIC_WORDS[type] ?? error.message };
     return { object: 'error', message: { detail: [detail] }, type: 'invalid_request_error', param: null, code: null };
   }
