@@ -11,6 +11,7 @@ import type { ChatCompletionStreamRequest, CompletionChunk } from '@mistralai/mi
 import { HTTPValidationError, SDKError } from '@mistralai/mistralai/models/errors';
 import { stepCountIs, streamText } from 'ai';
 import fc from 'fast-check';
+import OpenAI from 'openai';
 import { z } from 'zod';
 
 import { startUnderstudy, type Understudy, type UnderstudySession } from '../src/client/index.js';
@@ -497,6 +498,34 @@ describe('Mistral SDK: chat', () => {
       [422, ...raw.map(() => 422), 400, 200],
     );
     assert.equal(counters.invalid, raw.length + 2);
+  });
+});
+
+describe("the openai SDK at Mistral (mock.url('mistral-v1'))", () => {
+  test('a streamed tool call through chat.completions.stream: whole, with a nine-character id, the usage on the finishing chunk', async () => {
+    const session = await mock.session('openai-at-mistral');
+    session.scenario('weather').callsTool('weather', { city: 'Nice' });
+    const openai = new OpenAI({ baseURL: mock.url('mistral-v1'), apiKey: session.apiKey, maxRetries: 0, timeout: 10_000 });
+    const stream = openai.chat.completions.stream({ model: MODEL, messages: [{ role: 'user', content: 'Météo ?' }], tools: [WEATHER] });
+    let usage: OpenAI.CompletionUsage | undefined;
+    stream.on('chunk', (chunk) => (usage = chunk.usage ?? usage));
+    const final = await stream.finalChatCompletion();
+    const [call] = final.choices[0].message.tool_calls ?? [];
+    assert.ok(call?.type === 'function');
+    assert.match(call.id, MISTRAL_ID);
+    assert.deepEqual(JSON.parse(call.function.arguments), { city: 'Nice' });
+    const [entry] = (await session.journal()).entries;
+    assert.deepEqual([usage?.prompt_tokens, usage?.completion_tokens], [entry.usage?.inputTokens, entry.usage?.outputTokens]);
+  });
+
+  test('an OpenAI habit Mistral refuses, stream_options, is the openai SDK’s UnprocessableEntityError', async () => {
+    const session = await mock.session('openai-at-mistral-422');
+    const openai = new OpenAI({ baseURL: mock.url('mistral-v1'), apiKey: session.apiKey, maxRetries: 0, timeout: 10_000 });
+    const error = await openai.chat.completions
+      .create({ model: MODEL, messages: [{ role: 'user', content: 'Hi' }], stream: true, stream_options: { include_usage: true } })
+      .catch((e: unknown) => e);
+    assert.ok(error instanceof OpenAI.UnprocessableEntityError, String(error));
+    assert.equal(error.status, 422);
   });
 });
 
