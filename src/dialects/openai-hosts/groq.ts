@@ -1,8 +1,9 @@
 // Groq: Chat Completions and Responses under `/openai/v1` of its own base URL. Its answers carry
-// `x_groq` (the request id; in a stream, on the first chunk, and with the token usage and timings
-// on the chunk that finishes); its usage adds queue, prompt and completion times. It refuses a few
-// OpenAI members (logprobs, logit_bias, top_logprobs, a message's name, n other than 1), and its
-// Responses keep nothing (no `store`, no `previous_response_id`).
+// `x_groq` (the request id; in a stream on the first chunk, and with the token usage and timings
+// on the last); its usage adds queue, prompt and completion times, a scripted reasoning is the
+// message's `reasoning`, and streamed tool calls come whole. It refuses a few OpenAI members
+// (logprobs, logit_bias, top_logprobs, a message's name, n other than 1), and its Responses keep
+// nothing (no `store`, no `previous_response_id`).
 
 import { invalidRequest, type NeutralError } from '../../core/errors.js';
 import type { Usage } from '../../core/model.js';
@@ -39,7 +40,7 @@ function unsupported(param: string): NeutralError {
 
 function prepareChat(body: JsonObject): JsonObject | NeutralError {
   for (const key of REFUSED) if (given(body[key])) return unsupported(key);
-  if (given(body.n) && body.n !== 1) return invalidRequest(`'n' : number must be at most 1`, 'n', 'invalid_value');
+  if (given(body.n) && body.n !== 1) return invalidRequest(`'n' : number must be equal to 1`, 'n', 'invalid_value');
   const messages = body.messages;
   if (Array.isArray(messages)) {
     for (let i = 0; i < messages.length; i++) {
