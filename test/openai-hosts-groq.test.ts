@@ -345,7 +345,29 @@ describe('groq-sdk: Chat Completions', () => {
       [{ logit_bias: { '42': 1 } }, 'logit_bias', /logit_bias/],
       [{ top_logprobs: 2 }, 'top_logprobs', /top_logprobs/],
       [{ n: 2 }, 'n', /'n'/],
-      [{ messages: [{ role: 'user', content: 'Hi', name: 'ann' }] }, 'messages.0.name', /name/],
+      [
+        { messages: [{ role: 'user', content: 'Hi', name: 'ann' }] },
+        'messages.0.name',
+        /'messages.0' : for 'role:user' .*property 'name' is unsupported/,
+      ],
+      // What applications keep in messages: another provider's reasoning_content, their own timestamp.
+      [
+        {
+          messages: [
+            { role: 'user', content: 'Hi' },
+            { role: 'assistant', content: 'Yes', reasoning_content: 'hm' } as never,
+            { role: 'user', content: 'And?' },
+          ],
+        },
+        'messages.1.reasoning_content',
+        /'messages.1' : for 'role:assistant' the following must be satisfied\[\('messages.1' : property 'reasoning_content' is unsupported\)\]/,
+      ],
+      [
+        { messages: [{ role: 'user', content: 'Hi', timestamp: 1 } as never] },
+        'messages.0.timestamp',
+        /property 'timestamp' is unsupported/,
+      ],
+      [{ stored: true } as never, 'stored', /property 'stored' is unsupported/],
       [{ temperature: 'hot' as never }, 'temperature', /temperature/],
       [{ reasoning_format: 'verbose' as never }, 'reasoning_format', /reasoning_format|verbose/],
     ];

@@ -35,17 +35,46 @@ const GROQ_CHAT_FIELDS: Readonly<Record<string, FieldRule>> = {
 const REFUSED = ['logprobs', 'logit_bias', 'top_logprobs'] as const;
 
 function unsupported(param: string): NeutralError {
-  return invalidRequest(`'${param}' : property '${param.split('.').at(-1)}' is unsupported`, param, 'unsupported_parameter');
+  return invalidRequest(`property '${param}' is unsupported`, param, 'unsupported_parameter');
+}
+
+/** Each role's message members (groq-sdk's message params); Groq refuses any other. */
+const MESSAGE_MEMBERS: Record<string, ReadonlySet<string>> = {
+  system: new Set(['role', 'content', 'name']),
+  developer: new Set(['role', 'content', 'name']),
+  user: new Set(['role', 'content', 'name']),
+  assistant: new Set(['role', 'content', 'name', 'tool_calls', 'function_call', 'reasoning']),
+  tool: new Set(['role', 'content', 'tool_call_id']),
+  function: new Set(['role', 'content', 'name']),
+};
+
+/** A message member Groq refuses, in its words ('messages.1' : for 'role:assistant' the
+ * following must be satisfied[…]): one its role has not (`reasoning_content` kept from another
+ * provider, an application's own `timestamp`), or a `name`, which Groq documents as refused. */
+function messageRefusal(message: JsonObject, i: number): NeutralError | undefined {
+  const members = typeof message.role === 'string' ? MESSAGE_MEMBERS[message.role] : undefined;
+  if (!members) return undefined;
+  for (const key in message) {
+    if (members.has(key) && !(key === 'name' && given(message.name))) continue;
+    return invalidRequest(
+      `'messages.${i}' : for 'role:${message.role as string}' the following must be satisfied[('messages.${i}' : property '${key}' is unsupported)]`,
+      `messages.${i}.${key}`,
+      'unsupported_parameter',
+    );
+  }
+  return undefined;
 }
 
 function prepareChat(body: JsonObject): JsonObject | NeutralError {
+  for (const key in body) if (!Object.hasOwn(GROQ_CHAT_FIELDS, key)) return unsupported(key);
   for (const key of REFUSED) if (given(body[key])) return unsupported(key);
   if (given(body.n) && body.n !== 1) return invalidRequest(`'n' : number must be equal to 1`, 'n', 'invalid_value');
   const messages = body.messages;
   if (Array.isArray(messages)) {
     for (let i = 0; i < messages.length; i++) {
       const message: unknown = messages[i];
-      if (isObject(message) && given(message.name)) return unsupported(`messages.${i}.name`);
+      const refused = isObject(message) ? messageRefusal(message, i) : undefined;
+      if (refused) return refused;
     }
   }
   return body;
