@@ -6,13 +6,12 @@ import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 
 import { createGroq } from '@ai-sdk/groq';
-import { stepCountIs, streamText } from 'ai';
 import Groq from 'groq-sdk';
 import type { ChatCompletionChunk, ChatCompletionCreateParamsBase } from 'groq-sdk/resources/chat/completions';
 import OpenAI from 'openai';
 
 import { startUnderstudy, type Understudy, type UnderstudySession } from '../src/client/index.js';
-import { expectStreamTextRefused, scriptZipCodeCall, typedWeatherTool } from './support/aisdk.js';
+import { expectStreamedWeatherRound, expectStreamTextRefused, scriptZipCodeCall, typedWeatherTool } from './support/aisdk.js';
 
 let mock: Understudy;
 before(async () => {
@@ -625,23 +624,10 @@ describe('Vercel AI SDK Groq provider', () => {
       .callsTool('weather', { city: 'Paris' }, 'call_paris')
       .thenWhenToolResult('weather', 'call_paris')
       .replies('Paris is sunny.', { chunks: ['Paris ', 'is sunny.'] });
-    const ran: unknown[] = [];
-    const model = createGroq({ baseURL: mock.url('groq-v1'), apiKey: session.apiKey })(MODEL);
-    const errors: unknown[] = [];
-    const result = streamText({
-      model,
-      tools: typedWeatherTool('string', ran),
-      stopWhen: stepCountIs(3),
-      maxRetries: 0,
-      abortSignal: AbortSignal.timeout(10_000),
-      prompt: 'What is the weather in Paris?',
-      onError: ({ error }) => void errors.push(error),
-    });
-    let text = '';
-    for await (const delta of result.textStream) text += delta;
-    assert.deepEqual(errors, []);
-    assert.equal(text, 'Paris is sunny.');
-    assert.deepEqual(ran, [{ city: 'Paris' }]);
+    const result = await expectStreamedWeatherRound(
+      createGroq({ baseURL: mock.url('groq-v1'), apiKey: session.apiKey })(MODEL),
+      'Paris is sunny.',
+    );
     const { entries } = await session.journal();
     assert.deepEqual(
       entries.map((e) => [e.route, e.status, e.stream, e.step]),

@@ -18,7 +18,7 @@ import { startUnderstudy, type Understudy, type UnderstudySession } from '../src
 import { isNeutralError } from '../src/core/errors.js';
 import type { WireContext } from '../src/dialects/dialect.js';
 import { DIALECTS } from '../src/dialects/registry.js';
-import { expectStreamTextRefused, scriptZipCodeCall, typedWeatherTool } from './support/aisdk.js';
+import { expectStreamedWeatherRound, expectStreamTextRefused, scriptZipCodeCall, typedWeatherTool } from './support/aisdk.js';
 
 let mock: Understudy;
 before(async () => {
@@ -624,23 +624,10 @@ describe('Vercel AI SDK Mistral provider', () => {
       .callsTool('weather', { city: 'Paris' })
       .thenWhenToolResult('weather')
       .replies('Paris is sunny.', { chunks: ['Paris ', 'is sunny.'] });
-    const ran: unknown[] = [];
-    const model = createMistral({ baseURL: mock.url('mistral-v1'), apiKey: session.apiKey })(MODEL);
-    const errors: unknown[] = [];
-    const result = streamText({
-      model,
-      tools: typedWeatherTool('string', ran),
-      stopWhen: stepCountIs(3),
-      maxRetries: 0,
-      abortSignal: AbortSignal.timeout(10_000),
-      prompt: 'What is the weather in Paris?',
-      onError: ({ error }) => void errors.push(error),
-    });
-    let text = '';
-    for await (const delta of result.textStream) text += delta;
-    assert.deepEqual(errors, []);
-    assert.equal(text, 'Paris is sunny.');
-    assert.deepEqual(ran, [{ city: 'Paris' }]);
+    const result = await expectStreamedWeatherRound(
+      createMistral({ baseURL: mock.url('mistral-v1'), apiKey: session.apiKey })(MODEL),
+      'Paris is sunny.',
+    );
     const steps = await result.steps;
     assert.match(steps[0].toolCalls[0].toolCallId, MISTRAL_ID);
     const { entries } = await session.journal();
