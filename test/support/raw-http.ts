@@ -82,13 +82,14 @@ function dechunked(bytes: Buffer): string {
   return Buffer.concat(parts).toString('utf8');
 }
 
-export type ErrorShape = 'openai' | 'anthropic' | 'gemini' | 'control';
+export type ErrorShape = 'openai' | 'anthropic' | 'gemini' | 'cohere' | 'control';
 
 /** The provider whose error shape a provider path's errors come in. */
 export function shapeForPath(path: string): ErrorShape {
   const bare = path.split('?')[0].replace(/^\/s\/[^/]*/, '');
   if (bare === '/_understudy' || bare.startsWith('/_understudy/')) return 'control';
   if (bare.startsWith('/anthropic/') || bare.startsWith('/v1/messages')) return 'anthropic';
+  if (bare.startsWith('/cohere/') || bare.startsWith('/v2/chat')) return 'cohere';
   if (bare.startsWith('/gemini/') || bare.startsWith('/v1beta/') || /:(?:stream)?[gG]enerateContent$/.test(bare)) return 'gemini';
   return 'openai';
 }
@@ -151,6 +152,11 @@ export function assertErrorShape(body: string, shape: ErrorShape, context: strin
   const fail = (why: string) => {
     throw new Error(`${context}: not a ${shape} error body (${why}): ${body.slice(0, 300)}`);
   };
+  // Cohere's body is the error itself: {"id"?, "message"}.
+  if (shape === 'cohere') {
+    if (typeof value.message !== 'string' || value.message === '' || 'error' in value) fail('a top-level message expected');
+    return;
+  }
   if (typeof error !== 'object' || error === null) fail('no error object');
   if (typeof error!.message !== 'string' || error!.message === '') fail('no message');
   switch (shape) {

@@ -1,0 +1,36 @@
+// A Cohere v2 Chat response: the assistant message (its tool plan and tool calls, then its content
+// items: thinking, text), the finish reason and usage.
+
+import type { ChatRequest, EncodeContext, ResolvedReply, ResolvedToolCall } from '../../core/model.js';
+import { cohereUsageJson } from './cohere-usage.js';
+import { mapFinishReason } from './map-finish-reason.js';
+import { thinkingText, toolPlan } from './tool-plan.js';
+
+export function toolCallJson(call: ResolvedToolCall, argumentsText: string): string {
+  return `{"id":${JSON.stringify(call.id)},"type":"function","function":{"name":${JSON.stringify(call.name)},"arguments":${JSON.stringify(argumentsText)}}}`;
+}
+
+// The message and finish reason depend only on the reply's static parts: encode them once per shape.
+const messageCache = new WeakMap<object, string>();
+
+function encodeMessage(reply: ResolvedReply): string {
+  const members = ['"role":"assistant"'];
+  const plan = toolPlan(reply);
+  if (plan !== null) members.push(`"tool_plan":${JSON.stringify(plan)}`);
+  if (reply.toolCalls.length > 0) members.push(`"tool_calls":[${reply.toolCalls.map((c) => toolCallJson(c, c.argumentsText)).join(',')}]`);
+  const content: string[] = [];
+  const thinking = thinkingText(reply);
+  if (thinking !== null) content.push(`{"type":"thinking","thinking":${JSON.stringify(thinking)}}`);
+  if (reply.content) content.push(`{"type":"text","text":${JSON.stringify(reply.content)}}`);
+  if (content.length > 0 || reply.toolCalls.length === 0) members.push(`"content":[${content.join(',')}]`);
+  return `"finish_reason":${JSON.stringify(mapFinishReason(reply.finishReason))},"message":{${members.join(',')}}`;
+}
+
+export function encodeCohereChatResponse(reply: ResolvedReply, _request: ChatRequest, ctx: EncodeContext): string {
+  let message = reply.shape ? messageCache.get(reply.shape) : undefined;
+  if (message === undefined) {
+    message = encodeMessage(reply);
+    if (reply.shape) messageCache.set(reply.shape, message);
+  }
+  return `{"id":${JSON.stringify(ctx.responseId)},${message},"usage":${cohereUsageJson(reply.usage)}}`;
+}

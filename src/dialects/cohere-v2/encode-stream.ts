@@ -1,0 +1,116 @@
+// Cohere v2 Chat SSE. Each event has an `event:` line equal to the `type` in its data (the SDK reads
+// the data's `type`): message-start; a tool plan as tool-plan-delta events, then per tool call
+// tool-call-start, tool-call-delta (argument fragments), tool-call-end; per content item
+// (thinking, then text) content-start, content-delta, content-end; message-end with the finish
+// reason and usage; then `data: [DONE]`. A failing stream ends with a message-end whose finish
+// reason is ERROR and whose `error` says why (Cohere's in-stream error).
+
+import type { NeutralError } from '../../core/errors.js';
+import type { ChatRequest, EncodeContext, ResolvedReply } from '../../core/model.js';
+import { fixedPieces, wordPieces } from '../../core/stream-pieces.js';
+import { countInputTokens } from '../../core/tokens.js';
+import type { EventSource, StreamEncoding } from '../dialect.js';
+import { cohereUsageJson } from './cohere-usage.js';
+import { toolCallJson } from './encode-response.js';
+import { mapFinishReason } from './map-finish-reason.js';
+import { thinkingText, toolPlan } from './tool-plan.js';
+
+const CONTENT_TYPE = 'text/event-stream';
+const ARGUMENT_FRAGMENT = 24;
+const DONE = 'data: [DONE]\n\n';
+
+function event(type: string, rest: string): string {
+  return `event: ${type}\ndata: {"type":"${type}"${rest}}\n\n`;
+}
+
+function contentItem(events: string[], index: number, type: 'text' | 'thinking', pieces: readonly string[]): void {
+  events.push(event('content-start', `,"index":${index},"delta":{"message":{"content":{"type":"${type}","${type}":""}}}`));
+  for (const piece of pieces) {
+    if (piece.length > 0)
+      events.push(event('content-delta', `,"index":${index},"delta":{"message":{"content":{"${type}":${JSON.stringify(piece)}}}}`));
+  }
+  events.push(event('content-end', `,"index":${index}`));
+}
+
+// The events between message-start and message-end depend only on the reply's static parts.
+const bodyCache = new WeakMap<object, string[]>();
+
+function encodeBody(reply: ResolvedReply): string[] {
+  const events: string[] = [];
+  const plan = toolPlan(reply);
+  if (plan !== null) {
+    for (const piece of wordPieces(plan))
+      events.push(event('tool-plan-delta', `,"delta":{"message":{"tool_plan":${JSON.stringify(piece)}}}`));
+  }
+  reply.toolCalls.forEach((call, index) => {
+    events.push(event('tool-call-start', `,"index":${index},"delta":{"message":{"tool_calls":${toolCallJson(call, '')}}}`));
+    const fragments = reply.wholeToolCalls ? [call.argumentsText] : fixedPieces(call.argumentsText, ARGUMENT_FRAGMENT);
+    for (const fragment of fragments) {
+      events.push(
+        event(
+          'tool-call-delta',
+          `,"index":${index},"delta":{"message":{"tool_calls":{"function":{"arguments":${JSON.stringify(fragment)}}}}}`,
+        ),
+      );
+    }
+    events.push(event('tool-call-end', `,"index":${index}`));
+  });
+  let index = 0;
+  const thinking = thinkingText(reply);
+  if (thinking !== null) contentItem(events, index++, 'thinking', wordPieces(thinking));
+  if (reply.content) contentItem(events, index, 'text', reply.chunks);
+  return events;
+}
+
+function messageStart(ctx: EncodeContext): string {
+  return event(
+    'message-start',
+    `,"id":${JSON.stringify(ctx.responseId)},"delta":{"message":{"role":"assistant","content":[],"tool_plan":"","tool_calls":[],"citations":[]}}`,
+  );
+}
+
+function messageEnd(reply: ResolvedReply): string {
+  return event(
+    'message-end',
+    `,"delta":{"finish_reason":${JSON.stringify(mapFinishReason(reply.finishReason))},"usage":${cohereUsageJson(reply.usage)}}`,
+  );
+}
+
+function bodyOf(reply: ResolvedReply): string[] {
+  let body = reply.shape ? bodyCache.get(reply.shape) : undefined;
+  if (body === undefined) {
+    body = encodeBody(reply);
+    if (reply.shape) bodyCache.set(reply.shape, body);
+  }
+  return body;
+}
+
+export function encodeCohereStreamEvents(
+  reply: ResolvedReply,
+  _request: ChatRequest,
+  ctx: EncodeContext,
+): { contentType: string; events: EventSource } {
+  const body = bodyOf(reply);
+  const start = messageStart(ctx);
+  const end = messageEnd(reply);
+  const n = body.length;
+  return {
+    contentType: CONTENT_TYPE,
+    events: { length: n + 3, at: (i) => (i === 0 ? start : i <= n ? body[i - 1] : i === n + 1 ? end : DONE) },
+  };
+}
+
+/** The in-stream error alone: a message-end that says ERROR and why. */
+export function encodeCohereStreamErrorEvent(error: NeutralError): string {
+  return event(
+    'message-end',
+    `,"delta":{"error":${JSON.stringify(error.message)},"finish_reason":"ERROR","usage":${cohereUsageJson({ inputTokens: 0, outputTokens: 0, cachedInputTokens: 0, reasoningTokens: 0 })}}`,
+  );
+}
+
+/** A stream that fails before its content: message-start, then the failing message-end. */
+export function encodeCohereStreamFailure(error: NeutralError, request: ChatRequest, ctx: EncodeContext): StreamEncoding {
+  const usage = cohereUsageJson({ inputTokens: countInputTokens(request), outputTokens: 0, cachedInputTokens: 0, reasoningTokens: 0 });
+  const end = event('message-end', `,"delta":{"error":${JSON.stringify(error.message)},"finish_reason":"ERROR","usage":${usage}}`);
+  return { contentType: CONTENT_TYPE, events: [messageStart(ctx), end, DONE] };
+}
