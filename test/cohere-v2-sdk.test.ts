@@ -135,6 +135,14 @@ describe('cohere-ai CohereClientV2: text', () => {
     assert.equal(streamed.usage?.tokens?.outputTokens, entries[0].reply?.usage.outputTokens);
   });
 
+  test('chatStream: text holding [DONE] arrives whole, though cohere-ai stops at any data line with it [cohere-chat.text.stream +]', async () => {
+    const session = await mock.session('cohere-text-done');
+    session.scenario('done').replies('Say [DONE] when finished.').inChunks(['Say [DONE] ', 'when finished.']);
+    const streamed = await readStream(await client(session).chatStream({ model: MODEL, messages: [{ role: 'user', content: 'Hello' }] }));
+    assert.equal(streamed.text, 'Say [DONE] when finished.');
+    assert.equal(streamed.finish, 'COMPLETE');
+  });
+
   test("chatStream: a wrong-valued safety_mode is Cohere's 400 before any event, nothing consumed [cohere-chat.text.stream -]", async () => {
     const session = await mock.session('cohere-text-stream-bad');
     session.scenario('kept').replies('kept');

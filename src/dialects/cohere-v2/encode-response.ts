@@ -6,8 +6,8 @@ import { cohereUsageJson } from './cohere-usage.js';
 import { mapFinishReason } from './map-finish-reason.js';
 import { thinkingText, toolPlan } from './tool-plan.js';
 
-export function toolCallJson(call: ResolvedToolCall, argumentsText: string): string {
-  return `{"id":${JSON.stringify(call.id)},"type":"function","function":{"name":${JSON.stringify(call.name)},"arguments":${JSON.stringify(argumentsText)}}}`;
+export function toolCallJson(call: ResolvedToolCall, argumentsText: string, string: (text: string) => string = JSON.stringify): string {
+  return `{"id":${string(call.id)},"type":"function","function":{"name":${string(call.name)},"arguments":${string(argumentsText)}}}`;
 }
 
 // The message and finish reason depend only on the reply's static parts: encode them once per shape.

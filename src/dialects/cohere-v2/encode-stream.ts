@@ -19,6 +19,14 @@ const CONTENT_TYPE = 'text/event-stream';
 const ARGUMENT_FRAGMENT = 24;
 const DONE = 'data: [DONE]\n\n';
 
+/** A string as JSON for an event's data line. cohere-ai's stream reader stops at any data line
+ * holding `[DONE]`, even inside a string (wire-formats §9); written `\u005bDONE]` the text reads
+ * the same to every JSON reader and the stream goes on. */
+export function eventString(text: string): string {
+  const json = JSON.stringify(text);
+  return json.includes('[DONE]') ? json.replaceAll('[DONE]', '\\u005bDONE]') : json;
+}
+
 function event(type: string, rest: string): string {
   return `event: ${type}\ndata: {"type":"${type}"${rest}}\n\n`;
 }
@@ -27,7 +35,7 @@ function contentItem(events: string[], index: number, type: 'text' | 'thinking',
   events.push(event('content-start', `,"index":${index},"delta":{"message":{"content":{"type":"${type}","${type}":""}}}`));
   for (const piece of pieces) {
     if (piece.length > 0)
-      events.push(event('content-delta', `,"index":${index},"delta":{"message":{"content":{"${type}":${JSON.stringify(piece)}}}}`));
+      events.push(event('content-delta', `,"index":${index},"delta":{"message":{"content":{"${type}":${eventString(piece)}}}}`));
   }
   events.push(event('content-end', `,"index":${index}`));
 }
@@ -39,17 +47,16 @@ function encodeBody(reply: ResolvedReply): string[] {
   const events: string[] = [];
   const plan = toolPlan(reply);
   if (plan !== null) {
-    for (const piece of wordPieces(plan))
-      events.push(event('tool-plan-delta', `,"delta":{"message":{"tool_plan":${JSON.stringify(piece)}}}`));
+    for (const piece of wordPieces(plan)) events.push(event('tool-plan-delta', `,"delta":{"message":{"tool_plan":${eventString(piece)}}}`));
   }
   reply.toolCalls.forEach((call, index) => {
-    events.push(event('tool-call-start', `,"index":${index},"delta":{"message":{"tool_calls":${toolCallJson(call, '')}}}`));
+    events.push(event('tool-call-start', `,"index":${index},"delta":{"message":{"tool_calls":${toolCallJson(call, '', eventString)}}}`));
     const fragments = reply.wholeToolCalls ? [call.argumentsText] : fixedPieces(call.argumentsText, ARGUMENT_FRAGMENT);
     for (const fragment of fragments) {
       events.push(
         event(
           'tool-call-delta',
-          `,"index":${index},"delta":{"message":{"tool_calls":{"function":{"arguments":${JSON.stringify(fragment)}}}}}`,
+          `,"index":${index},"delta":{"message":{"tool_calls":{"function":{"arguments":${eventString(fragment)}}}}}`,
         ),
       );
     }
@@ -104,13 +111,13 @@ export function encodeCohereStreamEvents(
 export function encodeCohereStreamErrorEvent(error: NeutralError): string {
   return event(
     'message-end',
-    `,"delta":{"error":${JSON.stringify(error.message)},"finish_reason":"ERROR","usage":${cohereUsageJson({ inputTokens: 0, outputTokens: 0, cachedInputTokens: 0, reasoningTokens: 0 })}}`,
+    `,"delta":{"error":${eventString(error.message)},"finish_reason":"ERROR","usage":${cohereUsageJson({ inputTokens: 0, outputTokens: 0, cachedInputTokens: 0, reasoningTokens: 0 })}}`,
   );
 }
 
 /** A stream that fails before its content: message-start, then the failing message-end. */
 export function encodeCohereStreamFailure(error: NeutralError, request: ChatRequest, ctx: EncodeContext): StreamEncoding {
   const usage = cohereUsageJson({ inputTokens: countInputTokens(request), outputTokens: 0, cachedInputTokens: 0, reasoningTokens: 0 });
-  const end = event('message-end', `,"delta":{"error":${JSON.stringify(error.message)},"finish_reason":"ERROR","usage":${usage}}`);
+  const end = event('message-end', `,"delta":{"error":${eventString(error.message)},"finish_reason":"ERROR","usage":${usage}}`);
   return { contentType: CONTENT_TYPE, events: [messageStart(ctx), end, DONE] };
 }
