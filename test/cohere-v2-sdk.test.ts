@@ -519,3 +519,76 @@ describe("cohere-ai CohereClientV2: scripted errors as the SDK's classes", () =>
     assert.deepEqual([error.constructor.name, error.statusCode], ['TooManyRequestsError', 429]);
   });
 });
+
+describe('cohere-ai CohereClientV2: scripted citations', () => {
+  const DOCUMENTS = [
+    { id: 'paris', data: { title: 'Paris', text: 'Paris is the capital of France.' } },
+    { data: { title: 'Lyon', text: 'Lyon is known for its food.' } },
+  ];
+  const TEXT = 'Paris is the capital; Lyon is known for food.';
+  function script(session: UnderstudySession) {
+    session
+      .scenario('cited')
+      .onExhausted('repeat_last')
+      .reply({
+        text: TEXT,
+        citations: [
+          { text: 'Paris is the capital', sources: ['paris'] },
+          { text: 'Lyon', sources: ['doc:1'] },
+        ],
+      });
+  }
+
+  test('chat answers message.citations with offsets and the cited documents; chatStream as citation-start/-end [cohere-chat.citations.json +] [cohere-chat.citations.stream +]', async () => {
+    const session = await mock.session('cohere-citations');
+    script(session);
+    const co = client(session);
+    const request = { model: MODEL, messages: [{ role: 'user' as const, content: 'Tell me about French cities.' }], documents: DOCUMENTS };
+    const response = await co.chat(request);
+    assert.deepEqual(
+      response.message.citations?.map((c) => [c.start, c.end, c.text, c.type, c.contentIndex]),
+      [
+        [0, 20, 'Paris is the capital', 'TEXT_CONTENT', 0],
+        [22, 26, 'Lyon', 'TEXT_CONTENT', 0],
+      ],
+    );
+    assert.equal(TEXT.slice(22, 26), 'Lyon');
+    assert.deepEqual(response.message.citations?.[0].sources, [
+      { type: 'document', id: 'paris', document: { id: 'paris', title: 'Paris', text: 'Paris is the capital of France.' } },
+    ]);
+    assert.deepEqual(response.message.citations?.[1].sources, [
+      { type: 'document', id: 'doc:1', document: { id: 'doc:1', title: 'Lyon', text: 'Lyon is known for its food.' } },
+    ]);
+    const events: Cohere.V2ChatStreamResponse[] = [];
+    for await (const event of await co.chatStream(request)) events.push(event);
+    const types = events.map((e) => e.type);
+    assert.deepEqual(types.slice(-6), ['citation-start', 'citation-end', 'citation-start', 'citation-end', 'content-end', 'message-end']);
+    const starts = events.filter((e) => e.type === 'citation-start');
+    assert.deepEqual(
+      starts.map((e) =>
+        e.type === 'citation-start' ? [e.index, e.delta?.message?.citations?.text, e.delta?.message?.citations?.start] : [],
+      ),
+      [
+        [0, 'Paris is the capital', 0],
+        [1, 'Lyon', 22],
+      ],
+    );
+    assert.ok(
+      types.indexOf('citation-start') > types.lastIndexOf('content-delta') && types.indexOf('citation-end') < types.indexOf('content-end'),
+      types.join(' '),
+    );
+  });
+
+  test('a citation whose words are not in the text is refused when the script is loaded [cohere-chat.citations.json -] [cohere-chat.citations.stream -]', async () => {
+    const session = await mock.session('cohere-citations-bad');
+    assert.throws(
+      () => session.scenario('miscited').reply({ text: TEXT, citations: [{ text: 'Marseille', sources: ['paris'] }] }),
+      /\/citations\/0\/text {2}expected cited words that occur in the reply's text; found "Marseille"/,
+    );
+    // Nor may a later citation come before an earlier one.
+    assert.throws(
+      () => session.scenario('reordered').reply({ text: TEXT, citations: [{ text: 'Lyon' }, { text: 'Paris' }] }),
+      /citations\/1\/text {2}expected cited words that occur in the reply's text after the previous citation/,
+    );
+  });
+});

@@ -72,9 +72,18 @@ export interface ChatRequest {
   maxOutputTokens?: number;
   /** The client's retry attempt (0 = first try) when its SDK says so in a header. */
   attempt?: number;
+  /** Documents the request grounds its answer in (Cohere's `documents`), by id; a citation's
+   * sources name them. Absent when the request sent none. */
+  documents?: GroundingDocument[];
   /** How the provider caches prompts: automatically by prefix (OpenAI, Gemini, DeepSeek — the
    * default), only where the request marks it (Anthropic `cache_control`), or not at all. */
   promptCaching?: 'automatic' | 'marked' | 'none';
+}
+
+/** A document a request sent for the answer to draw on: its id and its fields as sent. */
+export interface GroundingDocument {
+  id: string;
+  fields: Record<string, unknown>;
 }
 
 // ---------- replies (what a script says) ----------
@@ -153,6 +162,22 @@ export interface ChaosOptions {
 
 export type FinishReason = 'stop' | 'length' | 'tool_calls' | 'content_filter';
 
+/** A span of the reply's text that cites sources the request sent (documents, tool results). */
+export interface ScriptedCitation {
+  /** The cited words: they must occur in the reply's text, after the previous citation's. */
+  text: string;
+  /** Ids of the cited sources, as the request named them (a document's id, a tool call's id). */
+  sources?: string[];
+}
+
+/** A citation placed in the reply's text: `start` and `end` count characters (code points). */
+export interface ResolvedCitation {
+  start: number;
+  end: number;
+  text: string;
+  sources: string[];
+}
+
 export interface Reply {
   text?: string;
   /** Structured content; serialised compactly as the message text. */
@@ -167,6 +192,8 @@ export interface Reply {
   finishReason?: FinishReason;
   /** Extra reasoning tokens to report (for reasoning models). */
   reasoningTokens?: number;
+  /** Spans of the text that cite sources, for dialects that answer citations (Cohere). */
+  citations?: ScriptedCitation[];
   /** Pacing of a streamed answer (overrides the session's). */
   pacing?: Pacing;
   /** A failure part-way through the answer. */
@@ -187,6 +214,8 @@ export interface ResolvedReply {
   chunks: string[];
   toolCalls: ResolvedToolCall[];
   reasoning: string | null;
+  /** The reply's citations placed in its text; absent when it has none. */
+  citations?: ResolvedCitation[];
   finishReason: FinishReason;
   usage: Usage;
   /** Stream each tool call as one whole frame instead of argument fragments (zero-config answers). */

@@ -1,10 +1,10 @@
 // Checks a Cohere v2 Chat request the way Cohere does — every member of its request typed and
 // ranged, an unknown member refused — and decodes it into the neutral ChatRequest: the messages
-// (decode-messages.ts), tools, tool choice and output format (decode-tools.ts). `documents` and
-// `citation_options` are checked and left out of the neutral record (citations are not scripted).
+// (decode-messages.ts), tools, tool choice and output format (decode-tools.ts), and the documents a
+// reply's citations may name.
 
 import type { NeutralError } from '../../core/errors.js';
-import type { ChatRequest } from '../../core/model.js';
+import type { ChatRequest, GroundingDocument } from '../../core/model.js';
 import { given, isObject } from '../wire-kit/values.js';
 import { refusalOr } from '../wire-kit/wire-error.js';
 import { decodeMessages } from './decode-messages.js';
@@ -88,18 +88,19 @@ function checkOptions(body: Record<string, unknown>): void {
   }
 }
 
-/** `documents`: strings or `{data, id?}` objects. True when any was sent. */
-function checkDocuments(raw: unknown): boolean {
-  if (!given(raw)) return false;
+/** `documents`: strings or `{data, id?}` objects; one without an id is `doc:<index>`, a string
+ * one's text its `text` field. */
+function decodeDocuments(raw: unknown): GroundingDocument[] | undefined {
+  if (!given(raw)) return undefined;
   const documents = expectArray(raw, 'documents');
   if (documents.length === 0) fail('documents', 'list of documents must not be empty');
-  documents.forEach((d, i) => {
-    if (typeof d === 'string') return;
+  return documents.map((d, i): GroundingDocument => {
+    if (typeof d === 'string') return { id: `doc:${i}`, fields: { text: d } };
     const document = expectObject(d, `documents.${i}`, 'a string or a document object');
-    expectObject(requiredMember(document, 'data', `documents.${i}`), `documents.${i}.data`);
-    if (given(document.id)) expectString(document.id, `documents.${i}.id`);
+    const fields = expectObject(requiredMember(document, 'data', `documents.${i}`), `documents.${i}.data`);
+    const id = given(document.id) ? expectString(document.id, `documents.${i}.id`) : `doc:${i}`;
+    return { id, fields };
   });
-  return true;
 }
 
 function decodeRequest(body: unknown): ChatRequest {
@@ -111,8 +112,8 @@ function decodeRequest(body: unknown): ChatRequest {
   const strict = given(body.strict_tools) ? expectBoolean(body.strict_tools, 'strict_tools') : undefined;
   const tools = decodeTools(body.tools, strict);
   const toolChoice = decodeToolChoice(body.tool_choice, tools);
-  const documents = checkDocuments(body.documents);
-  const output = decodeResponseFormat(body.response_format, documents);
+  const documents = decodeDocuments(body.documents);
+  const output = decodeResponseFormat(body.response_format, documents !== undefined);
   checkOptions(body);
   const maxOutputTokens = given(body.max_tokens) ? expectInteger(body.max_tokens, 'max_tokens', POSITIVE) : undefined;
   const stream = given(body.stream) ? expectBoolean(body.stream, 'stream') : false;
@@ -128,6 +129,7 @@ function decodeRequest(body: unknown): ChatRequest {
     // message-end always carries usage.
     streamUsage: stream,
     ...(maxOutputTokens !== undefined && { maxOutputTokens }),
+    ...(documents && { documents }),
     // Cohere reports cached tokens without being asked (usage.cached_tokens).
     promptCaching: 'automatic',
   };

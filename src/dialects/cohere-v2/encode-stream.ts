@@ -1,7 +1,8 @@
 // Cohere v2 Chat SSE. Each event has an `event:` line equal to the `type` in its data (the SDK reads
 // the data's `type`): message-start; a tool plan as tool-plan-delta events, then per tool call
 // tool-call-start, tool-call-delta (argument fragments), tool-call-end; per content item
-// (thinking, then text) content-start, content-delta, content-end; message-end with the finish
+// (thinking, then text) content-start, content-delta, the text's citations as citation-start and
+// citation-end, content-end; message-end with the finish
 // reason and usage; then `data: [DONE]`. A failing stream ends with a message-end whose finish
 // reason is ERROR and whose `error` says why (Cohere's in-stream error).
 
@@ -10,6 +11,7 @@ import type { ChatRequest, EncodeContext, ResolvedReply } from '../../core/model
 import { fixedPieces, wordPieces } from '../../core/stream-pieces.js';
 import { countInputTokens } from '../../core/tokens.js';
 import type { EventSource, StreamEncoding } from '../dialect.js';
+import { citationJson } from './citations.js';
 import { cohereUsageJson } from './cohere-usage.js';
 import { toolCallJson } from './encode-response.js';
 import { mapFinishReason } from './map-finish-reason.js';
@@ -31,19 +33,31 @@ function event(type: string, rest: string): string {
   return `event: ${type}\ndata: {"type":"${type}"${rest}}\n\n`;
 }
 
-function contentItem(events: string[], index: number, type: 'text' | 'thinking', pieces: readonly string[]): void {
+function contentItem(
+  events: string[],
+  index: number,
+  type: 'text' | 'thinking',
+  pieces: readonly string[],
+  citations: string[] = [],
+): void {
   events.push(event('content-start', `,"index":${index},"delta":{"message":{"content":{"type":"${type}","${type}":""}}}`));
   for (const piece of pieces) {
     if (piece.length > 0)
       events.push(event('content-delta', `,"index":${index},"delta":{"message":{"content":{"${type}":${eventString(piece)}}}}`));
   }
+  citations.forEach((citation, i) => {
+    // Outside a string, JSON has no `[DONE]`: the escape applies to the whole object.
+    const json = citation.includes('[DONE]') ? citation.replaceAll('[DONE]', '\\u005bDONE]') : citation;
+    events.push(event('citation-start', `,"index":${i},"delta":{"message":{"citations":${json}}}`));
+    events.push(event('citation-end', `,"index":${i}`));
+  });
   events.push(event('content-end', `,"index":${index}`));
 }
 
 // The events between message-start and message-end depend only on the reply's static parts.
 const bodyCache = new WeakMap<object, string[]>();
 
-function encodeBody(reply: ResolvedReply): string[] {
+function encodeBody(reply: ResolvedReply, request: ChatRequest): string[] {
   const events: string[] = [];
   const plan = toolPlan(reply);
   if (plan !== null) {
@@ -65,7 +79,8 @@ function encodeBody(reply: ResolvedReply): string[] {
   let index = 0;
   const thinking = thinkingText(reply);
   if (thinking !== null) contentItem(events, index++, 'thinking', wordPieces(thinking));
-  if (reply.content) contentItem(events, index, 'text', reply.chunks);
+  const citations = reply.citations?.map((c) => citationJson(c, index, request));
+  if (reply.content) contentItem(events, index, 'text', reply.chunks, citations);
   return events;
 }
 
@@ -83,21 +98,23 @@ function messageEnd(reply: ResolvedReply): string {
   );
 }
 
-function bodyOf(reply: ResolvedReply): string[] {
-  let body = reply.shape ? bodyCache.get(reply.shape) : undefined;
+function bodyOf(reply: ResolvedReply, request: ChatRequest): string[] {
+  // Citations name the request's documents: a reply with them is encoded for each request.
+  const cacheable = reply.shape !== undefined && reply.citations === undefined;
+  let body = cacheable ? bodyCache.get(reply.shape!) : undefined;
   if (body === undefined) {
-    body = encodeBody(reply);
-    if (reply.shape) bodyCache.set(reply.shape, body);
+    body = encodeBody(reply, request);
+    if (cacheable) bodyCache.set(reply.shape!, body);
   }
   return body;
 }
 
 export function encodeCohereStreamEvents(
   reply: ResolvedReply,
-  _request: ChatRequest,
+  request: ChatRequest,
   ctx: EncodeContext,
 ): { contentType: string; events: EventSource } {
-  const body = bodyOf(reply);
+  const body = bodyOf(reply, request);
   const start = messageStart(ctx);
   const end = messageEnd(reply);
   const n = body.length;
