@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 
 import { createCohere } from '@ai-sdk/cohere';
-import { APICallError, generateText, stepCountIs, streamText, tool } from 'ai';
+import { APICallError, generateText, Output, stepCountIs, streamText, tool } from 'ai';
 import { z } from 'zod';
 
 import { startUnderstudy, type Understudy, type UnderstudySession } from '../src/client/index.js';
@@ -156,5 +156,43 @@ describe('Vercel AI SDK Cohere provider: a scripted call that fails the tool sch
     session.scenario('weather').callsTool('weather', { city: 75001 }, 'get_weather_zip').then().replies('Done.');
     const ran: unknown[] = [];
     await expectStreamTextRefused({ model: model(session), tools: typedWeatherTool('string', ran), ran, session });
+  });
+});
+
+describe('Vercel AI SDK Cohere provider: structured output', () => {
+  const schema = z.object({ answer: z.string(), confidence: z.number() });
+
+  test('Output.object sends json_object with the schema, and the scripted JSON is the output [aisdk-cohere.structured.json +]', async () => {
+    const session = await mock.session('aisdk-cohere-structured');
+    session.scenario('capital').repliesJson({ answer: 'Paris', confidence: 0.9 });
+    const result = await generateText({
+      model: model(session),
+      maxRetries: 0,
+      abortSignal: AbortSignal.timeout(10_000),
+      output: Output.object({ schema }),
+      prompt: 'Capital of France?',
+    });
+    assert.deepEqual(result.output, { answer: 'Paris', confidence: 0.9 });
+    const { entries } = await session.journal();
+    const output = entries[0].request?.output;
+    assert.ok(output?.type === 'json_schema', JSON.stringify(output));
+    assert.deepEqual((output.schema as { required?: string[] }).required, ['answer', 'confidence']);
+  });
+
+  test('scripted JSON failing the schema is an APICallError 409 and stays unconsumed [aisdk-cohere.structured.json -]', async () => {
+    const session = await mock.session('aisdk-cohere-structured-bad');
+    session.scenario('capital').repliesJson({ answer: 'Paris', confidence: 'high' });
+    const error = await generateText({
+      model: model(session),
+      maxRetries: 0,
+      abortSignal: AbortSignal.timeout(10_000),
+      output: Output.object({ schema }),
+      prompt: 'Capital of France?',
+    }).catch((e: unknown) => e);
+    assert.ok(APICallError.isInstance(error), `got ${String(error)}`);
+    assert.equal(error.statusCode, 409);
+    assert.equal((JSON.parse(error.responseBody ?? '{}') as { code: string }).code, 'fixture_mismatch');
+    const report = await session.check();
+    assert.equal(report.ok, false, 'the refused step is still unused');
   });
 });

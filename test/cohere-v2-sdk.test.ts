@@ -592,3 +592,30 @@ describe('cohere-ai CohereClientV2: scripted citations', () => {
     );
   });
 });
+
+describe('cohere-ai CohereClientV2: thinking', () => {
+  test('reasoning without tool calls is a thinking content item, JSON and stream', async () => {
+    const session = await mock.session('cohere-thinking');
+    session.scenario('think').onExhausted('repeat_last').reply({ text: '42.', reasoning: 'Six times seven.' });
+    const co = client(session);
+    const request = {
+      model: MODEL,
+      messages: [{ role: 'user' as const, content: 'The answer?' }],
+      thinking: { type: 'enabled' as const, tokenBudget: 1024 },
+    };
+    const response = await co.chat(request);
+    assert.deepEqual(response.message.content, [
+      { type: 'thinking', thinking: 'Six times seven.' },
+      { type: 'text', text: '42.' },
+    ]);
+    assert.equal(response.message.toolPlan, undefined);
+    let thinking = '';
+    let text = '';
+    for await (const event of await co.chatStream(request)) {
+      if (event.type !== 'content-delta') continue;
+      thinking += event.delta?.message?.content?.thinking ?? '';
+      text += event.delta?.message?.content?.text ?? '';
+    }
+    assert.deepEqual([thinking, text], ['Six times seven.', '42.']);
+  });
+});
