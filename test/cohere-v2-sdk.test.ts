@@ -619,3 +619,23 @@ describe('cohere-ai CohereClientV2: thinking', () => {
     assert.deepEqual([thinking, text], ['Six times seven.', '42.']);
   });
 });
+
+describe('cohere-ai CohereClientV2: routes', () => {
+  test('under the /cohere prefix the same dialect answers', async () => {
+    const session = await mock.session('cohere-routes');
+    session.scenario('hello').replies('Hello.');
+    const prefixed = new CohereClientV2({
+      token: session.apiKey,
+      environment: `${mock.baseUrl}/cohere`,
+      maxRetries: 0,
+      timeoutInSeconds: 10,
+    });
+    const response = await prefixed.chat({ model: MODEL, messages: [{ role: 'user', content: 'Hi' }] });
+    assert.deepEqual(response.message.content, [{ type: 'text', text: 'Hello.' }]);
+    const { entries } = await session.journal();
+    assert.deepEqual(
+      entries.map((e) => [e.route, e.operation, e.status]),
+      [['POST /cohere/v2/chat', 'cohere.chat', 200]],
+    );
+  });
+});
