@@ -26,6 +26,8 @@ const REPLIES: Record<string, Reply> = {
   reasoning: { text: 'The answer is 42.', reasoning: 'Six times seven.', reasoningTokens: 12 },
   structured: { json: { name: 'Ada', age: 36, tags: ['math', 'engines'] } },
   chunked: { text: 'one two three', chunks: ['one ', 'two ', 'three'] },
+  // Encoded per request where a dialect answers citations (their sources are the request's).
+  cited: { text: 'Paris is sunny today.', citations: [{ text: 'sunny', sources: ['doc:0'] }] },
   // Past the 8 KB of latin1 small bodies: a buffer template, recycled.
   long: { text: 'word '.repeat(4000) },
 };
