@@ -2,8 +2,9 @@
 // the data's `type`): message-start; a tool plan as tool-plan-delta events, then per tool call
 // tool-call-start, tool-call-delta (argument fragments), tool-call-end; per content item
 // (thinking, then text) content-start, content-delta, the text's citations as citation-start and
-// citation-end, content-end; message-end with the finish reason and usage; then `data: [DONE]`. A failing stream ends with a message-end whose finish
-// reason is ERROR and whose `error` says why (Cohere's in-stream error).
+// citation-end, content-end; message-end with the finish reason and usage; then `data: [DONE]`.
+// A failing stream ends with a message-end whose finish reason is ERROR and whose `error` says
+// why (Cohere's in-stream error).
 
 import type { NeutralError } from '../../core/errors.js';
 import type { ChatRequest, EncodeContext, ResolvedReply } from '../../core/model.js';
