@@ -196,3 +196,46 @@ describe('Vercel AI SDK Cohere provider: structured output', () => {
     assert.equal(report.ok, false, 'the refused step is still unused');
   });
 });
+
+describe('Vercel AI SDK Cohere provider: citations', () => {
+  test('a file part is sent as a document, and a scripted citation of it is a source with its title [aisdk-cohere.citations.json +]', async () => {
+    const session = await mock.session('aisdk-cohere-citations');
+    session.scenario('cited').reply({ text: 'Paris is sunny today.', citations: [{ text: 'sunny', sources: ['doc:0'] }] });
+    const result = await generateText({
+      model: model(session),
+      maxRetries: 0,
+      abortSignal: AbortSignal.timeout(10_000),
+      messages: [
+        {
+          role: 'user',
+          content: [
+            { type: 'text', text: 'Weather in Paris?' },
+            { type: 'file', data: new TextEncoder().encode('Paris: sunny, 21 C.'), mediaType: 'text/plain', filename: 'paris.txt' },
+          ],
+        },
+      ],
+    });
+    assert.equal(result.text, 'Paris is sunny today.');
+    assert.equal(result.sources.length, 1);
+    const [source] = result.sources;
+    assert.ok(source.sourceType === 'document', JSON.stringify(source));
+    assert.equal(source.title, 'paris.txt');
+    const cited = source.providerMetadata?.cohere as { start: number; end: number; text: string };
+    assert.deepEqual([cited.start, cited.end, cited.text], [9, 14, 'sunny']);
+    const { entries } = await session.journal();
+    assert.deepEqual(entries[0].request?.documents, [{ id: 'doc:0', fields: { text: 'Paris: sunny, 21 C.', title: 'paris.txt' } }]);
+  });
+
+  test('a citation naming no document the request sent is answered as an id-only document, which the AI SDK refuses [aisdk-cohere.citations.json -]', async () => {
+    const session = await mock.session('aisdk-cohere-citations-bad');
+    session.scenario('cited').reply({ text: 'Paris is sunny today.', citations: [{ text: 'sunny', sources: ['doc:7'] }] });
+    const error = await generateText({
+      model: model(session),
+      maxRetries: 0,
+      abortSignal: AbortSignal.timeout(10_000),
+      prompt: 'Weather in Paris?',
+    }).catch((e: unknown) => e);
+    assert.ok(error instanceof Error, `the AI SDK refuses a source without the document's text and title: ${String(error)}`);
+    assert.match(error.message, /Invalid JSON response|Type validation failed/);
+  });
+});
