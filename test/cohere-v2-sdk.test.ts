@@ -7,6 +7,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 
 import { Cohere, CohereClientV2, CohereError } from 'cohere-ai';
+import fc from 'fast-check';
 
 import { startUnderstudy, type Understudy, type UnderstudySession } from '../src/client/index.js';
 
@@ -636,6 +637,49 @@ describe('cohere-ai CohereClientV2: routes', () => {
     assert.deepEqual(
       entries.map((e) => [e.route, e.operation, e.status]),
       [['POST /cohere/v2/chat', 'cohere.chat', 200]],
+    );
+  });
+});
+
+describe('cohere-ai CohereClientV2: citations, as a property', () => {
+  // Text in pieces (each with a character that is not whitespace, as a citation's words must
+  // have); some pieces are cited. Whatever the characters (outside the BMP too), each
+  // citation's start and end pick its words out of the text, counted in code points.
+  const pieces = fc.array(
+    fc.record({ text: fc.string({ unit: 'grapheme', minLength: 1, maxLength: 6 }).filter((t) => /\S/.test(t)), cited: fc.boolean() }),
+    {
+      minLength: 1,
+      maxLength: 8,
+    },
+  );
+
+  test('any cited pieces of any text come back at offsets that pick them out, JSON and stream', { timeout: 60_000 }, async () => {
+    const session = await mock.session('cohere-citations-property');
+    const co = client(session);
+    await fc.assert(
+      fc.asyncProperty(pieces, async (parts) => {
+        const text = parts.map((p) => p.text).join('');
+        const citations = parts.filter((p) => p.cited).map((p) => ({ text: p.text, sources: ['doc:0'] }));
+        await session.reset();
+        session.scenario('cited').onExhausted('repeat_last').reply({ text, citations });
+        const request = { model: MODEL, messages: [{ role: 'user' as const, content: 'Cite it.' }], documents: ['The source.'] };
+        const response = await co.chat(request);
+        const codePoints = [...text];
+        const placed = response.message.citations ?? [];
+        assert.equal(placed.length, citations.length);
+        let previousEnd = 0;
+        for (const [i, citation] of placed.entries()) {
+          assert.equal(codePoints.slice(citation.start, citation.end).join(''), citations[i].text);
+          assert.ok(citation.start! >= previousEnd, 'in order, not overlapping');
+          previousEnd = citation.end!;
+        }
+        const streamed: Cohere.Citation[] = [];
+        for await (const event of await co.chatStream(request)) {
+          if (event.type === 'citation-start' && event.delta?.message?.citations) streamed.push(event.delta.message.citations);
+        }
+        assert.deepEqual(streamed, placed);
+      }),
+      { numRuns: 40, seed: 20261201 },
     );
   });
 });
