@@ -84,13 +84,14 @@ function dechunked(bytes: Buffer): string {
 
 /** OpenAI's, Anthropic's, Gemini's and the control API's, and the hosts' of the OpenAI dialects
  * whose error bodies differ from OpenAI's (src/dialects/openai-hosts/). */
-export type ErrorShape = 'openai' | 'anthropic' | 'gemini' | 'control' | 'mistral' | 'openrouter' | 'perplexity';
+export type ErrorShape = 'openai' | 'anthropic' | 'gemini' | 'control' | 'mistral' | 'openrouter' | 'perplexity' | 'cohere';
 
 /** The provider whose error shape a provider path's errors come in. */
 export function shapeForPath(path: string): ErrorShape {
   const bare = path.split('?')[0].replace(/^\/s\/[^/]*/, '');
   if (bare === '/_understudy' || bare.startsWith('/_understudy/')) return 'control';
   if (bare.startsWith('/anthropic/') || bare.startsWith('/v1/messages')) return 'anthropic';
+  if (bare.startsWith('/cohere/') || bare.startsWith('/v2/chat')) return 'cohere';
   if (bare.startsWith('/gemini/') || bare.startsWith('/v1beta/') || /:(?:stream)?[gG]enerateContent$/.test(bare)) return 'gemini';
   if (bare.startsWith('/mistral/')) return 'mistral';
   if (bare.startsWith('/openrouter/')) return 'openrouter';
@@ -101,7 +102,7 @@ export function shapeForPath(path: string): ErrorShape {
 /** Which shape an error body is in: one of those above, or else the dialect whose own error body
  * it has the members of. */
 export function shapeOf(body: string): ErrorShape | string | undefined {
-  for (const shape of ['anthropic', 'gemini', 'control', 'openai', 'mistral', 'openrouter', 'perplexity'] as const) {
+  for (const shape of ['anthropic', 'gemini', 'control', 'openai', 'mistral', 'openrouter', 'perplexity', 'cohere'] as const) {
     try {
       assertErrorShape(body, shape, '');
       return shape;
@@ -160,6 +161,11 @@ export function assertErrorShape(body: string, shape: ErrorShape, context: strin
     const message = value.message as { detail?: unknown } | string | undefined;
     if (value.object !== 'error' || !('type' in value) || !('code' in value)) fail('object "error", type and code expected');
     if (!(typeof message === 'string' ? message !== '' : Array.isArray(message?.detail))) fail('no message');
+    return;
+  }
+  // Cohere's body is the error itself: {"id"?, "message"}.
+  if (shape === 'cohere') {
+    if (typeof value.message !== 'string' || value.message === '' || 'error' in value) fail('a top-level message expected');
     return;
   }
   const error = value.error as Record<string, unknown> | undefined;

@@ -6,11 +6,15 @@
 export type Mode = 'json' | 'stream';
 
 /** What a question may ask for that not every provider offers. */
-export type Feature = 'tools' | 'structured output';
+export type Feature = 'tools' | 'structured output' | 'tool choice by name';
 
 /** The features a question asks for. */
 export function featuresOf(question: Question): Feature[] {
-  return [...(question.tools ? (['tools'] as const) : []), ...(question.schema ? (['structured output'] as const) : [])];
+  return [
+    ...(question.tools ? (['tools'] as const) : []),
+    ...(question.schema ? (['structured output'] as const) : []),
+    ...(question.toolChoice ? (['tool choice by name'] as const) : []),
+  ];
 }
 
 export interface ToolSpec {
