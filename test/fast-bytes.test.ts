@@ -26,6 +26,8 @@ const REPLIES: Record<string, Reply> = {
   reasoning: { text: 'The answer is 42.', reasoning: 'Six times seven.', reasoningTokens: 12 },
   structured: { json: { name: 'Ada', age: 36, tags: ['math', 'engines'] } },
   chunked: { text: 'one two three', chunks: ['one ', 'two ', 'three'] },
+  // Encoded per request where a dialect answers citations (their sources are the request's).
+  cited: { text: 'Paris is sunny today.', citations: [{ text: 'sunny', sources: ['doc:0'] }] },
   // Past the 8 KB of latin1 small bodies: a buffer template, recycled.
   long: { text: 'word '.repeat(4000) },
 };
@@ -39,6 +41,7 @@ function bodyFor(operation: string, stream: boolean): unknown {
   if (operation.startsWith('anthropic'))
     return { model: 'claude-sonnet-4-5', max_tokens: 100, messages: [{ role: 'user', content: user }], stream };
   if (operation.startsWith('gemini') || operation.startsWith('vertex')) return { contents: [{ role: 'user', parts: [{ text: user }] }] };
+  if (operation.startsWith('cohere')) return { model: 'command-a-03-2025', messages: [{ role: 'user', content: user }], stream };
   if (operation === 'ollama.chat') return { model: 'llama3.2', messages: [{ role: 'user', content: user }], stream };
   if (operation === 'ollama.generate') return { model: 'llama3.2', prompt: user, stream };
   throw new Error(`no request body for operation ${operation}: add one to test/fast-bytes.test.ts`);

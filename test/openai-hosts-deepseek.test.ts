@@ -5,10 +5,15 @@
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import { createDeepSeek } from '@ai-sdk/deepseek';
-import { stepCountIs, streamText } from 'ai';
 import OpenAI from 'openai';
 import { startUnderstudy, type Understudy, type UnderstudySession } from '../src/client/index.js';
-import { expectStreamTextRefused, scriptParisWeather, scriptZipCodeCall, typedWeatherTool } from './support/aisdk.js';
+import {
+  expectStreamedWeatherRound,
+  expectStreamTextRefused,
+  scriptParisWeather,
+  scriptZipCodeCall,
+  typedWeatherTool,
+} from './support/aisdk.js';
 
 let mock: Understudy;
 before(async () => {
@@ -176,22 +181,10 @@ test('DeepSeek chat: a json_schema format is refused with DeepSeek’s 400, and 
 test('Vercel AI SDK createDeepSeek: streamText completes a tool round [deepseek-chat.tools.stream +]', async () => {
   const session = await mock.session('deepseek-aisdk');
   scriptParisWeather(session, 'Paris is sunny.');
-  const ran: unknown[] = [];
-  const errors: unknown[] = [];
-  const result = streamText({
-    model: createDeepSeek({ baseURL: mock.url('deepseek'), apiKey: session.apiKey })('deepseek-chat'),
-    tools: typedWeatherTool('string', ran),
-    stopWhen: stepCountIs(3),
-    maxRetries: 0,
-    abortSignal: AbortSignal.timeout(10_000),
-    prompt: 'Weather in Paris?',
-    onError: ({ error }) => void errors.push(error),
-  });
-  let text = '';
-  for await (const delta of result.textStream) text += delta;
-  assert.deepEqual(errors, []);
-  assert.equal(text, 'Paris is sunny.');
-  assert.deepEqual(ran, [{ city: 'Paris' }]);
+  await expectStreamedWeatherRound(
+    createDeepSeek({ baseURL: mock.url('deepseek'), apiKey: session.apiKey })('deepseek-chat'),
+    'Paris is sunny.',
+  );
   const { entries } = await session.journal();
   assert.deepEqual(
     entries.map((e) => [e.status, e.stream, e.operation]),

@@ -6,13 +6,12 @@ import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 
 import { createGroq } from '@ai-sdk/groq';
-import { stepCountIs, streamText } from 'ai';
 import Groq from 'groq-sdk';
 import type { ChatCompletionChunk, ChatCompletionCreateParamsBase } from 'groq-sdk/resources/chat/completions';
 import OpenAI from 'openai';
 
 import { startUnderstudy, type Understudy, type UnderstudySession } from '../src/client/index.js';
-import { expectStreamTextRefused, scriptZipCodeCall, typedWeatherTool } from './support/aisdk.js';
+import { expectStreamedWeatherRound, expectStreamTextRefused, scriptZipCodeCall, typedWeatherTool } from './support/aisdk.js';
 
 let mock: Understudy;
 before(async () => {
@@ -79,6 +78,26 @@ describe('groq-sdk: Chat Completions', () => {
     await session.verify();
   });
 
+  test('a scripted reasoning is the message’s reasoning, and in a stream the first chunk’s [groq-chat.text.json +] [groq-chat.text.stream +]', async () => {
+    const session = await mock.session('groq-reasoning');
+    session.scenario('think').replies('42.', { reasoning: 'Six times seven.' }).onExhausted('repeat_last');
+    const client = groqClient(session);
+    const ask = {
+      model: 'openai/gpt-oss-20b',
+      messages: [{ role: 'user' as const, content: 'Answer?' }],
+      reasoning_format: 'parsed' as const,
+    };
+    const completion = await client.chat.completions.create(ask);
+    assert.deepEqual([completion.choices[0].message.reasoning, completion.choices[0].message.content], ['Six times seven.', '42.']);
+    const chunks = await collect(await client.chat.completions.create({ ...ask, stream: true }));
+    assert.deepEqual(
+      chunks.map((c) => c.choices[0]?.delta.reasoning).filter((r) => r),
+      ['Six times seven.'],
+    );
+    assert.equal(chunks[0].choices[0].delta.reasoning, 'Six times seven.');
+    assert.equal(chunks.map((c) => c.choices[0]?.delta.content ?? '').join(''), '42.');
+  });
+
   test('no script matches: 409 in OpenAI’s shape through groq-sdk’s ConflictError [groq-chat.text.json -]', async () => {
     const session = await mock.session('groq-no-match');
     session.scenario('tokyo').whenLatestUser({ contains: 'Tokyo' }).replies('Rain.');
@@ -120,6 +139,7 @@ describe('groq-sdk: Chat Completions', () => {
       'x_groq rides on the first and the finishing chunk only',
     );
     const call = first.flatMap((c) => c.choices[0]?.delta.tool_calls ?? []);
+    assert.equal(call.length, 1, 'the call arrives whole, in one delta, as Groq sends it');
     assert.equal(call[0].id, 'call_paris');
     assert.deepEqual(JSON.parse(call.map((c) => c.function?.arguments ?? '').join('')), { city: 'Paris' });
 
@@ -179,6 +199,33 @@ describe('groq-sdk: Chat Completions', () => {
     assert.deepEqual(
       entries.map((e) => [e.status, e.stream, e.step]),
       [[400, true, undefined]],
+    );
+  });
+
+  test('with stream_options.include_usage, x_groq.usage moves to the last chunk, OpenAI’s usage chunk, which carries Groq’s timings too [groq-chat.text.stream +]', async () => {
+    const session = await mock.session('groq-stream-usage');
+    session.scenario('hi').replies('Hello there.', { chunks: ['Hello ', 'there.'] });
+    const chunks = await collect(
+      await groqClient(session).chat.completions.create({
+        model: MODEL,
+        messages: [{ role: 'user', content: 'Hi' }],
+        stream: true,
+        // Not in groq-sdk's request type; OpenAI's, which Groq's host takes.
+        ...({ stream_options: { include_usage: true } } as object),
+      }),
+    );
+    const last = chunks.at(-1) as ChatCompletionChunk & { usage?: { prompt_tokens: number; total_time?: number } };
+    assert.deepEqual(last.choices, []);
+    const [entry] = (await session.journal()).entries;
+    assert.deepEqual(
+      [last.x_groq?.usage?.prompt_tokens, last.x_groq?.usage?.completion_tokens, last.usage?.prompt_tokens],
+      [entry.usage?.inputTokens, entry.usage?.outputTokens, entry.usage?.inputTokens],
+    );
+    assert.ok(last.usage?.total_time);
+    assert.deepEqual(
+      chunks.map((c) => c.x_groq !== undefined),
+      chunks.map((_, i) => i === 0 || i === chunks.length - 1),
+      'x_groq on the first and the last chunk only',
     );
   });
 
@@ -297,7 +344,29 @@ describe('groq-sdk: Chat Completions', () => {
       [{ logit_bias: { '42': 1 } }, 'logit_bias', /logit_bias/],
       [{ top_logprobs: 2 }, 'top_logprobs', /top_logprobs/],
       [{ n: 2 }, 'n', /'n'/],
-      [{ messages: [{ role: 'user', content: 'Hi', name: 'ann' }] }, 'messages.0.name', /name/],
+      [
+        { messages: [{ role: 'user', content: 'Hi', name: 'ann' }] },
+        'messages.0.name',
+        /'messages.0' : for 'role:user' .*property 'name' is unsupported/,
+      ],
+      // What applications keep in messages: another provider's reasoning_content, their own timestamp.
+      [
+        {
+          messages: [
+            { role: 'user', content: 'Hi' },
+            { role: 'assistant', content: 'Yes', reasoning_content: 'hm' } as never,
+            { role: 'user', content: 'And?' },
+          ],
+        },
+        'messages.1.reasoning_content',
+        /'messages.1' : for 'role:assistant' the following must be satisfied\[\('messages.1' : property 'reasoning_content' is unsupported\)\]/,
+      ],
+      [
+        { messages: [{ role: 'user', content: 'Hi', timestamp: 1 } as never] },
+        'messages.0.timestamp',
+        /property 'timestamp' is unsupported/,
+      ],
+      [{ stored: true } as never, 'stored', /property 'stored' is unsupported/],
       [{ temperature: 'hot' as never }, 'temperature', /temperature/],
       [{ reasoning_format: 'verbose' as never }, 'reasoning_format', /reasoning_format|verbose/],
     ];
@@ -488,6 +557,45 @@ describe('openai SDK at Groq’s Responses', () => {
     assert.ok(error instanceof OpenAI.ConflictError, String(error));
   });
 
+  test('a scripted 429 is the openai SDK’s RateLimitError in OpenAI’s shape; the next step answers [groq-responses.errors.json +]', async () => {
+    const session = await mock.session('groq-responses-429');
+    session
+      .scenario('limited')
+      .fails(429, 'Rate limit reached.', { code: 'rate_limit_exceeded', headers: { 'retry-after': '1' } })
+      .replies('After.');
+    const client = openaiAtGroq(session);
+    const error = await client.responses.create({ model: 'openai/gpt-oss-20b', input: 'Hi' }).catch((e: unknown) => e);
+    assert.ok(error instanceof OpenAI.RateLimitError, String(error));
+    assert.deepEqual([error.type, error.code, error.headers.get('retry-after')], ['requests', 'rate_limit_exceeded', '1']);
+    assert.equal((await client.responses.create({ model: 'openai/gpt-oss-20b', input: 'Hi' })).output_text, 'After.');
+    const { entries } = await session.journal();
+    assert.deepEqual(
+      entries.map((e) => [e.route, e.status, e.error?.code]),
+      [
+        [ROUTE_RESPONSES, 429, 'rate_limit_exceeded'],
+        [ROUTE_RESPONSES, 200, undefined],
+      ],
+    );
+  });
+
+  test('Groq’s tool error on Responses: tool_use_failed with failed_generation, as BadRequestError [groq-responses.errors.json -]', async () => {
+    const session = await mock.session('groq-responses-tool-error');
+    session
+      .scenario('broken')
+      .fails(400, 'Failed to call a function.', { code: 'tool_use_failed', extra: { failed_generation: '<function=x>' } });
+    const error = await openaiAtGroq(session)
+      .responses.create({ model: 'openai/gpt-oss-20b', input: 'Hi' })
+      .catch((e: unknown) => e);
+    assert.ok(error instanceof OpenAI.BadRequestError, String(error));
+    assert.deepEqual(error.error, {
+      message: 'Failed to call a function.',
+      type: 'invalid_request_error',
+      param: null,
+      code: 'tool_use_failed',
+      failed_generation: '<function=x>',
+    });
+  });
+
   test('stateless: store true and previous_response_id are refused with a 400; store false passes [groq-responses.validation.json -] [groq-responses.validation.json +] [groq-responses.text.json -]', async () => {
     const session = await mock.session('groq-responses-stateless');
     session.scenario('hi').replies('Hi.');
@@ -516,23 +624,10 @@ describe('Vercel AI SDK Groq provider', () => {
       .callsTool('weather', { city: 'Paris' }, 'call_paris')
       .thenWhenToolResult('weather', 'call_paris')
       .replies('Paris is sunny.', { chunks: ['Paris ', 'is sunny.'] });
-    const ran: unknown[] = [];
-    const model = createGroq({ baseURL: mock.url('groq-v1'), apiKey: session.apiKey })(MODEL);
-    const errors: unknown[] = [];
-    const result = streamText({
-      model,
-      tools: typedWeatherTool('string', ran),
-      stopWhen: stepCountIs(3),
-      maxRetries: 0,
-      abortSignal: AbortSignal.timeout(10_000),
-      prompt: 'What is the weather in Paris?',
-      onError: ({ error }) => void errors.push(error),
-    });
-    let text = '';
-    for await (const delta of result.textStream) text += delta;
-    assert.deepEqual(errors, []);
-    assert.equal(text, 'Paris is sunny.');
-    assert.deepEqual(ran, [{ city: 'Paris' }]);
+    const result = await expectStreamedWeatherRound(
+      createGroq({ baseURL: mock.url('groq-v1'), apiKey: session.apiKey })(MODEL),
+      'Paris is sunny.',
+    );
     const { entries } = await session.journal();
     assert.deepEqual(
       entries.map((e) => [e.route, e.status, e.stream, e.step]),

@@ -11,12 +11,14 @@ import type { ChatCompletionStreamRequest, CompletionChunk } from '@mistralai/mi
 import { HTTPValidationError, SDKError } from '@mistralai/mistralai/models/errors';
 import { stepCountIs, streamText } from 'ai';
 import fc from 'fast-check';
+import OpenAI from 'openai';
+import { z } from 'zod';
 
 import { startUnderstudy, type Understudy, type UnderstudySession } from '../src/client/index.js';
 import { isNeutralError } from '../src/core/errors.js';
 import type { WireContext } from '../src/dialects/dialect.js';
 import { DIALECTS } from '../src/dialects/registry.js';
-import { expectStreamTextRefused, scriptZipCodeCall, typedWeatherTool } from './support/aisdk.js';
+import { expectStreamedWeatherRound, expectStreamTextRefused, scriptZipCodeCall, typedWeatherTool } from './support/aisdk.js';
 
 let mock: Understudy;
 before(async () => {
@@ -135,6 +137,31 @@ describe('Mistral SDK: chat', () => {
     assert.deepEqual(
       [(health.providerPaths as Record<string, string>).mistral, (health.providerPaths as Record<string, string>)['mistral-v1']],
       ['/mistral', '/mistral/v1'],
+    );
+  });
+
+  test('a scripted reasoning is a thinking chunk before the text (Magistral), in a stream on the first chunk [mistral-chat.text.json +] [mistral-chat.text.stream +]', async () => {
+    const session = await mock.session('mistral-thinking');
+    session.scenario('think').replies('42.', { reasoning: 'Six times seven.' }).onExhausted('repeat_last');
+    const mistral = client(session);
+    const ask = {
+      model: 'magistral-small-latest',
+      messages: [{ role: 'user' as const, content: 'Answer?' }],
+      promptMode: 'reasoning' as const,
+    };
+    const completion = await mistral.chat.complete(ask);
+    assert.deepEqual(completion.choices[0].message?.content, [
+      { type: 'thinking', thinking: [{ type: 'text', text: 'Six times seven.' }] },
+      { type: 'text', text: '42.' },
+    ]);
+    const chunks = await collect(await mistral.chat.stream(ask));
+    assert.deepEqual(chunks[0].choices[0].delta.content, [{ type: 'thinking', thinking: [{ type: 'text', text: 'Six times seven.' }] }]);
+    assert.equal(
+      chunks
+        .slice(1)
+        .map((c) => c.choices[0]?.delta.content ?? '')
+        .join(''),
+      '42.',
     );
   });
 
@@ -357,6 +384,45 @@ describe('Mistral SDK: chat', () => {
     });
   }
 
+  test('the SDK’s chat.parse helper (a zod schema, made strict by the SDK) gets its parsed object [mistral-chat.structured.json +]', async () => {
+    const session = await mock.session('mistral-parse');
+    session.scenario('city').repliesJson({ city: 'Paris', population: 2102650 });
+    const parsed = await client(session).chat.parse({
+      model: MODEL,
+      messages: [{ role: 'user', content: 'Une ville ?' }],
+      responseFormat: z.object({ city: z.string(), population: z.number() }),
+    });
+    assert.deepEqual(parsed.choices?.[0].message?.parsed, { city: 'Paris', population: 2102650 });
+    const [entry] = (await session.journal()).entries;
+    assert.equal(entry.request?.output.type, 'json_schema');
+  });
+
+  test('strict on a JSON schema or a tool is Mistral’s, not OpenAI’s Structured Outputs rules: a schema without additionalProperties passes, strict kept in the journal [mistral-chat.structured.json +]', async () => {
+    const session = await mock.session('mistral-strict');
+    session.scenario('answer').repliesJson({ answer: 'Paris' }).then().callsTool('lookup', { city: 'Paris' }, 'lookup001');
+    const mistral = client(session);
+    // The request the Mistral SDK sent in the reference capture (mistral-chat-structured).
+    const schema = { type: 'object', properties: { answer: { type: 'string' } }, required: ['answer'] };
+    const answer = await mistral.chat.complete({
+      model: MODEL,
+      messages: [{ role: 'user', content: 'Capital?' }],
+      responseFormat: { type: 'json_schema', jsonSchema: { name: 'answer', schemaDefinition: schema, strict: true } },
+    });
+    assert.equal(answer.choices[0].message?.content, '{"answer":"Paris"}');
+    const lookup = {
+      type: 'function' as const,
+      function: { name: 'lookup', parameters: { type: 'object', properties: { city: { type: 'string' } } }, strict: true },
+    };
+    const call = await mistral.chat.complete({ model: MODEL, messages: [{ role: 'user', content: 'Look up Paris' }], tools: [lookup] });
+    assert.equal(call.choices[0].message?.toolCalls?.[0].id, 'lookup001');
+    const { entries } = await session.journal();
+    assert.deepEqual(entries[0].request?.output, { type: 'json_schema', name: 'answer', schema, strict: true });
+    assert.deepEqual(
+      entries[1].request?.tools.map((t) => [t.name, t.strict]),
+      [['lookup', true]],
+    );
+  });
+
   test('what Mistral’s request schema refuses is a 422 HTTPValidationError with detail[]; what its handlers refuse is a 400; nothing consumed [mistral-chat.validation.json -]', async () => {
     const session = await mock.session('mistral-refused');
     session.scenario('kept').replies('Toujours là.');
@@ -391,6 +457,25 @@ describe('Mistral SDK: chat', () => {
       [{ model: MODEL, messages: [{ role: 'user', content: 'Hi' }], random_seed: 1.5 }, 'int_type', ['body', 'random_seed']],
       [{ model: MODEL, messages: [{ role: 'user', content: 'Hi' }], prompt_mode: 'fast' }, 'enum', ['body', 'prompt_mode']],
       [{ model: MODEL, messages: [{ role: 'user' }] }, 'missing', ['body', 'messages', 0, 'content']],
+      // What OpenAI clients keep in messages and Mistral refuses.
+      [
+        { model: MODEL, messages: [{ role: 'user', content: 'Hi', name: 'ann' }] },
+        'extra_forbidden',
+        ['body', 'messages', 0, 'user', 'name'],
+      ],
+      [
+        {
+          model: MODEL,
+          messages: [
+            { role: 'user', content: 'Hi' },
+            { role: 'assistant', content: 'Yes', reasoning_content: 'hm' },
+            { role: 'user', content: 'And?' },
+          ],
+        },
+        'extra_forbidden',
+        ['body', 'messages', 1, 'assistant', 'reasoning_content'],
+      ],
+      [{ model: MODEL, messages: [{ role: 'developer', content: 'Be brief.' }] }, 'union_tag_invalid', ['body', 'messages', 0]],
     ];
     for (const [body, type, loc] of raw) {
       const answer = await post(session, body);
@@ -413,6 +498,34 @@ describe('Mistral SDK: chat', () => {
       [422, ...raw.map(() => 422), 400, 200],
     );
     assert.equal(counters.invalid, raw.length + 2);
+  });
+});
+
+describe("the openai SDK at Mistral (mock.url('mistral-v1'))", () => {
+  test('a streamed tool call through chat.completions.stream: whole, with a nine-character id, the usage on the finishing chunk', async () => {
+    const session = await mock.session('openai-at-mistral');
+    session.scenario('weather').callsTool('weather', { city: 'Nice' });
+    const openai = new OpenAI({ baseURL: mock.url('mistral-v1'), apiKey: session.apiKey, maxRetries: 0, timeout: 10_000 });
+    const stream = openai.chat.completions.stream({ model: MODEL, messages: [{ role: 'user', content: 'Météo ?' }], tools: [WEATHER] });
+    let usage: OpenAI.CompletionUsage | undefined;
+    stream.on('chunk', (chunk) => (usage = chunk.usage ?? usage));
+    const final = await stream.finalChatCompletion();
+    const [call] = final.choices[0].message.tool_calls ?? [];
+    assert.ok(call?.type === 'function');
+    assert.match(call.id, MISTRAL_ID);
+    assert.deepEqual(JSON.parse(call.function.arguments), { city: 'Nice' });
+    const [entry] = (await session.journal()).entries;
+    assert.deepEqual([usage?.prompt_tokens, usage?.completion_tokens], [entry.usage?.inputTokens, entry.usage?.outputTokens]);
+  });
+
+  test('an OpenAI habit Mistral refuses, stream_options, is the openai SDK’s UnprocessableEntityError', async () => {
+    const session = await mock.session('openai-at-mistral-422');
+    const openai = new OpenAI({ baseURL: mock.url('mistral-v1'), apiKey: session.apiKey, maxRetries: 0, timeout: 10_000 });
+    const error = await openai.chat.completions
+      .create({ model: MODEL, messages: [{ role: 'user', content: 'Hi' }], stream: true, stream_options: { include_usage: true } })
+      .catch((e: unknown) => e);
+    assert.ok(error instanceof OpenAI.UnprocessableEntityError, String(error));
+    assert.equal(error.status, 422);
   });
 });
 
@@ -511,23 +624,10 @@ describe('Vercel AI SDK Mistral provider', () => {
       .callsTool('weather', { city: 'Paris' })
       .thenWhenToolResult('weather')
       .replies('Paris is sunny.', { chunks: ['Paris ', 'is sunny.'] });
-    const ran: unknown[] = [];
-    const model = createMistral({ baseURL: mock.url('mistral-v1'), apiKey: session.apiKey })(MODEL);
-    const errors: unknown[] = [];
-    const result = streamText({
-      model,
-      tools: typedWeatherTool('string', ran),
-      stopWhen: stepCountIs(3),
-      maxRetries: 0,
-      abortSignal: AbortSignal.timeout(10_000),
-      prompt: 'What is the weather in Paris?',
-      onError: ({ error }) => void errors.push(error),
-    });
-    let text = '';
-    for await (const delta of result.textStream) text += delta;
-    assert.deepEqual(errors, []);
-    assert.equal(text, 'Paris is sunny.');
-    assert.deepEqual(ran, [{ city: 'Paris' }]);
+    const result = await expectStreamedWeatherRound(
+      createMistral({ baseURL: mock.url('mistral-v1'), apiKey: session.apiKey })(MODEL),
+      'Paris is sunny.',
+    );
     const steps = await result.steps;
     assert.match(steps[0].toolCalls[0].toolCallId, MISTRAL_ID);
     const { entries } = await session.journal();
@@ -543,6 +643,35 @@ describe('Vercel AI SDK Mistral provider', () => {
       usage.outputTokens,
       entries.reduce((sum, e) => sum + (e.usage?.outputTokens ?? 0), 0),
       'the AI SDK read usage from the finishing chunk',
+    );
+    await session.verify();
+  });
+
+  test('streamText with a reasoning model: the thinking reaches the caller, and sent back in the next step’s history it is read past [aisdk-mistral.tools.stream +]', async () => {
+    const session = await mock.session('aisdk-mistral-thinking');
+    session
+      .scenario('weather')
+      .reply({ reasoning: 'I should look it up.', toolCalls: [{ name: 'weather', arguments: { city: 'Paris' } }] })
+      .thenWhenToolResult('weather')
+      .replies('Sunny.');
+    const ran: unknown[] = [];
+    const result = streamText({
+      model: createMistral({ baseURL: mock.url('mistral-v1'), apiKey: session.apiKey })('magistral-small-latest'),
+      tools: typedWeatherTool('string', ran),
+      stopWhen: stepCountIs(3),
+      maxRetries: 0,
+      abortSignal: AbortSignal.timeout(10_000),
+      prompt: 'Weather in Paris?',
+    });
+    assert.equal(await result.text, 'Sunny.');
+    assert.equal((await result.steps)[0].reasoningText, 'I should look it up.');
+    const { entries } = await session.journal();
+    assert.deepEqual(
+      entries.map((e) => [e.status, e.step]),
+      [
+        [200, 'step-1'],
+        [200, 'step-2'],
+      ],
     );
     await session.verify();
   });

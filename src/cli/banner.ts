@@ -52,6 +52,7 @@ export function bannerLines(facts: BannerFacts): string[] {
     `  new OpenAI({ baseURL: '${facts.providerUrl('openai')}', apiKey: 'understudy' })`,
     `  new Anthropic({ baseURL: '${facts.providerUrl('anthropic')}', apiKey: 'understudy' })`,
     `  new GoogleGenAI({ apiKey: 'understudy', httpOptions: { baseUrl: '${facts.providerUrl('gemini')}' } })`,
+    `  Azure, Groq, Mistral, OpenRouter, DeepSeek, Perplexity: under ${facts.providerUrl('groq').replace(/\/groq$/, '')}/azure, /groq, /mistral, … (docs/dialects/openai-hosts.md)`,
     'Or call it:',
     `  curl ${facts.providerUrl('openai')}/chat/completions -H 'Content-Type: application/json' \\`,
     `    -d '{"model":"gpt-4o","messages":[{"role":"user","content":"hello"}]}'`,

@@ -72,12 +72,21 @@ export interface ChatRequest {
   maxOutputTokens?: number;
   /** The client's retry attempt (0 = first try) when its SDK says so in a header. */
   attempt?: number;
+  /** Documents the request grounds its answer in (Cohere's `documents`), by id; a citation's
+   * sources name them. Absent when the request sent none. */
+  documents?: GroundingDocument[];
   /** How the provider caches prompts: automatically by prefix (OpenAI, Gemini, DeepSeek — the
    * default), only where the request marks it (Anthropic `cache_control`), or not at all. */
   promptCaching?: 'automatic' | 'marked' | 'none';
   /** The provider's tool call ids are exactly this many letters and digits (Mistral's nine): the
    * ids Understudy makes for calls a script names none for take that form. */
   toolCallIdLength?: number;
+}
+
+/** A document a request sent for the answer to draw on: its id and its fields as sent. */
+export interface GroundingDocument {
+  id: string;
+  fields: Record<string, unknown>;
 }
 
 // ---------- replies (what a script says) ----------
@@ -159,6 +168,22 @@ export interface ChaosOptions {
 
 export type FinishReason = 'stop' | 'length' | 'tool_calls' | 'content_filter';
 
+/** A span of the reply's text that cites sources the request sent (documents, tool results). */
+export interface ScriptedCitation {
+  /** The cited words: they must occur in the reply's text, after the previous citation's. */
+  text: string;
+  /** Ids of the cited sources, as the request named them (a document's id, a tool call's id). */
+  sources?: string[];
+}
+
+/** A citation placed in the reply's text: `start` and `end` count characters (code points). */
+export interface ResolvedCitation {
+  start: number;
+  end: number;
+  text: string;
+  sources: string[];
+}
+
 export interface Reply {
   text?: string;
   /** Structured content; serialised compactly as the message text. */
@@ -173,6 +198,8 @@ export interface Reply {
   finishReason?: FinishReason;
   /** Extra reasoning tokens to report (for reasoning models). */
   reasoningTokens?: number;
+  /** Spans of the text that cite sources, for dialects that answer citations (Cohere). */
+  citations?: ScriptedCitation[];
   /** Pacing of a streamed answer (overrides the session's). */
   pacing?: Pacing;
   /** A failure part-way through the answer. */
@@ -196,6 +223,8 @@ export interface ResolvedReply {
   chunks: string[];
   toolCalls: ResolvedToolCall[];
   reasoning: string | null;
+  /** The reply's citations placed in its text; absent when it has none. */
+  citations?: ResolvedCitation[];
   finishReason: FinishReason;
   usage: Usage;
   /** Stream each tool call as one whole frame instead of argument fragments (zero-config answers). */

@@ -1,6 +1,7 @@
 // Every dialect the server speaks. A new dialect adds its folder and one line here.
 
 import { anthropicMessagesRegistration } from './anthropic-messages/routes.js';
+import { cohereV2Registration } from './cohere-v2/routes.js';
 import type { DialectRegistration } from './dialect.js';
 import { geminiRegistration } from './gemini/routes.js';
 import { ollamaRegistration } from './ollama/routes.js';
@@ -14,6 +15,7 @@ export const DIALECTS: DialectRegistration[] = [
   openaiResponsesRegistration,
   anthropicMessagesRegistration,
   geminiRegistration,
+  cohereV2Registration,
   ollamaRegistration,
   ...OPENAI_HOSTS.map(hostRegistration),
 ];

@@ -158,6 +158,7 @@ const REPLY_KEYS = [
   'error',
   'finishReason',
   'reasoningTokens',
+  'citations',
   'pacing',
   'fault',
   'hostFields',
@@ -196,6 +197,7 @@ export function replyRule(reply: Obj, path: Path, ctx: RuleContext): void {
     }
   }
   replySize(reply, path, jsonOk, ctx);
+  citationsInText(reply, path, hasText ? reply.text : jsonOk ? JSON.stringify(reply.json) : undefined, ctx);
   if (Array.isArray(reply.toolCalls)) {
     const ids = new Map<string, number>();
     reply.toolCalls.forEach((call: unknown, i) => {
@@ -209,6 +211,29 @@ export function replyRule(reply: Obj, path: Path, ctx: RuleContext): void {
         );
     });
   }
+}
+
+/** Each citation's text occurs in the reply's content, after the previous citation's. */
+function citationsInText(reply: Obj, path: Path, content: unknown, ctx: RuleContext): void {
+  if (!Array.isArray(reply.citations)) return;
+  if (typeof content !== 'string') {
+    if (reply.citations.length > 0)
+      ctx.report([...path, 'citations'], 'expected "citations" only together with "text" or "json" (they cite spans of it); found neither');
+    return;
+  }
+  let from = 0;
+  reply.citations.forEach((citation: unknown, i) => {
+    if (!isObj(citation) || typeof citation.text !== 'string' || citation.text === '') return;
+    const at = content.indexOf(citation.text, from);
+    if (at < 0) {
+      ctx.report(
+        [...path, 'citations', i, 'text'],
+        `expected cited words that occur in the reply's text${i > 0 ? ' after the previous citation' : ''}; found ${found(citation.text)}`,
+      );
+      return;
+    }
+    from = at + citation.text.length;
+  });
 }
 
 /** A reply within the per-reply byte limit, its chunk list within the per-stream one. */

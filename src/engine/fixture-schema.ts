@@ -174,6 +174,18 @@ export function describeFixtureFormat(z: typeof Z) {
     { id: 'toolCall', description: 'A tool call the reply makes.' },
   );
 
+  const citation = object(
+    'a citation',
+    {
+      text: described(name('the cited words'), "The cited words: they must occur in the reply's text, after the previous citation's."),
+      sources: described(
+        list('a list of source ids', name('a source id'), false),
+        "Ids of the cited sources, as the request named them (a document's id, a tool call's id).",
+      ).optional(),
+    },
+    { id: 'citation', description: 'A span of the reply text that cites sources; answered by the dialects that carry citations (Cohere).' },
+  );
+
   const reply = rule(
     object(
       'a reply',
@@ -195,6 +207,10 @@ export function describeFixtureFormat(z: typeof Z) {
         reasoningTokens: described(
           integer('an integer ≥ 0', 0),
           'Extra reasoning tokens to report in usage (for reasoning models).',
+        ).optional(),
+        citations: described(
+          list('a list of citations', citation, false),
+          'Spans of the text that cite sources, in the order they occur; answered by the dialects that carry citations (Cohere).',
         ).optional(),
         pacing: pacingOf("Pacing of this streamed answer (overrides the scenario's and the session's)."),
         fault: described(fault.optional(), 'A failure part-way through this answer.'),

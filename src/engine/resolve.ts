@@ -1,7 +1,7 @@
 // Turns a scripted Reply into what a dialect encodes: ids assigned, content and chunks decided,
 // usage counted.
 
-import type { ChatRequest, Reply, ResolvedReply } from '../core/model.js';
+import type { ChatRequest, Reply, ResolvedCitation, ResolvedReply, ScriptedCitation } from '../core/model.js';
 import { EVENT_WEIGHT, LARGE_REPLY_WEIGHT, wordPieces } from '../core/stream-pieces.js';
 import { countInputTokens, countOutputTokens } from '../core/tokens.js';
 
@@ -25,6 +25,24 @@ export function replyContent(reply: Reply): string | null {
 }
 
 const NONE: never[] = [];
+
+/** Each citation at the first occurrence of its text after the previous one's; one whose text is
+ * not there (fixture validation refuses such a script) is left out. */
+export function placeCitations(content: string, citations: ScriptedCitation[]): ResolvedCitation[] {
+  const placed: ResolvedCitation[] = [];
+  let from = 0;
+  let codePoints = 0;
+  for (const citation of citations) {
+    const at = citation.text === '' ? -1 : content.indexOf(citation.text, from);
+    if (at < 0) continue;
+    codePoints += [...content.slice(from, at)].length;
+    const length = [...citation.text].length;
+    placed.push({ start: codePoints, end: codePoints + length, text: citation.text, sources: citation.sources ?? [] });
+    codePoints += length;
+    from = at + citation.text.length;
+  }
+  return placed;
+}
 
 type StaticParts = Omit<ResolvedReply, 'usage'>;
 
@@ -65,6 +83,7 @@ function buildParts(reply: Reply, stream: boolean, ids: IdSource, wholeToolCalls
     chunks: reply.chunks ?? (content === null || !stream ? NONE : defaultChunks(content)),
     toolCalls,
     reasoning: reply.reasoning ?? null,
+    ...(reply.citations?.length && content !== null && { citations: placeCitations(content, reply.citations) }),
     finishReason: reply.finishReason ?? (toolCalls.length > 0 ? 'tool_calls' : 'stop'),
     wholeToolCalls,
     shape: undefined,
@@ -102,6 +121,7 @@ export function resolveReply(reply: Reply, request: ChatRequest, ids: IdSource, 
     chunks: parts.chunks,
     toolCalls: parts.toolCalls,
     reasoning: parts.reasoning,
+    ...(parts.citations && { citations: parts.citations }),
     finishReason: parts.finishReason,
     wholeToolCalls: parts.wholeToolCalls,
     shape: parts.shape,

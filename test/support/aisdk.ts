@@ -38,6 +38,29 @@ export async function expectStreamTextRefused(options: {
   );
 }
 
+/** streamText with a string-typed weather tool through a scripted Paris round (scriptParisWeather):
+ * no error reported, the tool ran once, for Paris, and the answer streamed whole. Returns the
+ * result, for what else a test reads of it (steps, usage). */
+export async function expectStreamedWeatherRound(model: LanguageModel, answer: string) {
+  const ran: unknown[] = [];
+  const errors: unknown[] = [];
+  const result = streamText({
+    model,
+    tools: typedWeatherTool('string', ran),
+    stopWhen: stepCountIs(3),
+    maxRetries: 0,
+    abortSignal: AbortSignal.timeout(10_000),
+    prompt: 'What is the weather in Paris?',
+    onError: ({ error }) => void errors.push(error),
+  });
+  let text = '';
+  for await (const delta of result.textStream) text += delta;
+  assert.deepEqual(errors, []);
+  assert.equal(text, answer);
+  assert.deepEqual(ran, [{ city: 'Paris' }]);
+  return result;
+}
+
 /** A weather tool whose `city` must be a string or a number, recording each run. */
 export function typedWeatherTool(cityType: 'string' | 'number', ran: unknown[]): ToolSet {
   return {

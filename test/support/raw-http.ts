@@ -82,9 +82,9 @@ function dechunked(bytes: Buffer): string {
   return Buffer.concat(parts).toString('utf8');
 }
 
-/** OpenAI's, Anthropic's, Gemini's, Ollama's and the control API's, and the hosts' of the OpenAI
- * dialects whose error bodies differ from OpenAI's (src/dialects/openai-hosts/). */
-export type ErrorShape = 'openai' | 'anthropic' | 'gemini' | 'ollama' | 'control' | 'mistral' | 'openrouter' | 'perplexity';
+/** OpenAI's, Anthropic's, Gemini's, Ollama's, Cohere's and the control API's, and the hosts' of the
+ * OpenAI dialects whose error bodies differ from OpenAI's (src/dialects/openai-hosts/). */
+export type ErrorShape = 'openai' | 'anthropic' | 'gemini' | 'ollama' | 'control' | 'mistral' | 'openrouter' | 'perplexity' | 'cohere';
 
 /** The provider whose error shape a provider path's errors come in. */
 export function shapeForPath(path: string): ErrorShape {
@@ -92,6 +92,7 @@ export function shapeForPath(path: string): ErrorShape {
   if (bare === '/_understudy' || bare.startsWith('/_understudy/')) return 'control';
   if (bare.startsWith('/anthropic/') || bare.startsWith('/v1/messages')) return 'anthropic';
   if (bare.startsWith('/api/') || bare.startsWith('/ollama/api/')) return 'ollama';
+  if (bare.startsWith('/cohere/') || bare.startsWith('/v2/chat')) return 'cohere';
   if (bare.startsWith('/gemini/') || bare.startsWith('/v1beta/') || /:(?:stream)?[gG]enerateContent$/.test(bare)) return 'gemini';
   if (bare.startsWith('/mistral/')) return 'mistral';
   if (bare.startsWith('/openrouter/')) return 'openrouter';
@@ -102,7 +103,7 @@ export function shapeForPath(path: string): ErrorShape {
 /** Which shape an error body is in: one of those above, or else the dialect whose own error body
  * it has the members of. */
 export function shapeOf(body: string): ErrorShape | string | undefined {
-  for (const shape of ['anthropic', 'gemini', 'ollama', 'control', 'openai', 'mistral', 'openrouter', 'perplexity'] as const) {
+  for (const shape of ['anthropic', 'gemini', 'ollama', 'control', 'openai', 'mistral', 'openrouter', 'perplexity', 'cohere'] as const) {
     try {
       assertErrorShape(body, shape, '');
       return shape;
@@ -166,6 +167,11 @@ export function assertErrorShape(body: string, shape: ErrorShape, context: strin
     const message = value.message as { detail?: unknown } | string | undefined;
     if (value.object !== 'error' || !('type' in value) || !('code' in value)) fail('object "error", type and code expected');
     if (!(typeof message === 'string' ? message !== '' : Array.isArray(message?.detail))) fail('no message');
+    return;
+  }
+  // Cohere's body is the error itself: {"id"?, "message"}.
+  if (shape === 'cohere') {
+    if (typeof value.message !== 'string' || value.message === '' || 'error' in value) fail('a top-level message expected');
     return;
   }
   const error = value.error as Record<string, unknown> | undefined;

@@ -1,8 +1,9 @@
 // Groq: Chat Completions and Responses under `/openai/v1` of its own base URL. Its answers carry
-// `x_groq` (the request id; in a stream, on the first chunk, and with the token usage and timings
-// on the chunk that finishes); its usage adds queue, prompt and completion times. It refuses a few
-// OpenAI members (logprobs, logit_bias, top_logprobs, a message's name, n other than 1), and its
-// Responses keep nothing (no `store`, no `previous_response_id`).
+// `x_groq` (the request id; in a stream on the first chunk, and with the token usage and timings
+// on the last); its usage adds queue, prompt and completion times, a scripted reasoning is the
+// message's `reasoning`, and streamed tool calls come whole. It refuses a few OpenAI members
+// (logprobs, logit_bias, top_logprobs, a message's name, n other than 1), and its Responses keep
+// nothing (no `store`, no `previous_response_id`).
 
 import { invalidRequest, type NeutralError } from '../../core/errors.js';
 import type { Usage } from '../../core/model.js';
@@ -34,17 +35,46 @@ const GROQ_CHAT_FIELDS: Readonly<Record<string, FieldRule>> = {
 const REFUSED = ['logprobs', 'logit_bias', 'top_logprobs'] as const;
 
 function unsupported(param: string): NeutralError {
-  return invalidRequest(`'${param}' : property '${param.split('.').at(-1)}' is unsupported`, param, 'unsupported_parameter');
+  return invalidRequest(`property '${param}' is unsupported`, param, 'unsupported_parameter');
+}
+
+/** Each role's message members (groq-sdk's message params); Groq refuses any other. */
+const MESSAGE_MEMBERS: Record<string, ReadonlySet<string>> = {
+  system: new Set(['role', 'content', 'name']),
+  developer: new Set(['role', 'content', 'name']),
+  user: new Set(['role', 'content', 'name']),
+  assistant: new Set(['role', 'content', 'name', 'tool_calls', 'function_call', 'reasoning']),
+  tool: new Set(['role', 'content', 'tool_call_id']),
+  function: new Set(['role', 'content', 'name']),
+};
+
+/** A message member Groq refuses, in its words ('messages.1' : for 'role:assistant' the
+ * following must be satisfied[…]): one its role has not (`reasoning_content` kept from another
+ * provider, an application's own `timestamp`), or a `name`, which Groq documents as refused. */
+function messageRefusal(message: JsonObject, i: number): NeutralError | undefined {
+  const members = typeof message.role === 'string' ? MESSAGE_MEMBERS[message.role] : undefined;
+  if (!members) return undefined;
+  for (const key in message) {
+    if (members.has(key) && !(key === 'name' && given(message.name))) continue;
+    return invalidRequest(
+      `'messages.${i}' : for 'role:${message.role as string}' the following must be satisfied[('messages.${i}' : property '${key}' is unsupported)]`,
+      `messages.${i}.${key}`,
+      'unsupported_parameter',
+    );
+  }
+  return undefined;
 }
 
 function prepareChat(body: JsonObject): JsonObject | NeutralError {
+  for (const key in body) if (!Object.hasOwn(GROQ_CHAT_FIELDS, key)) return unsupported(key);
   for (const key of REFUSED) if (given(body[key])) return unsupported(key);
-  if (given(body.n) && body.n !== 1) return invalidRequest(`'n' : number must be at most 1`, 'n', 'invalid_value');
+  if (given(body.n) && body.n !== 1) return invalidRequest(`'n' : number must be equal to 1`, 'n', 'invalid_value');
   const messages = body.messages;
   if (Array.isArray(messages)) {
     for (let i = 0; i < messages.length; i++) {
       const message: unknown = messages[i];
-      if (isObject(message) && given(message.name)) return unsupported(`messages.${i}.name`);
+      const refused = isObject(message) ? messageRefusal(message, i) : undefined;
+      if (refused) return refused;
     }
   }
   return body;
@@ -85,18 +115,25 @@ export const groq: OpenAIHost = {
     paths: ['/groq/openai/v1/chat/completions'],
     fields: GROQ_CHAT_FIELDS,
     prepare: prepareChat,
+    // Groq sends each streamed tool call whole, arguments and all, in one delta.
+    wholeToolCalls: true,
     answer(answer, reply, _request, ctx) {
       Object.assign(answer.usage as JsonObject, timings(reply.usage));
+      if (reply.reasoning !== null) ((answer.choices as JsonObject[])[0].message as JsonObject).reasoning = reply.reasoning;
       // On a JSON answer x_groq's usage is the prompt cache's share (groq-sdk's XGroq.Usage);
       // Understudy's one cache counts as the on-chip (SRAM) one.
       answer.x_groq = { id: requestIdOf(ctx), usage: { sram_cached_tokens: reply.usage.cachedInputTokens, dram_cached_tokens: 0 } };
     },
-    // The first chunk, the one with the finish reason, and OpenAI's usage chunk (when asked for).
-    touches: (framed, place) => place.index === 0 || framed.includes('"finish_reason":"') || framed.includes('"usage":{'),
+    // The first chunk and the last before [DONE] (the finishing one, or OpenAI's usage chunk when
+    // asked for), and any chunk with OpenAI's usage.
+    touches: (framed, place) => place.index === 0 || place.index === place.count - 2 || framed.includes('"usage":{'),
     event(data, place, reply, _request, ctx) {
       const choice = (data.choices as JsonObject[])[0];
-      if (place.index === 0) data.x_groq = { id: requestIdOf(ctx) };
-      else if (choice !== undefined && choice.finish_reason !== null) {
+      if (place.index === 0) {
+        data.x_groq = { id: requestIdOf(ctx) };
+        // The whole reasoning rides on the first chunk, before any content.
+        if (reply.reasoning !== null && choice !== undefined) (choice.delta as JsonObject).reasoning = reply.reasoning;
+      } else if (place.index === place.count - 2) {
         const u = reply.usage;
         data.x_groq = {
           id: requestIdOf(ctx),

@@ -30,7 +30,9 @@ export interface HostOperation {
   /** Before OpenAI's checks: refuse with a neutral error, or hand the body on (rewritten where the
    * host spells a field its own way, e.g. Mistral's `tool_choice: "any"`). */
   prepare?(body: JsonObject, wire: WireContext): JsonObject | NeutralError;
-  /** Request members the host accepts besides OpenAI's, each with its check (Chat Completions). */
+  /** The host's request members, each with its check (Chat Completions): the whole table, in place
+   * of OpenAI's CHAT_FIELDS (spread it to add members, as Groq does; list your own to refuse
+   * OpenAI's, as Mistral does). */
   fields?: Readonly<Record<string, FieldRule>>;
   /** After OpenAI's checks: e.g. the model named by the path when the body names none. */
   finish?(request: ChatRequest, body: JsonObject, wire: WireContext): ChatRequest | NeutralError;

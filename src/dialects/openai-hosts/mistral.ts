@@ -5,194 +5,10 @@
 // refuses (a member's type, range or value, a missing or an unknown member) is a 422 whose message
 // is FastAPI's {"detail":[{type, loc, msg}]}.
 
-import { invalidRequest, type NeutralError } from '../../core/errors.js';
 import type { Usage } from '../../core/model.js';
-import type { EncodedBody } from '../dialect.js';
-import { withExtra } from '../openai/encode-error.js';
-import { CHAT_FIELDS } from '../openai-chat/decode-request.js';
-import { arrayOf, boolean, DECODED, integer, number, object, oneOf, string, type FieldRule } from '../openai/field-rules.js';
-import { isObject } from '../wire-kit/values.js';
+import { encodeMistralError, mistralRefusal } from './mistral-errors.js';
+import { finishMistralChat, MISTRAL_CHAT_FIELDS, prepareMistralChat } from './mistral-request.js';
 import type { JsonObject, OpenAIHost } from './host.js';
-
-/** Mistral's chat request members (its SDK's ChatCompletionRequest). */
-const MISTRAL_CHAT_FIELDS: Readonly<Record<string, FieldRule>> = {
-  model: DECODED,
-  messages: DECODED,
-  tools: DECODED,
-  tool_choice: DECODED,
-  parallel_tool_calls: DECODED,
-  response_format: DECODED,
-  stream: DECODED,
-  n: DECODED,
-  max_tokens: DECODED,
-  temperature: number(0),
-  top_p: number(0, 1),
-  stop: CHAT_FIELDS.stop,
-  random_seed: integer(0),
-  metadata: object({}),
-  presence_penalty: number(-2, 2),
-  frequency_penalty: number(-2, 2),
-  prediction: CHAT_FIELDS.prediction,
-  reasoning_effort: oneOf('none', 'minimal', 'low', 'medium', 'high'),
-  prompt_mode: oneOf('reasoning'),
-  guardrails: arrayOf(object({})),
-  prompt_cache_key: string(),
-  service_tier: oneOf('auto', 'standard_only'),
-  safe_prompt: boolean,
-};
-
-/** Mistral's tool call ids: nine letters and digits. */
-const TOOL_CALL_ID_LENGTH = 9;
-
-function extraForbidden(key: string): NeutralError {
-  return invalidRequest(`Extra inputs are not permitted: '${key}'.`, key, 'unknown_parameter');
-}
-
-/** A tool call whose arguments are an object (Mistral takes either), with OpenAI's text instead. */
-function withTextArguments(call: unknown): unknown {
-  if (!isObject(call) || !isObject(call.function) || !isObject(call.function.arguments)) return call;
-  return { ...call, function: { ...call.function, arguments: JSON.stringify(call.function.arguments) } };
-}
-
-/** A content chunk in OpenAI's spelling: Mistral's `image_url` may be the URL itself. */
-function withImageObject(part: unknown): unknown {
-  return isObject(part) && part.type === 'image_url' && typeof part.image_url === 'string'
-    ? { ...part, image_url: { url: part.image_url } }
-    : part;
-}
-
-/** The same list of messages, or a copy with what Mistral spells its own way in OpenAI's terms. */
-function inOpenAITerms(messages: unknown[]): unknown[] {
-  let copied: unknown[] | undefined;
-  messages.forEach((message, i) => {
-    if (!isObject(message)) return;
-    let changed = message;
-    if (Array.isArray(message.tool_calls)) {
-      const calls = message.tool_calls.map(withTextArguments);
-      if (calls.some((call, j) => call !== (message.tool_calls as unknown[])[j])) changed = { ...changed, tool_calls: calls };
-    }
-    if (Array.isArray(message.content)) {
-      const content = message.content.map(withImageObject);
-      if (content.some((part, j) => part !== (message.content as unknown[])[j])) changed = { ...changed, content };
-    }
-    if (changed === message) return;
-    copied ??= messages.slice();
-    copied[i] = changed;
-  });
-  return copied ?? messages;
-}
-
-function prepare(body: JsonObject): JsonObject | NeutralError {
-  for (const key in body) if (!Object.hasOwn(MISTRAL_CHAT_FIELDS, key)) return extraForbidden(key);
-  let prepared = body;
-  if (body.tool_choice === 'any') prepared = { ...prepared, tool_choice: 'required' };
-  if (Array.isArray(body.messages)) {
-    const messages = inOpenAITerms(body.messages);
-    if (messages !== body.messages) prepared = { ...prepared, messages };
-  }
-  return prepared;
-}
-
-// ------------------------------------------------------------------ 422 or 400
-
-/** The pydantic error type of each refusal Mistral's request schema makes (a 422). */
-const SCHEMA_REFUSALS: Record<string, string> = {
-  invalid_type: 'type_error',
-  missing_required_parameter: 'missing',
-  unknown_parameter: 'extra_forbidden',
-  invalid_value: 'enum',
-  integer_below_min_value: 'greater_than_equal',
-  decimal_below_min_value: 'greater_than_equal',
-  integer_above_max_value: 'less_than_equal',
-  decimal_above_max_value: 'less_than_equal',
-  empty_string: 'string_too_short',
-  string_below_min_length: 'string_too_short',
-  string_above_max_length: 'string_too_long',
-  empty_array: 'too_short',
-  array_below_min_length: 'too_short',
-  array_above_max_length: 'too_long',
-};
-
-/** pydantic's wording where it is one fixed sentence; other refusals keep Understudy's. */
-const PYDANTIC_WORDS: Record<string, string> = {
-  missing: 'Field required',
-  extra_forbidden: 'Extra inputs are not permitted',
-};
-
-/** The type error of a value that should have been `expected` (OpenAI's wording names it). */
-const TYPE_ERRORS: [RegExp, string][] = [
-  [/expected a decimal/, 'float_type'],
-  [/expected an integer/, 'int_type'],
-  [/expected a string/, 'string_type'],
-  [/expected a boolean/, 'bool_type'],
-  [/expected an array/, 'list_type'],
-  [/expected an object/, 'dict_type'],
-];
-
-function schemaTypeOf(error: NeutralError): string | undefined {
-  const type = error.code === null ? undefined : SCHEMA_REFUSALS[error.code];
-  if (type !== 'type_error') return type;
-  for (const [pattern, name] of TYPE_ERRORS) if (pattern.test(error.message)) return name;
-  return type;
-}
-
-/** A refusal of the request schema is Mistral's 422; every other refusal stays a 400. */
-function refusal(error: NeutralError): NeutralError {
-  return error.kind === 'invalid_request' && error.param && schemaTypeOf(error) ? { ...error, status: 422 } : error;
-}
-
-/** `messages[0].content` (or OpenAI's `messages.[0].role`) as FastAPI's loc: body, messages, 0, content. */
-function locOf(param: string | null | undefined): (string | number)[] {
-  const loc: (string | number)[] = ['body'];
-  if (!param) return loc;
-  for (const piece of param.split(/\.|\[|\]/)) {
-    if (piece === '') continue;
-    loc.push(/^\d+$/.test(piece) ? Number(piece) : piece);
-  }
-  return loc;
-}
-
-// ------------------------------------------------------------------ the error body
-
-function typeFor(error: NeutralError): string {
-  if (error.type) return error.type;
-  switch (error.kind) {
-    case 'no_match':
-    case 'exhausted':
-    case 'mismatch':
-    case 'superseded':
-      return 'understudy_error';
-    default:
-      break;
-  }
-  if (error.status === 429) return 'rate_limited';
-  if (error.status >= 500) return 'internal_server_error';
-  return 'invalid_request_error';
-}
-
-function errorObject(error: NeutralError): JsonObject {
-  if (error.status === 422 && error.kind === 'invalid_request') {
-    const type = schemaTypeOf(error) ?? 'value_error';
-    // An unknown member's name is the member, dots and brackets included; other params are paths.
-    const loc = type === 'extra_forbidden' ? ['body', error.param as string] : locOf(error.param);
-    const detail = { type, loc, msg: PYDANTIC_WORDS[type] ?? error.message };
-    return { object: 'error', message: { detail: [detail] }, type: 'invalid_request_error', param: null, code: null };
-  }
-  return withExtra(
-    { object: 'error', message: error.message, type: typeFor(error), param: error.param ?? null, code: error.code ?? null },
-    error,
-  );
-}
-
-function encodeMistralError(error: NeutralError): EncodedBody {
-  return {
-    status: error.status,
-    headers: { 'content-type': 'application/json', ...(error.headers ?? {}) },
-    body: JSON.stringify(errorObject(error)),
-  };
-}
-
-// ------------------------------------------------------------------ answers
 
 function usageOf(usage: Usage): JsonObject {
   return { prompt_tokens: usage.inputTokens, completion_tokens: usage.outputTokens, total_tokens: usage.inputTokens + usage.outputTokens };
@@ -211,22 +27,28 @@ function trimmed(data: JsonObject): void {
   }
 }
 
+function thinkingChunk(reasoning: string): JsonObject {
+  return { type: 'thinking', thinking: [{ type: 'text', text: reasoning }] };
+}
+
 export const mistral: OpenAIHost = {
   id: 'mistral',
   name: 'Mistral',
   chat: {
     paths: ['/mistral/v1/chat/completions'],
     fields: MISTRAL_CHAT_FIELDS,
-    prepare,
-    finish(request) {
-      request.toolCallIdLength = TOOL_CALL_ID_LENGTH;
-      return request;
-    },
-    refusal,
+    prepare: prepareMistralChat,
+    finish: finishMistralChat,
+    refusal: mistralRefusal,
     wholeToolCalls: true,
     answer(answer, reply) {
       trimmed(answer);
       answer.usage = usageOf(reply.usage);
+      // Reasoning models (Magistral) answer with a thinking chunk before the text.
+      if (reply.reasoning !== null) {
+        const message = (answer.choices as JsonObject[])[0].message as JsonObject;
+        message.content = [thinkingChunk(reply.reasoning), ...(message.content === null ? [] : [{ type: 'text', text: message.content }])];
+      }
     },
     streamError(_error, ctx) {
       // Mistral's SDK validates every chunk as a completion chunk, so an error chunk of OpenAI's
@@ -240,8 +62,11 @@ export const mistral: OpenAIHost = {
         choices: [{ index: 0, delta: {}, finish_reason: 'error' }],
       };
     },
-    event(data, _place, reply) {
+    event(data, place, reply) {
       trimmed(data);
+      // The whole thinking rides on the first chunk, before any text.
+      if (place.index === 0 && reply.reasoning !== null)
+        ((data.choices as JsonObject[])[0].delta as JsonObject).content = [thinkingChunk(reply.reasoning)];
       const choice = (data.choices as JsonObject[])[0];
       if (choice !== undefined && choice.finish_reason !== null) data.usage = usageOf(reply.usage);
     },

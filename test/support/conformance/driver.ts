@@ -6,14 +6,14 @@
 export type Mode = 'json' | 'stream';
 
 /** What a question may ask for that not every provider offers. */
-export type Feature = 'tools' | 'structured output' | 'named tool choice';
+export type Feature = 'tools' | 'structured output' | 'tool choice by name';
 
 /** The features a question asks for. */
 export function featuresOf(question: Question): Feature[] {
   return [
     ...(question.tools ? (['tools'] as const) : []),
-    ...(question.toolChoice ? (['named tool choice'] as const) : []),
     ...(question.schema ? (['structured output'] as const) : []),
+    ...(question.toolChoice ? (['tool choice by name'] as const) : []),
   ];
 }
 

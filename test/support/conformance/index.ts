@@ -2,6 +2,7 @@
 // registered operation that no driver reaches.
 
 import { anthropicMessagesDriver } from './anthropic-messages.js';
+import { cohereV2Driver } from './cohere-v2.js';
 import type { ConformanceDriver } from './driver.js';
 import { geminiDriver, vertexDriver, vertexExpressDriver } from './gemini.js';
 import { ollamaChatDriver, ollamaGenerateDriver } from './ollama.js';
@@ -16,6 +17,7 @@ export const DRIVERS: ConformanceDriver[] = [
   geminiDriver,
   vertexDriver,
   vertexExpressDriver,
+  cohereV2Driver,
   ollamaChatDriver,
   ollamaGenerateDriver,
   ...openaiHostDrivers,

@@ -149,7 +149,7 @@ export const ollamaChatDriver: ConformanceDriver = {
   dialect: 'ollama',
   operations: { json: 'ollama.chat', stream: 'ollama.chat' },
   errorTypes: ERROR_TYPES,
-  lacks: ['named tool choice'],
+  lacks: ['tool choice by name'],
   connect: chatClient,
   errorOf: ollamaErrorOf,
 };
@@ -159,7 +159,7 @@ export const ollamaGenerateDriver: ConformanceDriver = {
   dialect: 'ollama',
   operations: { json: 'ollama.generate', stream: 'ollama.generate' },
   errorTypes: ERROR_TYPES,
-  lacks: ['tools', 'named tool choice'],
+  lacks: ['tools', 'tool choice by name'],
   connect: generateClient,
   errorOf: ollamaErrorOf,
 };
