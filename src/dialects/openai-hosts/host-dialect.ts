@@ -78,7 +78,8 @@ function hostDialect(host: OpenAIHost, base: Base, rules: HostOperation): ChatDi
   };
   const encodeStream: ChatDialect['encodeStream'] = (reply, request, ctx) => {
     const stream = dialect.encodeStream(asHostReply(reply, rules), request, ctx);
-    if ((!rules.event && !rules.leadingEvents && rules.streamComment === undefined) || rules.rewritesStream?.(request) === false) return stream;
+    if ((!rules.event && !rules.leadingEvents && rules.streamComment === undefined) || rules.rewritesStream?.(request) === false)
+      return stream;
     const events = (rules.leadingEvents?.(reply, request, ctx) ?? []).map((data) => frame(data));
     if (rules.streamComment !== undefined) events.unshift(`: ${rules.streamComment}\n\n`);
     const count = stream.events.length;
