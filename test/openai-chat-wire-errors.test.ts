@@ -581,7 +581,7 @@ test('unknown route → 404 and wrong method → 405 with Allow, both in OpenAI�
   const notFound = await raw('/v1/chat/complete', { headers: json, body: JSON.stringify(BASE) });
   const error = expectRawError(notFound, 404, 'unknown_url', 'unknown route');
   assert.match(error.message, /\/v1\/chat\/complete/);
-  expectRawError(await raw('/v2/chat/completions', { method: 'GET' }), 404, 'unknown_url', 'unknown route GET');
+  expectRawError(await raw('/v1/chat/complete', { method: 'GET' }), 404, 'unknown_url', 'unknown route GET');
 
   const get = await raw(CHAT, { method: 'GET' });
   expectRawError(get, 405, 'method_not_allowed', 'GET chat/completions');

@@ -7,6 +7,7 @@ import type { Ajv, ErrorObject, Options, ValidateFunction } from 'ajv';
 import type { Ajv2019 } from 'ajv/dist/2019.js';
 import type { Ajv2020 } from 'ajv/dist/2020.js';
 import type { FormatsPlugin } from 'ajv-formats';
+import { jsonEqual } from './json-equal.js';
 import type { JsonSchema, JsonValue } from './model.js';
 import { TextKeyedCache } from './text-keyed-cache.js';
 
@@ -58,12 +59,21 @@ let addFormatsPlugin: FormatsPlugin | undefined;
 function ajvClass(draft: Draft): AjvClass {
   let cls = ajvClasses[draft];
   if (cls === undefined) {
+    useJsonEqual();
     if (draft === 'draft-07') cls = load<{ Ajv: typeof Ajv }>('ajv').Ajv;
     else if (draft === '2019-09') cls = load<{ Ajv2019: typeof Ajv2019 }>('ajv/dist/2019.js').Ajv2019;
     else cls = load<{ Ajv2020: typeof Ajv2020 }>('ajv/dist/2020.js').Ajv2020;
     ajvClasses[draft] = cls;
   }
   return cls;
+}
+
+/** Ajv's keywords take their comparison from this module's export when a schema is compiled. */
+function useJsonEqual(): void {
+  const runtime = load<{ default: { code?: string } }>('ajv/dist/runtime/equal');
+  if (runtime.default === (jsonEqual as unknown)) return;
+  // Standalone code (never generated here) would name the module, as Ajv's own comparison does.
+  runtime.default = Object.assign(jsonEqual, { code: runtime.default.code });
 }
 
 function addFormats(ajv: AjvInstance): void {
