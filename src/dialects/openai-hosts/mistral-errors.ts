@@ -4,7 +4,7 @@
 
 import type { NeutralError } from '../../core/errors.js';
 import type { EncodedBody } from '../dialect.js';
-import { withExtra } from '../openai/encode-error.js';
+import { errorTypeOf, withExtra, type ErrorTypeNames } from '../openai/encode-error.js';
 import type { JsonObject } from './host.js';
 
 /** The pydantic error type of each refusal Mistral's request schema makes (a 422). */
@@ -73,21 +73,7 @@ function locFor(error: NeutralError): (string | number)[] {
   return error.code === 'unknown_parameter' ? ['body', error.param ?? ''] : locOf(error.param);
 }
 
-function typeFor(error: NeutralError): string {
-  if (error.type) return error.type;
-  switch (error.kind) {
-    case 'no_match':
-    case 'exhausted':
-    case 'mismatch':
-    case 'superseded':
-      return 'understudy_error';
-    default:
-      break;
-  }
-  if (error.status === 429) return 'rate_limited';
-  if (error.status >= 500) return 'internal_server_error';
-  return 'invalid_request_error';
-}
+const MISTRAL_TYPES: ErrorTypeNames = { rateLimited: 'rate_limited', server: 'internal_server_error', otherwise: 'invalid_request_error' };
 
 function errorObject(error: NeutralError): JsonObject {
   if (error.status === 422 && error.kind === 'invalid_request') {
@@ -97,7 +83,13 @@ function errorObject(error: NeutralError): JsonObject {
     return { object: 'error', message: { detail: [detail] }, type: 'invalid_request_error', param: null, code: null };
   }
   return withExtra(
-    { object: 'error', message: error.message, type: typeFor(error), param: error.param ?? null, code: error.code ?? null },
+    {
+      object: 'error',
+      message: error.message,
+      type: errorTypeOf(error, MISTRAL_TYPES),
+      param: error.param ?? null,
+      code: error.code ?? null,
+    },
     error,
   );
 }

@@ -16,6 +16,7 @@ import { arrayOf, boolean, integer, number, object, oneOf, string, type FieldRul
 import { CHAT_FIELDS } from '../openai-chat/decode-request.js';
 import { given, isObject } from '../wire-kit/values.js';
 import { refusalOr } from '../wire-kit/wire-error.js';
+import { errorTypeOf, type ErrorTypeNames } from '../openai/encode-error.js';
 import { addHostFields } from './host-fields.js';
 import type { JsonObject, OpenAIHost } from './host.js';
 
@@ -148,25 +149,15 @@ function addSearchUsage(usage: JsonObject): void {
   usage.cost = { input_tokens_cost: 0, output_tokens_cost: 0, request_cost: 0, total_cost: 0 };
 }
 
-function typeFor(error: NeutralError): string {
-  if (error.type) return error.type;
-  switch (error.kind) {
-    case 'no_match':
-    case 'exhausted':
-    case 'mismatch':
-    case 'superseded':
-      return 'understudy_error';
-    default:
-      break;
-  }
-  if (error.status === 401) return 'authentication_error';
-  if (error.status === 429) return 'rate_limit_exceeded';
-  if (error.status >= 500) return 'internal_server_error';
-  return 'invalid_parameter';
-}
+const PERPLEXITY_TYPES: ErrorTypeNames = {
+  unauthorized: 'authentication_error',
+  rateLimited: 'rate_limit_exceeded',
+  server: 'internal_server_error',
+  otherwise: 'invalid_parameter',
+};
 
 export function encodePerplexityError(error: NeutralError): EncodedBody {
-  const body = { error: { message: error.message, type: typeFor(error), code: error.status } };
+  const body = { error: { message: error.message, type: errorTypeOf(error, PERPLEXITY_TYPES), code: error.status } };
   return { status: error.status, headers: { 'content-type': 'application/json', ...(error.headers ?? {}) }, body: JSON.stringify(body) };
 }
 

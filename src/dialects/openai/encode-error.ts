@@ -3,7 +3,17 @@
 import type { NeutralError } from '../../core/errors.js';
 import type { EncodedBody } from '../dialect.js';
 
-function typeFor(error: NeutralError): string {
+/** What a family member calls an error's `type` by its status: 401 and 429, 5xx, and the rest. */
+export interface ErrorTypeNames {
+  unauthorized?: string;
+  rateLimited: string;
+  server: string;
+  otherwise: string;
+}
+
+/** An error's `type` in an OpenAI-family body: the script's, `understudy_error` for Understudy's
+ * own refusals, else the name the body's provider gives its status. */
+export function errorTypeOf(error: NeutralError, names: ErrorTypeNames): string {
   if (error.type) return error.type;
   switch (error.kind) {
     case 'no_match':
@@ -11,15 +21,16 @@ function typeFor(error: NeutralError): string {
     case 'mismatch':
     case 'superseded':
       return 'understudy_error';
-    case 'internal':
-      return 'server_error';
     default:
       break;
   }
-  if (error.status === 429) return 'requests';
-  if (error.status >= 500) return 'server_error';
-  return 'invalid_request_error';
+  if (error.status === 401 && names.unauthorized) return names.unauthorized;
+  if (error.status === 429) return names.rateLimited;
+  if (error.status >= 500) return names.server;
+  return names.otherwise;
 }
+
+const OPENAI_TYPES: ErrorTypeNames = { rateLimited: 'requests', server: 'server_error', otherwise: 'invalid_request_error' };
 
 /** What OpenAI sends with a 429 besides retry-after (a script's own headers win). */
 const OPENAI_RATE_LIMIT_HEADERS = {
@@ -42,7 +53,10 @@ export function encodeOpenAIError(error: NeutralError): EncodedBody {
     status: error.status,
     headers: { 'content-type': 'application/json', ...(error.status === 429 ? OPENAI_RATE_LIMIT_HEADERS : {}), ...(error.headers ?? {}) },
     body: JSON.stringify({
-      error: withExtra({ message: error.message, type: typeFor(error), param: error.param ?? null, code: error.code ?? null }, error),
+      error: withExtra(
+        { message: error.message, type: errorTypeOf(error, OPENAI_TYPES), param: error.param ?? null, code: error.code ?? null },
+        error,
+      ),
     }),
   };
 }
