@@ -161,18 +161,23 @@ describe('ChatCohere: text', () => {
 });
 
 describe('ChatCohere: a tool round', () => {
-  function scriptRound(session: UnderstudySession): void {
+  /** With an id, the result is matched by it: the id never reaches the client (v1 calls have
+   * none), Understudy gives it back to the call it delivered. Without, by name. */
+  function scriptRound(session: UnderstudySession, id?: string): void {
     session
       .scenario('weather')
       .whenLatestUser({ contains: 'weather in Paris' })
-      .reply({ reasoning: 'I will look up the weather in Paris.', toolCalls: [{ name: 'weather', arguments: { city: 'Paris' } }] })
-      .thenWhenToolResult('weather')
+      .reply({
+        reasoning: 'I will look up the weather in Paris.',
+        toolCalls: [{ name: 'weather', arguments: { city: 'Paris' }, ...(id && { id }) }],
+      })
+      .thenWhenToolResult('weather', id)
       .replies('Paris is sunny, 21 °C.');
   }
 
   test('bindTools: the call, the ToolMessage back as tool_results, then the answer [langchain-cohere.tools.json +]', async () => {
     const session = await mock.session('v1-tools-json');
-    scriptRound(session);
+    scriptRound(session, 'call_paris');
     const ran: unknown[] = [];
     const weather = weatherTool(ran);
     const model = chatModel(session).bindTools([weather]);
@@ -208,9 +213,13 @@ describe('ChatCohere: a tool round', () => {
     const result = parts.find((p) => p.type === 'tool_result');
     assert.ok(call?.type === 'tool_call' && result?.type === 'tool_result', JSON.stringify(parts));
     assert.deepEqual([call.role, call.name, call.arguments], ['assistant', 'weather', { city: 'Paris' }]);
-    assert.deepEqual([result.role, result.name, result.callId], ['tool', 'weather', call.id], 'the result is paired with its call');
+    assert.deepEqual(
+      [call.id, result.role, result.name, result.callId],
+      ['call_paris', 'tool', 'weather', 'call_paris'],
+      'the delivered id, back',
+    );
     assert.deepEqual(JSON.parse(result.content), { output: 'sunny in Paris' });
-    await session.verify();
+    await session.verify({ toolCalled: [{ name: 'weather', id: 'call_paris', result: { output: 'sunny in Paris' } }] });
   });
 
   test('a scripted call whose arguments break the declared schema is a 409, not consumed [langchain-cohere.tools.json -]', async () => {

@@ -2,14 +2,16 @@
 // turn (USER, CHATBOT with its `tool_calls`, SYSTEM, TOOL with its `tool_results`), then the
 // current `message` as the latest user turn (left out when empty) and the current `tool_results`.
 //
-// v1 tool calls carry no id. A call gets `<name>@<turn>.<index>` (its chat_history turn and its
-// place in it); a result takes the id of the first call
-// of the latest CHATBOT turn before it that has the same name and parameters and is not yet
-// answered, else of one with the same name, else `<name>@result.<index>`.
+// v1 tool calls carry no id. A call Understudy delivered gets the id it had (call-ids.ts); any
+// other gets `<name>@<turn>.<index>` (its chat_history turn and its place in it). A result takes
+// the id of the first call of the latest CHATBOT turn before it that has the same name and
+// parameters and is not yet answered, else of one with the same name, else the id of a delivered
+// call with its name and parameters, else `<name>@result.<index>`.
 
 import type { JsonValue, Message, Part, ToolCallPart } from '../../core/model.js';
 import { expectArray, expectEnum, expectObject, expectString, fail, requiredMember } from '../cohere/wording.js';
 import { given } from '../wire-kit/values.js';
+import type { DeliveredCallIds } from './call-ids.js';
 
 const ROLES = ['USER', 'CHATBOT', 'SYSTEM', 'TOOL'] as const;
 
@@ -33,14 +35,20 @@ function sameJson(a: unknown, b: unknown): boolean {
 class OpenCalls {
   private calls: ToolCallPart[] = [];
 
+  idOf(call: WireCall, fallback: string): string {
+    return this.delivered?.idOf(call.name, call.parameters) ?? fallback;
+  }
+
   reset(calls: ToolCallPart[]): void {
     this.calls = [...calls];
   }
 
+  constructor(private readonly delivered: DeliveredCallIds | undefined) {}
+
   answer(call: WireCall, fallback: string): string {
     let at = this.calls.findIndex((c) => c.name === call.name && sameJson(c.arguments, call.parameters));
     if (at < 0) at = this.calls.findIndex((c) => c.name === call.name);
-    if (at < 0) return fallback;
+    if (at < 0) return this.delivered?.idOf(call.name, call.parameters) ?? fallback;
     const [answered] = this.calls.splice(at, 1);
     return answered.id;
   }
@@ -71,7 +79,7 @@ function chatbotParts(turn: Record<string, unknown>, index: number, path: string
       const argumentsText = JSON.stringify(call.parameters);
       calls.push({
         type: 'tool_call',
-        id: `${call.name}@${index}.${i}`,
+        id: open.idOf(call, `${call.name}@${index}.${i}`),
         name: call.name,
         argumentsText,
         arguments: call.parameters as JsonValue,
@@ -97,10 +105,10 @@ function historyTurn(raw: unknown, index: number, open: OpenCalls): Message {
   return { role: role === 'USER' ? 'user' : 'system', parts: [{ type: 'text', text: turn.message }] };
 }
 
-export function decodeConversation(body: Record<string, unknown>): Message[] {
+export function decodeConversation(body: Record<string, unknown>, delivered?: DeliveredCallIds): Message[] {
   const messages: Message[] = [];
   if (given(body.preamble)) messages.push({ role: 'system', parts: [{ type: 'text', text: expectString(body.preamble, 'preamble') }] });
-  const open = new OpenCalls();
+  const open = new OpenCalls(delivered);
   if (given(body.chat_history)) expectArray(body.chat_history, 'chat_history').forEach((t, i) => messages.push(historyTurn(t, i, open)));
   const message = expectString(requiredMember(body, 'message', ''), 'message');
   const results = given(body.tool_results) ? toolResults(body.tool_results, 'tool_results', open) : [];

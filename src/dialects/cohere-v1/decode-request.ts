@@ -20,6 +20,8 @@ import {
 } from '../cohere/wording.js';
 import { given, isObject } from '../wire-kit/values.js';
 import { refusalOr } from '../wire-kit/wire-error.js';
+import type { WireContext } from '../dialect.js';
+import { deliveredCallIds, type DeliveredCallIds } from './call-ids.js';
 import { decodeConversation } from './decode-history.js';
 import { decodeTools } from './decode-tools.js';
 
@@ -63,8 +65,8 @@ const TOP_K = { min: 0, max: 500 };
 const TOP_P = { min: 0.01, max: 0.99 };
 const STOP_SEQUENCES = { max: 5 };
 
-export function decodeCohereV1ChatRequest(body: unknown): ChatRequest | NeutralError {
-  return refusalOr(() => decodeRequest(body));
+export function decodeCohereV1ChatRequest(body: unknown, wire?: WireContext): ChatRequest | NeutralError {
+  return refusalOr(() => decodeRequest(body, wire && deliveredCallIds(wire.state)));
 }
 
 /** The options that change nothing in a scripted answer: checked only. */
@@ -111,11 +113,11 @@ function decodeResponseFormat(raw: unknown, documents: boolean): OutputFormat {
   return { type: 'json_schema', schema, strict: true };
 }
 
-function decodeRequest(body: unknown): ChatRequest {
+function decodeRequest(body: unknown, delivered: DeliveredCallIds | undefined): ChatRequest {
   if (!isObject(body)) fail('', 'the request body must be a JSON object');
   for (const key in body) if (!REQUEST_FIELDS.has(key)) fail(key, `unknown field: parameter ${key} is not a valid field`);
   const model = given(body.model) ? expectString(body.model, 'model') : DEFAULT_MODEL;
-  const messages = decodeConversation(body);
+  const messages = decodeConversation(body, delivered);
   const tools = decodeTools(body.tools);
   checkOptions(body);
   const output = decodeResponseFormat(body.response_format, given(body.documents));

@@ -1,5 +1,6 @@
 import { encodeCohereError } from '../cohere/errors.js';
 import { streamInBody, type ChatDialect } from '../dialect.js';
+import { rememberDeliveredCalls } from './call-ids.js';
 import { decodeCohereV1ChatRequest } from './decode-request.js';
 import { encodeCohereV1ChatResponse } from './encode-response.js';
 import { encodeCohereV1StreamErrorEvent, encodeCohereV1StreamEvents, encodeCohereV1StreamFailure } from './encode-stream.js';
@@ -15,4 +16,7 @@ export const cohereV1Chat: ChatDialect = {
   encodeError: encodeCohereError,
   encodeStreamFailure: encodeCohereV1StreamFailure,
   encodeStreamErrorEvent: encodeCohereV1StreamErrorEvent,
+  // The ids of delivered calls come back on later requests (call-ids.ts).
+  delivered: rememberDeliveredCalls,
+  statefulDecode: true,
 };
