@@ -414,6 +414,38 @@ describe("cohere-ai 7's CohereClient (bundled by @langchain/cohere)", () => {
     assert.equal((await session.check()).ok, false, 'the scripted step is still unused');
   });
 
+  const CAPITAL = { type: 'object', properties: { answer: { type: 'string' } }, required: ['answer'], additionalProperties: false };
+
+  test('response_format json_object with a schema: a scripted JSON value valid against it is the text, JSON and stream [cohere-v1-chat.structured.json +]', async () => {
+    const session = await mock.session('v1-client-structured');
+    session.scenario('capital').onExhausted('repeat_last').repliesJson({ answer: 'Paris' });
+    const request = { message: 'Capital?', responseFormat: { type: 'json_object' as const, schema: CAPITAL } };
+    const response = await cohereClient(session).chat(request);
+    assert.deepEqual(JSON.parse(response.text), { answer: 'Paris' });
+    let text = '';
+    for await (const event of await cohereClient(session).chatStream(request))
+      if (event.eventType === 'text-generation') text += event.text;
+    assert.deepEqual(JSON.parse(text), { answer: 'Paris' });
+    const { entries } = await session.journal();
+    assert.deepEqual(entries[0].request?.output, { type: 'json_schema', schema: CAPITAL, strict: true });
+  });
+
+  test('a scripted JSON value failing the schema is a 409, not consumed; a schema that does not compile is a 400 [cohere-v1-chat.structured.json -]', async () => {
+    const session = await mock.session('v1-client-structured-bad');
+    session.scenario('wrong').repliesJson({ answer: 42 });
+    const request = { message: 'Capital?', responseFormat: { type: 'json_object' as const, schema: CAPITAL } };
+    const error = await rejection(cohereClient(session).chat(request));
+    assert.deepEqual([error.statusCode, (error.body as { code: string }).code], [409, 'fixture_mismatch']);
+    // Plain json_object takes any JSON object: the same step answers, it was never consumed.
+    const plain = await cohereClient(session).chat({ ...request, responseFormat: { type: 'json_object' } });
+    assert.deepEqual(JSON.parse(plain.text), { answer: 42 });
+    const broken = await rejection(
+      cohereClient(session).chat({ ...request, responseFormat: { type: 'json_object', schema: { type: 'object', properties: 3 } } }),
+    );
+    assert.equal(broken.statusCode, 400);
+    assert.match((broken.body as { message: string }).message, /^invalid request: response_format\.schema is not a valid JSON schema/);
+  });
+
   test('the same dialect answers under /cohere/v1/chat', async () => {
     const session = await mock.session('v1-prefix');
     session.scenario('hello').replies('Hello.');
