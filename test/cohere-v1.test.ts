@@ -446,6 +446,39 @@ describe("cohere-ai 7's CohereClient (bundled by @langchain/cohere)", () => {
     assert.match((broken.body as { message: string }).message, /^invalid request: response_format\.schema is not a valid JSON schema/);
   });
 
+  test('a scripted error inside the stream ends it with a stream-end that says ERROR and why [cohere-v1-chat.errors.stream +]', async () => {
+    const session = await mock.session('v1-client-stream-error');
+    session.scenario('broken').reply({ error: { status: 500, message: 'Broke inside the stream.', inStream: true } });
+    const events: { eventType: string; finishReason?: string; error?: unknown }[] = [];
+    for await (const event of await cohereClient(session).chatStream({ message: 'Hello' })) events.push(event);
+    assert.deepEqual(
+      events.map((e) => e.eventType),
+      ['stream-start', 'stream-end'],
+    );
+    assert.deepEqual([events[1].finishReason, events[1].error], ['ERROR', 'Broke inside the stream.']);
+    const [entry] = (await session.journal()).entries;
+    assert.match(entry.error?.message ?? '', /Broke inside the stream\./);
+  });
+
+  test("scripted statuses before a stream are the SDK's classes, with Cohere's body [cohere-v1-chat.errors.stream -]", async () => {
+    const session = await mock.session('v1-client-stream-statuses');
+    const cases: [number, string][] = [
+      [401, 'UnauthorizedError'],
+      [422, 'UnprocessableEntityError'],
+      [499, 'ClientClosedRequestError'],
+      [500, 'InternalServerError'],
+    ];
+    const scenario = session.scenario('errors');
+    for (const [status] of cases) scenario.fails(status, `scripted ${status}`);
+    for (const [status, name] of cases) {
+      const error = await rejection(cohereClient(session).chatStream({ message: 'Hello' }));
+      assert.deepEqual(
+        [error.constructor.name, error.statusCode, (error.body as { message: string }).message],
+        [name, status, `scripted ${status}`],
+      );
+    }
+  });
+
   test('the same dialect answers under /cohere/v1/chat', async () => {
     const session = await mock.session('v1-prefix');
     session.scenario('hello').replies('Hello.');
