@@ -41,6 +41,7 @@ function bodyFor(operation: string, stream: boolean): unknown {
   if (operation.startsWith('anthropic'))
     return { model: 'claude-sonnet-4-5', max_tokens: 100, messages: [{ role: 'user', content: user }], stream };
   if (operation.startsWith('gemini') || operation.startsWith('vertex')) return { contents: [{ role: 'user', parts: [{ text: user }] }] };
+  if (operation === 'cohere.v1.chat') return { model: 'command-r-plus', message: user, stream };
   if (operation.startsWith('cohere')) return { model: 'command-a-03-2025', messages: [{ role: 'user', content: user }], stream };
   if (operation === 'ollama.chat') return { model: 'llama3.2', messages: [{ role: 'user', content: user }], stream };
   if (operation === 'ollama.generate') return { model: 'llama3.2', prompt: user, stream };

@@ -92,7 +92,7 @@ export function shapeForPath(path: string): ErrorShape {
   if (bare === '/_understudy' || bare.startsWith('/_understudy/')) return 'control';
   if (bare.startsWith('/anthropic/') || bare.startsWith('/v1/messages')) return 'anthropic';
   if (bare.startsWith('/api/') || bare.startsWith('/ollama/api/')) return 'ollama';
-  if (bare.startsWith('/cohere/') || bare.startsWith('/v2/chat')) return 'cohere';
+  if (bare.startsWith('/cohere/') || bare.startsWith('/v2/chat') || bare === '/v1/chat') return 'cohere';
   if (bare.startsWith('/gemini/') || bare.startsWith('/v1beta/') || /:(?:stream)?[gG]enerateContent$/.test(bare)) return 'gemini';
   if (bare.startsWith('/mistral/')) return 'mistral';
   if (bare.startsWith('/openrouter/')) return 'openrouter';

@@ -6,7 +6,7 @@
 
 import type { JsonValue, Message, Part } from '../../core/model.js';
 import { given } from '../wire-kit/values.js';
-import { expectArray, expectEnum, expectLength, expectObject, expectString, fail, requiredMember } from './wording.js';
+import { expectArray, expectEnum, expectLength, expectObject, expectString, fail, requiredMember } from '../cohere/wording.js';
 
 const ROLES = ['system', 'user', 'assistant', 'tool'] as const;
 const NOT_EMPTY = { min: 1 };

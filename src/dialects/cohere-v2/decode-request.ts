@@ -20,7 +20,7 @@ import {
   expectString,
   fail,
   requiredMember,
-} from './wording.js';
+} from '../cohere/wording.js';
 
 /** The members of Cohere's V2ChatRequest; any other is refused. */
 const REQUEST_FIELDS = new Set([

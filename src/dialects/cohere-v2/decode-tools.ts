@@ -3,15 +3,10 @@
 // (`text`, or `json_object` with an optional `json_schema`).
 
 import type { OutputFormat, ToolChoice, ToolDefinition } from '../../core/model.js';
-import { checkSchema, MAX_DECLARED_SCHEMAS } from '../../core/schema.js';
+import { MAX_DECLARED_SCHEMAS } from '../../core/schema.js';
+import { usableSchema } from '../cohere/usable-schema.js';
 import { given } from '../wire-kit/values.js';
-import { expectEnum, expectObject, expectString, expectArray, fail, requiredMember } from './wording.js';
-
-/** A declared schema (a tool's parameters, an output schema) must be one Understudy can use. */
-function usableSchema(schema: Record<string, unknown>, path: string): void {
-  const invalid = checkSchema(schema);
-  if (invalid) fail(path, `${path} is not a valid JSON schema: ${invalid.error}`);
-}
+import { expectEnum, expectObject, expectString, expectArray, fail, requiredMember } from '../cohere/wording.js';
 
 export function decodeTools(raw: unknown, strict: boolean | undefined): ToolDefinition[] {
   if (!given(raw)) return [];

@@ -1,6 +1,6 @@
 import { streamInBody, type ChatDialect } from '../dialect.js';
 import { decodeCohereChatRequest } from './decode-request.js';
-import { encodeCohereError } from './errors.js';
+import { encodeCohereError } from '../cohere/errors.js';
 import { encodeCohereChatResponse } from './encode-response.js';
 import { encodeCohereStreamErrorEvent, encodeCohereStreamEvents, encodeCohereStreamFailure } from './encode-stream.js';
 

@@ -40,7 +40,7 @@ export interface Question {
 }
 
 export interface ToolCallSeen {
-  /** Undefined when the wire does not carry an id back (see ConformanceDriver.toolCallIds). */
+  /** Undefined when the wire does not carry an id back (ConformanceDriver.toolCallIds false). */
   id: string | undefined;
   name: string;
   arguments: unknown;
@@ -99,6 +99,10 @@ export interface ConformanceDriver {
   /** What the provider does not offer (its own tests show the refusal): the suite skips the cases
    * that ask for it, saying so. */
   readonly lacks?: readonly Feature[];
+  /** False when the wire's tool calls carry no id (Cohere v1): the suite then expects calls back
+   * without one, and a tool result paired with its call by the dialect rather than by the
+   * scripted id. */
+  readonly toolCallIds?: false;
   /** The status of a wire-validation refusal, when it is not 400 (Mistral's 422). */
   readonly invalidRequestStatus?: number;
   /** Set when the SDK cannot report an error inside a stream as an error: the stream then ends
@@ -107,6 +111,11 @@ export interface ConformanceDriver {
   connect(target: Target): ConformanceClient;
   /** Reads what the SDK threw; throws itself when `thrown` is not something this SDK throws. */
   errorOf(thrown: unknown): ErrorSeen;
+}
+
+/** A scripted call as the driver's SDK hands it back: without its id where the wire has none. */
+export function callAsSeen(driver: ConformanceDriver, call: ToolCallSeen): ToolCallSeen {
+  return driver.toolCallIds === false ? { ...call, id: undefined } : call;
 }
 
 /** The SDKs' request timeout in the suite: nothing may hang. */

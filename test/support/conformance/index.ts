@@ -2,6 +2,7 @@
 // registered operation that no driver reaches.
 
 import { anthropicMessagesDriver } from './anthropic-messages.js';
+import { cohereV1Driver } from './cohere-v1.js';
 import { cohereV2Driver } from './cohere-v2.js';
 import type { ConformanceDriver } from './driver.js';
 import { geminiDriver, vertexDriver, vertexExpressDriver } from './gemini.js';
@@ -20,5 +21,6 @@ export const DRIVERS: ConformanceDriver[] = [
   cohereV2Driver,
   ollamaChatDriver,
   ollamaGenerateDriver,
+  cohereV1Driver,
   ...openaiHostDrivers,
 ];

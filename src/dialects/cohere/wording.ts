@@ -1,8 +1,9 @@
-// Cohere's words for a request that fails a check. The API answers 400 with `{"id","message"}`
-// and its messages read `invalid request: <what is wrong>` ("invalid request: temperature must be
-// between 0 and 1.0 inclusive."); where Cohere's own sentence for a check is not known, the same
-// pattern names the field (docs/dialects/cohere-v2.md). Paths are dotted with list indices
-// (`messages.1.content`), the path is the error's `param`; wire errors carry no code.
+// Cohere's words for a request that fails a check, in both Chat APIs (v1 and v2). The API answers
+// 400 with `{"id","message"}` and its messages read `invalid request: <what is wrong>` ("invalid
+// request: temperature must be between 0 and 1.0 inclusive."); where Cohere's own sentence for a
+// check is not known, the same pattern names the field (docs/dialects/cohere-v2.md,
+// cohere-v1.md). Paths are dotted with list indices (`messages.1.content`), the path is the
+// error's `param`; wire errors carry no code.
 
 import { invalidRequest, type NeutralError } from '../../core/errors.js';
 import { wireChecks } from '../wire-kit/checks.js';
