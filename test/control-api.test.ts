@@ -192,13 +192,14 @@ test('bad session fields → 400 naming the field and what was expected', async 
   const cases: [unknown, RegExp][] = [
     [
       { colour: 'red' },
-      /\/colour: unknown field; expected one of id, apiKey, fallback, clock, seed, journalLimit, journalBytes, journalEntryBytes, promptCache, requireApiKey, streamFlavour, chaos, fixture/,
+      /\/colour: unknown field; expected one of id, apiKey, fallback, clock, seed, journalLimit, journalBytes, journalEntryBytes, promptCache, requireApiKey, streamFlavour, models, chaos, fixture/,
     ],
     [{ id: 42 }, /\/id: expected .*string.*found 42/],
     [{ id: 'has spaces' }, /\/id: expected .*letters, digits.*found "has spaces"/],
     [{ id: '' }, /\/id: expected/],
     [{ apiKey: '' }, /\/apiKey: expected a non-empty string, found ""/],
     [{ streamFlavour: 'vanilla' }, /\/streamFlavour: expected "plain" or "azure", found "vanilla"/],
+    [{ models: ['llama3.2', ''] }, /\/models: expected a list of non-empty model names/],
     [{ apiKey: 7 }, /\/apiKey: expected a non-empty string, found 7/],
     [{ fallback: 'lenient' }, /\/fallback: expected "strict" or "auto", found "lenient"/],
     [{ clock: 'noon' }, /\/clock: expected an integer number of seconds since the epoch, found "noon"/],

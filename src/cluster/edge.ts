@@ -89,6 +89,7 @@ export class EdgeLink implements EdgeSide {
         session.clock = d.clock;
         session.pacing = d.pacing;
         session.streamFlavour = d.streamFlavour ?? 'plain';
+        session.models = d.models;
       } else {
         if (existing) this.registry.delete(d.id);
         session = this.registry.create({
@@ -101,6 +102,7 @@ export class EdgeLink implements EdgeSide {
           requireApiKey: d.requireApiKey,
           pacing: d.pacing,
           streamFlavour: d.streamFlavour,
+          models: d.models,
           promptCache: d.promptCache,
         });
         if (d.scenarios?.length) session.load({ scenarios: d.scenarios });

@@ -22,6 +22,7 @@ export interface SessionDescriptor {
   requireApiKey: boolean;
   pacing?: Pacing;
   streamFlavour?: StreamFlavour;
+  models?: readonly string[];
   promptCache: PromptCacheOptions;
   /** Only for local sessions. */
   scenarios?: ScenarioSpec[];

@@ -35,6 +35,7 @@ export function describeSession(session: Session): SessionDescriptor {
     requireApiKey: session.requireApiKey,
     ...(session.pacing && { pacing: session.pacing }),
     streamFlavour: session.streamFlavour,
+    ...(session.models && { models: session.models }),
     promptCache: session.promptCache.options,
     ...(local && { scenarios: session.scripts.map((s) => s.spec) }),
   };
@@ -49,6 +50,7 @@ interface Published {
   pacing: unknown;
   chaos: unknown;
   streamFlavour: string;
+  models: readonly string[] | undefined;
 }
 
 /** The owner's view of what edges know, to publish only sessions that changed. */
@@ -70,7 +72,8 @@ export class PublishedSessions {
         last.clock === session.clock &&
         last.pacing === session.pacing &&
         last.chaos === session.chaos &&
-        last.streamFlavour === session.streamFlavour
+        last.streamFlavour === session.streamFlavour &&
+        last.models === session.models
       )
         continue;
       this.published.set(session.id, {
@@ -81,6 +84,7 @@ export class PublishedSessions {
         pacing: session.pacing,
         chaos: session.chaos,
         streamFlavour: session.streamFlavour,
+        models: session.models,
       });
       out.push(describeSession(session));
     }

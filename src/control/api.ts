@@ -145,6 +145,7 @@ const SESSION_FIELDS: Record<string, (v: unknown) => boolean> = {
     ),
   requireApiKey: (v) => typeof v === 'boolean',
   streamFlavour: (v) => v === 'plain' || v === 'azure',
+  models: (v) => Array.isArray(v) && v.every((m) => typeof m === 'string' && m !== ''),
   chaos: (v) => chaosProblem(v) === undefined,
   fixture: () => true,
 };
@@ -159,6 +160,7 @@ const SESSION_EXPECT: Record<string, string> = {
   journalEntryBytes: 'an integer number of bytes >= 0',
   requireApiKey: 'true or false',
   streamFlavour: '"plain" or "azure"',
+  models: 'a list of non-empty model names',
   chaos:
     'chaos options {status?, latencyMs?, jitterPct?, dropPct?, malformedPct?, trickleMs?, disconnectPct?, rateLimitAfter?, contentFilter?: [terms]}',
   promptCache: 'an object with integer minTokens (>= 0), granularity (>= 1) and maxPrefixes (>= 0)',
@@ -334,6 +336,7 @@ async function controlAnswer(server: ControlledServer, req: IncomingMessage, pat
         promptCache: body.promptCache as Record<string, number> | undefined,
         requireApiKey: body.requireApiKey as boolean | undefined,
         streamFlavour: body.streamFlavour as StreamFlavour | undefined,
+        models: body.models as string[] | undefined,
         chaos: body.chaos as ChaosOptions | undefined,
       });
     } catch (e) {

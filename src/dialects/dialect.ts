@@ -81,6 +81,8 @@ export interface DialectState {
   zeroConfig?(): boolean;
   /** The session's stream flavour (SessionOptions.streamFlavour); `plain` when left out. */
   streamFlavour?(): StreamFlavour;
+  /** The session's model catalogue (SessionOptions.models); undefined when it has none. */
+  models?(): readonly string[] | undefined;
 }
 
 /** What the route and the HTTP request say besides the body. */

@@ -10,7 +10,7 @@ export const FIXTURE_PLAN: readonly PlanNode[] = [
     fields: [
       ['scenarios', 1],
       ['session', 90],
-      ['$schema', 93],
+      ['$schema', 95],
     ],
   },
   { kind: 'array', element: 2, minLength: 1 },
@@ -280,9 +280,12 @@ export const FIXTURE_PLAN: readonly PlanNode[] = [
       ['fallback', 91],
       ['pacing', 71],
       ['streamFlavour', 92],
+      ['models', 93],
     ],
   },
   { kind: 'enum', options: ['strict', 'auto'] },
   { kind: 'enum', options: ['plain', 'azure'] },
+  { kind: 'array', element: 94 },
+  { kind: 'string', minLength: 1 },
   { kind: 'string' },
 ];

@@ -455,6 +455,10 @@ export function describeFixtureFormat(z: typeof Z) {
         oneOf(STREAM_FLAVOURS),
         'How streams look on hosts with a flavour of their own: "plain" (the default) is the dialect\'s stream; "azure" adds Azure\'s leading prompt-filter chunk (empty `choices`) and a content-filter chunk without `delta` on Azure and Foundry Chat Completions routes.',
       ).optional(),
+      models: described(
+        z.array(z.string().min(1)),
+        "The session's model catalogue. When given, Ollama's /api/chat and /api/generate refuse any other model with Ollama's 404 (`model 'x' not found`), and /api/tags, /api/show and /api/ps answer from it; a name without a tag means `:latest`. Loading a fixture with `models` replaces the catalogue for the requests after.",
+      ).optional(),
     },
     { description: 'Options for the session these scenarios are loaded into.' },
   );

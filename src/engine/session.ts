@@ -38,6 +38,9 @@ export interface SessionOptions {
   /** How streams look on hosts with a flavour of their own (default `plain`; `azure`: Azure's
    * prompt-filter and content-filter chunks on Azure and Foundry routes). */
   streamFlavour?: StreamFlavour;
+  /** The session's model catalogue: when given, dialects that check models (Ollama) refuse any
+   * other model as their provider refuses a model it does not have, and list these. */
+  models?: readonly string[];
 }
 
 export interface SessionInfo {
@@ -58,6 +61,8 @@ export class Session {
   pacing: Pacing | undefined;
   chaos: ChaosOptions | undefined;
   streamFlavour: StreamFlavour;
+  /** Replaced, never mutated: the decode context keys on its identity. */
+  models: readonly string[] | undefined;
   scripts: Script[] = [];
   readonly journal: Journal;
   readonly promptCache: PromptCache;
@@ -76,6 +81,7 @@ export class Session {
     },
     zeroConfig: (): boolean => this.fallback === 'auto',
     streamFlavour: (): StreamFlavour => this.streamFlavour,
+    models: (): readonly string[] | undefined => this.models,
   };
   private readonly ids: IdSequence;
 
@@ -89,6 +95,7 @@ export class Session {
     this.pacing = options.pacing;
     this.chaos = options.chaos;
     this.streamFlavour = options.streamFlavour ?? 'plain';
+    this.models = options.models && Object.freeze([...options.models]);
     this.ids = new IdSequence(idPrefix(this.seed));
     this.dialectState.sessionId = this.id;
     this.journal = new Journal(
@@ -115,6 +122,7 @@ export class Session {
     if (fixture.session?.fallback) this.fallback = fixture.session.fallback;
     if (fixture.session?.pacing) this.pacing = fixture.session.pacing;
     if (fixture.session?.streamFlavour) this.streamFlavour = fixture.session.streamFlavour;
+    if (fixture.session?.models) this.models = Object.freeze([...fixture.session.models]);
   }
 
   /** Rewinds every cursor, clears the journal and the id counter; `scripts` also removes the scripts. */

@@ -21,7 +21,15 @@ export class RequestDecoder {
   private readonly memo = new DecodeMemo();
   /** The last decode context made, returned again while requests repeat it (see contextOf). */
   private lastContext:
-    { context: WireContext; queryText: string; state: DialectState; zeroConfig: boolean; flavour: StreamFlavour | undefined } | undefined;
+    | {
+        context: WireContext;
+        queryText: string;
+        state: DialectState;
+        zeroConfig: boolean;
+        flavour: StreamFlavour | undefined;
+        models: readonly string[] | undefined;
+      }
+    | undefined;
 
   /** The kept decoding of this text under this context, if the same came just before. */
   remembered(text: string, context: WireContext | undefined): ChatRequest | undefined {
@@ -65,12 +73,14 @@ export class RequestDecoder {
     const state = wire.state;
     const zeroConfig = state.zeroConfig?.() ?? false;
     const flavour = state.streamFlavour?.();
+    const models = state.models?.();
     if (
       last &&
       last.queryText === queryText &&
       last.state === state &&
       last.zeroConfig === zeroConfig &&
       last.flavour === flavour &&
+      last.models === models &&
       sameDecodeContext(last.context, wire, dialect.decodeHeaders)
     ) {
       return last.context;
@@ -80,9 +90,9 @@ export class RequestDecoder {
       params: wire.params,
       query: wire.query,
       headers: decodeHeadersOf(wire.headers, dialect.decodeHeaders),
-      state: stateAsOfArrival(state, zeroConfig, flavour),
+      state: stateAsOfArrival(state, zeroConfig, flavour, models),
     };
-    this.lastContext = { context, queryText, state, zeroConfig, flavour };
+    this.lastContext = { context, queryText, state, zeroConfig, flavour, models };
     return context;
   }
 }
@@ -99,9 +109,15 @@ export function decodeForJournal(text: string, context: unknown): ChatRequest | 
 
 /** A session's dialect state with its modes fixed as they were when a request arrived, not when
  * the journal decodes the request later (on this process, or on the owner for an edge's record). */
-export function stateAsOfArrival(live: WireContext['state'], zeroConfig: boolean, flavour?: StreamFlavour): WireContext['state'] {
+export function stateAsOfArrival(
+  live: WireContext['state'],
+  zeroConfig: boolean,
+  flavour?: StreamFlavour,
+  models?: readonly string[],
+): WireContext['state'] {
   const state: WireContext['state'] = { sessionId: live.sessionId, store: live.store, zeroConfig: () => zeroConfig };
   if (flavour !== undefined) state.streamFlavour = () => flavour;
+  if (models !== undefined) state.models = () => models;
   return state;
 }
 

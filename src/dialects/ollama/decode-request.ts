@@ -9,6 +9,7 @@ import { given, isObject } from '../wire-kit/values.js';
 import { refusalOr, reject } from '../wire-kit/wire-error.js';
 import { decodeSharedMembers, type SharedMembers } from './decode-options.js';
 import { decodeImages, decodeMessages, decodeTools } from './decode-messages.js';
+import { listedName, strictCatalogue } from './model-catalogue.js';
 import { expectArray, expectBoolean, expectInteger, expectString, goPath, refusal, rule } from './wording.js';
 
 /** What the encoders need of a request besides the neutral fields: kept beside it, not in it. */
@@ -47,19 +48,26 @@ function neutral(model: string, messages: Message[], tools: ChatRequest['tools']
   return request;
 }
 
-function decodeChat(body: unknown): ChatRequest {
+// Both handlers look the model up once the body has bound, before anything else about it is checked.
+function notInCatalogue(model: string, state: WireContext['state']): NeutralError | undefined {
+  const strict = strictCatalogue(state);
+  if (strict === undefined || strict.has(listedName(model))) return undefined;
+  return { kind: 'not_found', status: 404, code: null, message: `model '${model}' not found`, param: 'model' };
+}
+
+function decodeChat(body: unknown, state: WireContext['state']): ChatRequest | NeutralError {
   if (!isObject(body)) notAnObject(body, 'ChatRequest');
   const model = given(body.model) ? expectString(body.model, goPath({ struct: 'ChatRequest', path: 'model', at: 'model' })) : '';
   const messages = decodeMessages(body.messages);
   const tools = decodeTools(body.tools);
   const shared = decodeSharedMembers(body, 'ChatRequest');
   if (model.trim() === '') rule('model is required', 'model');
-  return neutral(model, messages, tools, shared);
+  return notInCatalogue(model, state) ?? neutral(model, messages, tools, shared);
 }
 
 const GENERATE_STRINGS = ['prompt', 'suffix', 'system', 'template'] as const;
 
-function decodeGenerate(body: unknown): ChatRequest | NeutralError {
+function decodeGenerate(body: unknown, state: WireContext['state']): ChatRequest | NeutralError {
   if (!isObject(body)) notAnObject(body, 'GenerateRequest');
   const field = (path: string) => goPath({ struct: 'GenerateRequest', path, at: path });
   const model = given(body.model) ? expectString(body.model, field('model')) : '';
@@ -74,6 +82,8 @@ function decodeGenerate(body: unknown): ChatRequest | NeutralError {
   const shared = decodeSharedMembers(body, 'GenerateRequest');
   // The generate handler looks the model up by name: an empty one is not found.
   if (model.trim() === '') return { kind: 'not_found', status: 404, code: null, message: `model '${model}' not found`, param: 'model' };
+  const missing = notInCatalogue(model, state);
+  if (missing) return missing;
   if (raw && (text.template || text.system || context.length > 0)) rule('raw mode does not support template, system, or context');
   const messages: Message[] = [];
   if (text.system) messages.push({ role: 'system', parts: [{ type: 'text', text: text.system }] });
@@ -83,8 +93,8 @@ function decodeGenerate(body: unknown): ChatRequest | NeutralError {
 }
 
 export function decodeOllamaRequest(body: unknown, wire: WireContext): ChatRequest | NeutralError {
-  if (wire.operation === 'ollama.generate') return refusalOr(() => decodeGenerate(body));
-  return refusalOr(() => decodeChat(body));
+  if (wire.operation === 'ollama.generate') return refusalOr(() => decodeGenerate(body, wire.state));
+  return refusalOr(() => decodeChat(body, wire.state));
 }
 
 /** Streamed unless the body says `"stream": false` (a body that is not JSON streams too). */

@@ -1,6 +1,7 @@
 // Ollama's routes that describe the server rather than generate: GET /api/tags (the models it
 // has), GET /api/ps (the models loaded), POST /api/show (one model) and GET /api/version, answered
-// from the session's catalogue (model-catalogue.ts). Understudy knows a model's name, not its
+// from the session's catalogue (model-catalogue.ts): with a strict catalogue, /api/tags and /api/show
+// know every model of it and /api/ps the ones of it answered for. Understudy knows a model's name, not its
 // weights: sizes are 0, `details` names only the format, and the digest is the SHA-256 of the name.
 
 import { nodeCrypto } from '../../core/node-crypto.js';
@@ -8,7 +9,7 @@ import type { EncodedBody, InfoAsk, InfoRouteSpec } from '../dialect.js';
 import { isObject } from '../wire-kit/values.js';
 import { ollamaErrorJson } from './errors.js';
 import { ollama } from './index.js';
-import { catalogue, listedName, type CatalogueEntry } from './model-catalogue.js';
+import { catalogue, listedName, strictCatalogue, type CatalogueEntry } from './model-catalogue.js';
 import { createdAt } from './ollama-metrics.js';
 
 /** The Ollama release whose server source the dialect's facts were read from. */
@@ -41,8 +42,17 @@ function naming(name: string): string {
   return `"name":${quoted},"model":${quoted}`;
 }
 
-function tags({ state }: InfoAsk): EncodedBody {
-  const models = [...catalogue(state)].map(
+/** The models the server has: a strict catalogue's (dated by their first answer, else now), or
+ * the ones answered for. */
+function known(state: InfoAsk['state'], clock: number): Map<string, CatalogueEntry> {
+  const strict = strictCatalogue(state);
+  const answered = catalogue(state);
+  if (strict === undefined) return answered;
+  return new Map([...strict].map((name) => [name, answered.get(name) ?? { since: clock }]));
+}
+
+function tags({ state, clock }: InfoAsk): EncodedBody {
+  const models = [...known(state, clock)].map(
     ([name, { since }]: [string, CatalogueEntry]) =>
       `{${naming(name)},"modified_at":${createdAt(since)},"size":0,"digest":${digest(name)},"details":${DETAILS}}`,
   );
@@ -50,7 +60,9 @@ function tags({ state }: InfoAsk): EncodedBody {
 }
 
 function ps({ state, clock }: InfoAsk): EncodedBody {
-  const models = [...catalogue(state).keys()].map(
+  const strict = strictCatalogue(state);
+  const loaded = [...catalogue(state).keys()].filter((name) => strict === undefined || strict.has(name));
+  const models = loaded.map(
     (name) =>
       `{${naming(name)},"size":0,"digest":${digest(name)},"details":${DETAILS},` +
       `"expires_at":${createdAt(clock + KEEP_ALIVE_SECONDS)},"size_vram":0,"context_length":0}`,
@@ -58,7 +70,7 @@ function ps({ state, clock }: InfoAsk): EncodedBody {
   return ok(`{"models":[${models.join(',')}]}`);
 }
 
-function show({ body, text, state }: InfoAsk): EncodedBody {
+function show({ body, text, state, clock }: InfoAsk): EncodedBody {
   if (text.trim() === '') return refused(400, 'missing request body');
   if (body === undefined) return refused(400, 'We could not parse the JSON body of your request.');
   if (body === null) return refused(400, 'model is required');
@@ -69,7 +81,7 @@ function show({ body, text, state }: InfoAsk): EncodedBody {
   // Older clients send the model as `name`.
   const requested = typeof body.model === 'string' && body.model !== '' ? body.model : typeof body.name === 'string' ? body.name : '';
   if (requested === '') return refused(400, 'model is required');
-  const entry = catalogue(state).get(listedName(requested));
+  const entry = known(state, clock).get(listedName(requested));
   if (!entry) return refused(404, `model '${requested}' not found`);
   return ok(
     `{"details":${DETAILS},"model_info":{},"capabilities":${JSON.stringify(CAPABILITIES)},"modified_at":${createdAt(entry.since)}}`,
