@@ -10,6 +10,7 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { Ollama } from 'ollama';
 import OpenAI from 'openai';
 import { Agent, fetch as undiciFetch } from 'undici';
 
@@ -36,6 +37,15 @@ function client(apiKey = 'understudy', url = baseUrl): OpenAI {
     fetch: undiciFetch as unknown as typeof fetch,
     fetchOptions: { dispatcher: agent } as NonNullable<ConstructorParameters<typeof OpenAI>[0]>['fetchOptions'],
   });
+}
+
+/** An ollama-js client on its own connection, with a timeout on every request (it has none). */
+function ollamaClient(apiKey: string): Ollama {
+  const agent = new Agent({ connections: 1 });
+  agents.push(agent);
+  const viaAgent = (input: Parameters<typeof undiciFetch>[0], init?: Parameters<typeof undiciFetch>[1]) =>
+    undiciFetch(input, { ...init, dispatcher: agent, signal: AbortSignal.timeout(10_000) });
+  return new Ollama({ host: baseUrl, headers: { Authorization: `Bearer ${apiKey}` }, fetch: viaAgent as unknown as typeof fetch });
 }
 
 function ask(sdk: OpenAI, content: string) {
@@ -191,6 +201,32 @@ describe('serve --workers 2', { timeout: 60_000 }, () => {
     );
     const { entries } = await journal('flavoured');
     assert.deepEqual(new Set(entries.map((e) => e.worker)), new Set([0, 1]), 'both workers answered');
+  });
+
+  test("a session's model catalogue reaches every worker, and a fixture load switches it on every worker", async () => {
+    const session = await remote.session('catalogued', { fallback: 'strict', models: ['llama3.2'] });
+    const scenario = { name: 'always', exhausted: 'repeat_last' as const, replies: [{ text: CANNED }] };
+    await session.load({ scenarios: [scenario] });
+    // The status of the same request on eight fresh connections (so both workers answer).
+    const statuses = (model: string) =>
+      Promise.all(
+        Array.from({ length: 8 }, () =>
+          ollamaClient(session.apiKey)
+            .chat({ model, messages: [{ role: 'user', content: 'hi' }], stream: false })
+            .then(
+              () => 200,
+              (e: { status_code?: number }) => e.status_code,
+            ),
+        ),
+      );
+    assert.deepEqual(await statuses('llama3.2'), Array(8).fill(200));
+    assert.deepEqual(await statuses('qwen3'), Array(8).fill(404));
+    await session.load({ session: { models: ['qwen3'] }, scenarios: [scenario] });
+    assert.deepEqual(await statuses('llama3.2'), Array(8).fill(404));
+    assert.deepEqual(await statuses('qwen3'), Array(8).fill(200));
+    const { entries } = await journal('catalogued');
+    assert.deepEqual(new Set(entries.map((e) => e.worker)), new Set([0, 1]), 'both workers answered');
+    assert.deepEqual(new Set(entries.filter((e) => e.status === 404).map((e) => e.worker)), new Set([0, 1]), 'both workers refused');
   });
 
   test('a prompt long enough to be cached goes to the owner: cached tokens from the second request on, on any connection', async () => {
