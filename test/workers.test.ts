@@ -56,7 +56,15 @@ async function journal(session = 'default') {
   const res = await fetch(`${baseUrl}/_understudy/sessions/${session}/journal`);
   assert.equal(res.status, 200);
   return (await res.json()) as {
-    entries: { worker?: number; status: number; source?: string; step?: string; usage?: { inputTokens: number } }[];
+    entries: {
+      worker?: number;
+      status: number;
+      source?: string;
+      step?: string;
+      usage?: { inputTokens: number };
+      request?: unknown;
+      error?: { message: string };
+    }[];
     counters: Record<string, number>;
   };
 }
@@ -227,6 +235,16 @@ describe('serve --workers 2', { timeout: 60_000 }, () => {
     const { entries } = await journal('catalogued');
     assert.deepEqual(new Set(entries.map((e) => e.worker)), new Set([0, 1]), 'both workers answered');
     assert.deepEqual(new Set(entries.filter((e) => e.status === 404).map((e) => e.worker)), new Set([0, 1]), 'both workers refused');
+    assert.ok(
+      entries.every(
+        (e) => (e.status === 404) === (e.error?.message === "model 'qwen3' not found" || e.error?.message === "model 'llama3.2' not found"),
+      ),
+      'each refusal journalled with its message',
+    );
+    assert.ok(
+      entries.every((e) => (e.status === 404) === (e.request === undefined)),
+      'a refused request has no decoded request, on the owner as on an edge',
+    );
   });
 
   test('a prompt long enough to be cached goes to the owner: cached tokens from the second request on, on any connection', async () => {
