@@ -457,7 +457,7 @@ export function describeFixtureFormat(z: typeof Z) {
       ).optional(),
       models: described(
         z.array(z.string().min(1)),
-        "The session's model catalogue. When given, Ollama's /api/chat and /api/generate refuse any other model with Ollama's 404 (`model 'x' not found`), and /api/tags, /api/show and /api/ps answer from it; a name without a tag means `:latest`. Loading a fixture with `models` replaces the catalogue for the requests after.",
+        "The session's model catalogue. When given, Ollama's /api/chat and /api/generate refuse any other model with Ollama's 404 (`model 'x' not found`), and /api/tags, /api/show and /api/ps answer from it (a name without a tag means `:latest`); OpenAI's own Chat Completions routes refuse any other model with OpenAI's 404 `model_not_found`. Loading a fixture with `models` replaces the catalogue for the requests after.",
       ).optional(),
     },
     { description: 'Options for the session these scenarios are loaded into.' },

@@ -38,7 +38,7 @@ export interface SessionOptions {
   /** How streams look on hosts with a flavour of their own (default `plain`; `azure`: Azure's
    * prompt-filter and content-filter chunks on Azure and Foundry routes). */
   streamFlavour?: StreamFlavour;
-  /** The session's model catalogue: when given, dialects that check models (Ollama) refuse any
+  /** The session's model catalogue: when given, dialects that check models (Ollama, OpenAI Chat) refuse any
    * other model as their provider refuses a model it does not have, and list these. */
   models?: readonly string[];
 }

@@ -1,5 +1,6 @@
 import { streamInBody, type ChatDialect } from '../dialect.js';
 import { decodeChatRequest } from './decode-request.js';
+import { outsideCatalogue } from './model-catalogue.js';
 import { encodeChatResponse } from './encode-response.js';
 import { encodeChatStreamEvents, encodeChatStreamErrorEvent, encodeChatStreamFailure } from './encode-stream.js';
 import { encodeOpenAIError } from '../openai/encode-error.js';
@@ -9,7 +10,7 @@ export const openaiChat: ChatDialect = {
   idPrefix: 'chatcmpl-',
   decodeHeaders: [],
   requestedStream: streamInBody,
-  decode: decodeChatRequest,
+  decode: (body, wire) => outsideCatalogue(decodeChatRequest(body, wire), wire),
   encodeResponse: encodeChatResponse,
   encodeStream: encodeChatStreamEvents,
   encodeError: encodeOpenAIError,
