@@ -13,7 +13,7 @@ import type { ChatCompletionChunk } from 'openai/resources/chat/completions';
 import { z } from 'zod';
 import { startUnderstudy, type Understudy, type UnderstudySession } from '../src/client/index.js';
 import { expectStreamTextRefused, typedWeatherTool } from './support/aisdk.js';
-import { assertFilterResults, chatCases, CLIENT_TIMEOUT_MS, responsesCases } from './support/azure-family.js';
+import { assertFilterResults, caught, chatCases, CLIENT_TIMEOUT_MS, responsesCases } from './support/azure-family.js';
 
 let mock: Understudy;
 before(async () => {
@@ -42,13 +42,6 @@ function v1Client(s: UnderstudySession, defaultQuery?: Record<string, string>): 
 }
 
 const hello = [{ role: 'user' as const, content: 'Hello' }];
-
-async function caught(promise: Promise<unknown>): Promise<unknown> {
-  return promise.then(
-    () => assert.fail('expected the call to fail'),
-    (error: unknown) => error,
-  );
-}
 
 // ---------------------------------------------------------------- deployment routes
 

@@ -7,7 +7,7 @@ import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import OpenAI from 'openai';
 import { startUnderstudy, type Understudy, type UnderstudySession } from '../src/client/index.js';
-import { assertFilterResults, chatCases, CLIENT_TIMEOUT_MS, responsesCases } from './support/azure-family.js';
+import { assertFilterResults, caught, chatCases, CLIENT_TIMEOUT_MS, responsesCases } from './support/azure-family.js';
 
 let mock: Understudy;
 before(async () => {
@@ -24,13 +24,6 @@ function client(s: UnderstudySession, baseURL: string, defaultQuery?: Record<str
 
 const inference = (s: UnderstudySession, baseURL = mock.url('foundry-models')) => client(s, baseURL, { 'api-version': INFERENCE_VERSION });
 const hello = [{ role: 'user' as const, content: 'Hello' }];
-
-async function caught(promise: Promise<unknown>): Promise<unknown> {
-  return promise.then(
-    () => assert.fail('expected the call to fail'),
-    (error: unknown) => error,
-  );
-}
 
 // ---------------------------------------------------------------- v1 routes
 

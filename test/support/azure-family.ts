@@ -13,6 +13,14 @@ import type { JournalSnapshot, UnderstudySession } from '../../src/client/index.
 
 export const CLIENT_TIMEOUT_MS = 10_000;
 
+/** What a call that must fail threw (the test fails if it resolves). */
+export async function caught(promise: Promise<unknown>): Promise<unknown> {
+  return promise.then(
+    () => assert.fail('expected the call to fail'),
+    (error: unknown) => error,
+  );
+}
+
 /** A Chat Completions route of the family, and how its users reach it. */
 export interface ChatHost {
   operation: string;
@@ -70,13 +78,6 @@ export function assertFilterResults(answer: unknown): void {
 
 function statuses(journal: JournalSnapshot): [number, string, string][] {
   return journal.entries.map((e) => [e.status, e.route, e.operation]);
-}
-
-async function caught(promise: Promise<unknown>): Promise<unknown> {
-  return promise.then(
-    () => assert.fail('expected the call to fail'),
-    (error: unknown) => error,
-  );
 }
 
 export interface ChatTags {

@@ -5,41 +5,11 @@
 import Groq from 'groq-sdk';
 import type { ChatCompletion, ChatCompletionChunk, ChatCompletionCreateParamsBase } from 'groq-sdk/resources/chat/completions';
 import { CLIENT_TIMEOUT_MS, parsedArguments, type Answer, type ConformanceDriver, type ErrorSeen, type Question } from './driver.js';
+import { chatParams } from './openai-chat.js';
 
+/** The question as OpenAI's Chat Completions body, which groq-sdk's types describe member for member. */
 function params(question: Question): ChatCompletionCreateParamsBase {
-  return {
-    model: 'llama-3.3-70b-versatile',
-    messages: [
-      { role: 'user', content: question.prompt },
-      ...(question.toolResult
-        ? [
-            {
-              role: 'assistant' as const,
-              content: null,
-              tool_calls: [
-                {
-                  id: question.toolResult.id,
-                  type: 'function' as const,
-                  function: { name: question.toolResult.name, arguments: JSON.stringify(question.toolResult.arguments) },
-                },
-              ],
-            },
-            { role: 'tool' as const, tool_call_id: question.toolResult.id, content: question.toolResult.result },
-          ]
-        : []),
-    ],
-    ...(question.tools && {
-      tools: question.tools.map((t) => ({
-        type: 'function' as const,
-        function: { name: t.name, description: t.description, parameters: t.parameters },
-      })),
-    }),
-    ...(question.toolChoice && { tool_choice: { type: 'function' as const, function: { name: question.toolChoice.name } } }),
-    ...(question.schema && {
-      response_format: { type: 'json_schema' as const, json_schema: { name: question.schema.name, schema: question.schema.schema } },
-    }),
-    ...(question.malformed && { temperature: 'hot' as never }),
-  };
+  return chatParams(question, 'llama-3.3-70b-versatile') as unknown as ChatCompletionCreateParamsBase;
 }
 
 function answerOf(completion: ChatCompletion, requestId: string | undefined): Answer {

@@ -22,7 +22,8 @@ function answerOf(completion: ChatCompletion, textDeltas: number, usage = comple
   };
 }
 
-function params(question: Question, model: string): ChatCompletionCreateParamsBase {
+/** A question as a Chat Completions body (every client of that wire sends the same members). */
+export function chatParams(question: Question, model: string): ChatCompletionCreateParamsBase {
   return {
     model,
     messages: [
@@ -98,9 +99,10 @@ export function openaiChatDriverAt(at: ChatTarget): ConformanceDriver {
       const client = clientFor(at, target);
       return {
         async ask(question, mode) {
-          if (mode === 'json') return answerOf(await client.chat.completions.create({ ...params(question, at.model), stream: false }), 0);
+          if (mode === 'json')
+            return answerOf(await client.chat.completions.create({ ...chatParams(question, at.model), stream: false }), 0);
           const stream = client.chat.completions.stream({
-            ...params(question, at.model),
+            ...chatParams(question, at.model),
             stream: true,
             stream_options: { include_usage: true },
           });
