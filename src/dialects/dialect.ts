@@ -152,6 +152,17 @@ export interface ChatDialect {
   readonly statefulDecode?: boolean;
   /** Extra response headers for successful answers (e.g. request-id headers a provider sends). */
   responseHeaders?(ctx: DialectEncodeContext): Record<string, string>;
+  /** Set when the dialect's stream events are binary frames (Bedrock's event stream), not text. */
+  readonly binaryStream?: BinaryStream;
+}
+
+/** How a dialect with binary stream events has them written: every event (and the in-stream error
+ * event) is a latin1 string, one character per byte, and is written with that encoding. Such
+ * streams get no byte template (a frame's checksum covers its whole message). */
+export interface BinaryStream {
+  /** What the `malformed` fault writes: bytes the client's decoder must refuse (e.g. a frame whose
+   * checksum does not match), since an SSE line means nothing to a binary decoder. */
+  readonly malformedFrame: string;
 }
 
 /** A provider route. `path` may hold `{name}` segments, e.g. `/v1beta/models/{model}:generateContent`. */

@@ -124,12 +124,26 @@ export function applyCors(req: IncomingMessage, res: ServerResponse, origins: re
   return false;
 }
 
-/** The API key a request carries, in any of the ways SDKs send one. */
+const SIGV4 = 'AWS4-HMAC-SHA256 ';
+
+/** The access key id of an AWS Signature V4 `Authorization` header (`… Credential=AKID/date/region/
+ * service/aws4_request, …`): it names the caller as an API key does. The signature is not checked. */
+function sigV4AccessKey(auth: string): string | undefined {
+  const at = auth.indexOf('Credential=');
+  if (at < 0) return undefined;
+  const start = at + 'Credential='.length;
+  const end = auth.indexOf('/', start);
+  return end > start ? auth.slice(start, end) : undefined;
+}
+
+/** The API key a request carries, in any of the ways SDKs send one (an AWS request's access key id
+ * or its Bedrock API key as a bearer token). */
 export function requestApiKey(req: IncomingMessage, url: string, q: number): string | undefined {
   const h = req.headers;
   const auth = h.authorization;
   let key: string | undefined;
   if (auth && auth.startsWith('Bearer ')) key = auth.slice(7).trim();
+  else if (auth && auth.startsWith(SIGV4)) key = sigV4AccessKey(auth);
   key ??= (h['api-key'] as string | undefined) ?? (h['x-api-key'] as string | undefined) ?? (h['x-goog-api-key'] as string | undefined);
   if (key === undefined && q >= 0) key = new URLSearchParams(url.slice(q + 1)).get('key') ?? undefined;
   return key;

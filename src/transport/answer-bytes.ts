@@ -23,6 +23,10 @@ export function jsonAnswer(dialect: ChatDialect, reply: ResolvedReply, request: 
 
 /** The whole stream's bytes, for an answer written at once. */
 export function streamAnswer(dialect: ChatDialect, reply: ResolvedReply, request: ChatRequest, ctx: DialectEncodeContext): StreamBody {
+  if (dialect.binaryStream) {
+    const stream = dialect.encodeStream(reply, request, ctx);
+    return { contentType: stream.contentType, body: joinEvents(stream.events), encoding: 'latin1' };
+  }
   const key = templateKeyOf(dialect, reply, request, ctx);
   if (key) {
     const prefix = dialect.idPrefix;

@@ -26,15 +26,21 @@ type HttpSocket = Socket & { _httpMessage?: unknown };
  * docs/performance.md). The piece's bytes come from `pieces.bytes` when the dialect has
  * them (no string is built). Anything else (a pipelined response still waiting for its socket,
  * HTTP/1.0 without chunking) goes through `res.write`. Says whether the socket still flows, and
- * which emitter to wait on for 'drain' when it does not.
+ * which emitter to wait on for 'drain' when it does not. `encoding` is the pieces' (latin1 for a
+ * dialect's binary frames).
  */
-export function writePiece(res: ServerResponse, pieces: EventSource, index: number): { flowing: boolean; drains: NodeJS.EventEmitter } {
+export function writePiece(
+  res: ServerResponse,
+  pieces: EventSource,
+  index: number,
+  encoding: BufferEncoding = 'utf8',
+): { flowing: boolean; drains: NodeJS.EventEmitter } {
   const socket = res.socket as HttpSocket | null;
   if (!socket || socket._httpMessage !== res || !res.headersSent || !res.chunkedEncoding || res.writableLength !== socket.writableLength)
-    return { flowing: res.write(pieces.at(index)), drains: res };
+    return { flowing: res.write(pieces.at(index), encoding), drains: res };
   const bytes = pieces.bytes;
   const piece = bytes ? '' : pieces.at(index);
-  const size = bytes ? bytes.sizeAt(index) : Buffer.byteLength(piece);
+  const size = bytes ? bytes.sizeAt(index) : Buffer.byteLength(piece, encoding);
   // An empty chunk would end the response: node:http writes nothing for it either.
   if (size === 0) return { flowing: true, drains: socket };
   // The chunk-size line as node:http writes it (lowercase hex), byte by byte.
@@ -51,7 +57,7 @@ export function writePiece(res: ServerResponse, pieces: EventSource, index: numb
   frame[digits] = CR;
   frame[digits + 1] = LF;
   if (bytes) bytes.copyAt(index, frame, at);
-  else frame.write(piece, at, 'utf8');
+  else frame.write(piece, at, encoding);
   frame[at + size] = CR;
   frame[at + size + 1] = LF;
   const flowing = socket.write(frame);

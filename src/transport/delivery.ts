@@ -76,7 +76,8 @@ export class Delivery {
       const ctx = encodeContext(exchange);
       const stream = dialect.encodeStreamFailure(answer.error, request, ctx);
       const headers = { 'content-type': stream.contentType, 'cache-control': 'no-cache', ...dialect.responseHeaders?.(ctx) };
-      this.deliver(exchange, answer, { status: 200, headers }, { body: stream.events.join('') });
+      const body = stream.events.join('');
+      this.deliver(exchange, answer, { status: 200, headers }, dialect.binaryStream ? { body, encoding: 'latin1' } : { body });
       entry.usage = inputOnly(answer.inputTokens);
       this.outcomes.recordError(session, { ...answer.error, status: 200 }, entry);
       return;
@@ -133,7 +134,8 @@ export class Delivery {
       });
       events = arraySource([body]);
     }
-    this.settleWritten(exchange, answer, ctx, await writeStreamed(res, events, this.stalledReaderMs));
+    const encoding = request.stream && dialect.binaryStream ? 'latin1' : 'utf8';
+    this.settleWritten(exchange, answer, ctx, await writeStreamed(res, events, this.stalledReaderMs, encoding));
   }
 
   /** After an answer written over time: consumed and journalled if it was delivered, released
@@ -196,6 +198,8 @@ export class Delivery {
       pacing: answer.pacing,
       fault,
       errorEvent,
+      binary:
+        request.stream && dialect.binaryStream ? { encoding: 'latin1', malformedFrame: dialect.binaryStream.malformedFrame } : undefined,
       seed: seedOf(entry.requestId),
       stalledReaderMs: this.stalledReaderMs,
     });

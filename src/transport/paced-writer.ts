@@ -16,6 +16,9 @@ export interface WritePlan {
   fault?: StreamFault;
   /** The dialect's in-stream error event, for `fault.kind === 'error'`. */
   errorEvent?: string;
+  /** Set for a dialect's binary stream (ChatDialect.binaryStream): the pieces' encoding and what
+   * the `malformed` fault writes instead of a broken SSE line. */
+  binary?: { encoding: 'latin1'; malformedFrame: string };
   seed: number;
   /** How long a client may stop reading before it is disconnected (stalled-reader.ts). */
   stalledReaderMs?: number;
@@ -51,6 +54,7 @@ export function writePlanned(res: ServerResponse, plan: WritePlan): Promise<bool
     pieces =
       fault.afterBytes !== undefined ? arraySource(cutAtBytes(pieces, fault.afterBytes)) : firstPieces(pieces, fault.afterChunks ?? 1);
   }
+  const encoding = plan.binary?.encoding ?? 'utf8';
   const random = seededRandom(plan.seed);
   const gap = pacing?.chunksPerSecond ? 1000 / pacing.chunksPerSecond : 0;
   const jitter = pacing?.jitterMs ?? 0;
@@ -73,10 +77,11 @@ export function writePlanned(res: ServerResponse, plan: WritePlan): Promise<bool
       faultPlayed = true;
       switch (fault?.kind) {
         case 'error':
-          res.end(plan.errorEvent ?? '');
+          res.end(plan.errorEvent ?? '', encoding);
           break;
         case 'malformed':
-          res.end('data: {"choices":[{"delta":{"content":"trunc\n\n');
+          if (plan.binary) res.end(plan.binary.malformedFrame, 'latin1');
+          else res.end('data: {"choices":[{"delta":{"content":"trunc\n\n');
           break;
         case 'truncate':
           res.end();
@@ -97,7 +102,7 @@ export function writePlanned(res: ServerResponse, plan: WritePlan): Promise<bool
     const step = () => {
       if (settled || res.destroyed) return finish(faultPlayed);
       if (index < pieces.length) {
-        const { flowing, drains } = writePiece(res, pieces, index++);
+        const { flowing, drains } = writePiece(res, pieces, index++, encoding);
         if (index < pieces.length || fault) {
           at += gap + (jitter ? (random() * 2 - 1) * jitter : 0);
           // A slow reader: wait until its buffer drains instead of queueing without bound.

@@ -12,7 +12,12 @@ export const STREAM_BATCH = 64 * 1024;
 
 /** Resolves with whether every byte was handed to the kernel before the response closed: false
  * when the client left first (nothing is then consumed). */
-export function writeStreamed(res: ServerResponse, events: EventSource, stalledReaderMs = DEFAULT_STALLED_READER_MS): Promise<boolean> {
+export function writeStreamed(
+  res: ServerResponse,
+  events: EventSource,
+  stalledReaderMs = DEFAULT_STALLED_READER_MS,
+  encoding: BufferEncoding = 'utf8',
+): Promise<boolean> {
   return new Promise((resolve) => {
     let index = 0;
     /** What of the current batch is still to write. */
@@ -40,11 +45,11 @@ export function writeStreamed(res: ServerResponse, events: EventSource, stalledR
         // An event far bigger than a batch (one unbroken word, a final event that repeats the
         // whole text) goes out in batch-sized slices, each waiting its turn like the rest.
         if (pending.length > 2 * STREAM_BATCH) {
-          const cut = isHighSurrogate(pending.charCodeAt(STREAM_BATCH - 1)) ? STREAM_BATCH - 1 : STREAM_BATCH;
+          const cut = encoding === 'utf8' && isHighSurrogate(pending.charCodeAt(STREAM_BATCH - 1)) ? STREAM_BATCH - 1 : STREAM_BATCH;
           piece = pending.slice(0, cut);
           pending = pending.slice(cut);
         } else pending = '';
-        if (!res.write(piece)) {
+        if (!res.write(piece, encoding)) {
           whenDrained(res, res, stalledReaderMs, pump);
           return;
         }
