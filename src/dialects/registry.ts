@@ -1,6 +1,7 @@
 // Every dialect the server speaks. A new dialect adds its folder and one line here.
 
 import { anthropicMessagesRegistration } from './anthropic-messages/routes.js';
+import { bedrockInvokeRegistration } from './bedrock-invoke/routes.js';
 import { cohereV1Registration } from './cohere-v1/routes.js';
 import { cohereV2Registration } from './cohere-v2/routes.js';
 import type { DialectRegistration } from './dialect.js';
@@ -20,4 +21,5 @@ export const DIALECTS: DialectRegistration[] = [
   ollamaRegistration,
   cohereV1Registration,
   ...OPENAI_HOSTS.map(hostRegistration),
+  bedrockInvokeRegistration,
 ];
