@@ -84,7 +84,8 @@ function dechunked(bytes: Buffer): string {
 
 /** OpenAI's, Anthropic's, Gemini's, Ollama's, Cohere's and the control API's, and the hosts' of the
  * OpenAI dialects whose error bodies differ from OpenAI's (src/dialects/openai-hosts/). */
-export type ErrorShape = 'openai' | 'anthropic' | 'gemini' | 'ollama' | 'control' | 'mistral' | 'openrouter' | 'perplexity' | 'cohere';
+export type ErrorShape =
+  'openai' | 'anthropic' | 'gemini' | 'ollama' | 'control' | 'mistral' | 'openrouter' | 'perplexity' | 'cohere' | 'bedrock';
 
 /** The provider whose error shape a provider path's errors come in. */
 export function shapeForPath(path: string): ErrorShape {
@@ -94,6 +95,7 @@ export function shapeForPath(path: string): ErrorShape {
   if (bare.startsWith('/api/') || bare.startsWith('/ollama/api/')) return 'ollama';
   if (bare.startsWith('/cohere/') || bare.startsWith('/v2/chat') || bare === '/v1/chat') return 'cohere';
   if (bare.startsWith('/gemini/') || bare.startsWith('/v1beta/') || /:(?:stream)?[gG]enerateContent$/.test(bare)) return 'gemini';
+  if (bare.startsWith('/model/') || bare.startsWith('/bedrock/')) return 'bedrock';
   if (bare.startsWith('/mistral/')) return 'mistral';
   if (bare.startsWith('/openrouter/')) return 'openrouter';
   if (bare.startsWith('/perplexity/')) return 'perplexity';
@@ -167,6 +169,12 @@ export function assertErrorShape(body: string, shape: ErrorShape, context: strin
     const message = value.message as { detail?: unknown } | string | undefined;
     if (value.object !== 'error' || !('type' in value) || !('code' in value)) fail('object "error", type and code expected');
     if (!(typeof message === 'string' ? message !== '' : Array.isArray(message?.detail))) fail('no message');
+    return;
+  }
+  // Bedrock's (restJson1) is {"message"} with the error's name in a header, Understudy's code beside it on its own refusals.
+  if (shape === 'bedrock') {
+    if (typeof value.message !== 'string' || value.message === '' || 'error' in value || 'id' in value)
+      fail('a top-level message expected');
     return;
   }
   // Cohere's body is the error itself: {"id"?, "message"}.
