@@ -8,6 +8,7 @@ import { after, before, describe, test } from 'node:test';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { ConflictException, ThrottlingException, ValidationException, type BedrockRuntimeClient } from '@aws-sdk/client-bedrock-runtime';
 import { startUnderstudy, type Understudy, type UnderstudySession } from '../src/client/index.js';
+import { invokeBodyInputTokens } from '../src/dialects/bedrock-invoke/count-tokens.js';
 import { bedrockClient, CLAUDE, invoke, invokeStream, NOVA, thrown, TITAN } from './support/bedrock-invoke.js';
 
 let mock: Understudy;
@@ -541,5 +542,67 @@ describe('InvokeModel across the families', () => {
       entries.map((e) => e.route.split('/model/')[0]),
       ['POST /bedrock', `POST /s/${session.id}`],
     );
+  });
+});
+
+describe('InvokeModel and the prompt cache', () => {
+  test("Claude's cache_control and Nova's cachePoint: the cached part read back, in the body, the headers and the stream's metrics", async () => {
+    const session = await mock.session('bedrock-cache', { promptCache: { minTokens: 64, granularity: 1 } });
+    session.scenario('s').onExhausted('repeat_last').replies('ok');
+    const client = bedrockClient(mock.url('bedrock'), session.apiKey);
+    const headers = recordHeaders(client);
+    const long = 'You are a meticulous assistant who answers in one line. '.repeat(40);
+    const claude = (question: string) =>
+      claudeBody(question, { system: [{ type: 'text', text: long, cache_control: { type: 'ephemeral' } }] });
+    const first = (await invoke(client, CLAUDE, claude('first'))).json.usage as Json;
+    assert.equal(first.cache_read_input_tokens, 0);
+    assert.ok(Number(first.cache_creation_input_tokens) > 64, JSON.stringify(first));
+    const second = (await invoke(client, CLAUDE, claude('second question'))).json.usage as Json;
+    assert.ok(Number(second.cache_read_input_tokens) > 64, JSON.stringify(second));
+    assert.equal(headers[1]['x-amzn-bedrock-cache-read-input-token-count'], String(second.cache_read_input_tokens));
+    assert.equal(headers[1]['x-amzn-bedrock-input-token-count'], String(second.input_tokens));
+
+    const nova = (question: string) => novaBody(question, { system: [{ text: long }, { cachePoint: { type: 'default' } }] });
+    await invoke(client, NOVA, nova('first'));
+    const { events } = await invokeStream(client, NOVA, nova('second question'));
+    const usage = (events.at(-1)?.metadata as { usage: Json }).usage;
+    assert.ok(Number(usage.cacheReadInputTokenCount) > 64, JSON.stringify(usage));
+    const metrics = (events.at(-1) as Json)['amazon-bedrock-invocationMetrics'] as Json;
+    assert.equal(metrics.cacheReadInputTokenCount, usage.cacheReadInputTokenCount);
+    assert.equal(
+      usage.totalTokens,
+      Number(usage.inputTokens) +
+        Number(usage.outputTokens) +
+        Number(usage.cacheReadInputTokenCount) +
+        Number(usage.cacheWriteInputTokenCount),
+    );
+    const { entries } = await session.journal();
+    assert.equal(entries[3].usage?.cachedInputTokens, usage.cacheReadInputTokenCount);
+
+    // Without a marker nothing is cached, however often the prefix repeats.
+    for (const question of ['a', 'b']) {
+      const plain = (await invoke(client, NOVA, novaBody(question, { system: [{ text: long }] }))).json.usage as Json;
+      assert.equal(plain.cacheReadInputTokenCount, 0);
+    }
+  });
+
+  test('CountTokens: an InvokeModel body counts as its answer’s usage counts it, or gets its ValidationException', async () => {
+    const session = await mock.session('count-invoke');
+    session.scenario('s').onExhausted('repeat_last').replies('ok');
+    const client = bedrockClient(mock.url('bedrock'), session.apiKey);
+    const bodies: [string, Json][] = [
+      [CLAUDE, claudeBody('How many tokens is this?', { system: 'Be brief.' })],
+      [TITAN, titanBody('How many tokens is this?')],
+      [NOVA, novaBody('How many tokens is this?')],
+    ];
+    for (const [model, body] of bodies) await invoke(client, model, body);
+    const { entries } = await session.journal();
+    bodies.forEach(([model, body], i) =>
+      assert.equal(invokeBodyInputTokens(model, JSON.stringify(body)), entries[i].usage?.inputTokens, model),
+    );
+    const refused = invokeBodyInputTokens(NOVA, JSON.stringify(novaBody('hi', { toolConfig: {} })));
+    assert.ok(typeof refused === 'object' && refused.status === 400 && /toolConfig/.test(refused.message), JSON.stringify(refused));
+    const notJson = invokeBodyInputTokens(TITAN, '{');
+    assert.ok(typeof notJson === 'object' && notJson.status === 400);
   });
 });
