@@ -606,3 +606,34 @@ describe('InvokeModel and the prompt cache', () => {
     assert.ok(typeof notJson === 'object' && notJson.status === 400);
   });
 });
+
+describe('InvokeModel with a large reply', () => {
+  test('a reply too heavy for one string is written frame by frame, JSON and streamed, each family', async () => {
+    const { session, client } = await open('large');
+    const pieces = Array.from({ length: 2000 }, (_, i) => `piece ${i} ${'é'.repeat(150)} `);
+    const text = pieces.join('');
+    session.scenario('big').replies(text).inChunks(pieces).onExhausted('repeat_last');
+    for (const [model, body] of [
+      [CLAUDE, claudeBody('hi')],
+      [TITAN, titanBody('hi')],
+      [NOVA, novaBody('hi')],
+    ] as const) {
+      const { events } = await invokeStream(client, model, body);
+      const streamed = events
+        .map((e) => {
+          const delta = ((e.delta ?? (e.contentBlockDelta as Json | undefined)?.delta) as Json | undefined)?.text;
+          return String(delta ?? e.outputText ?? '');
+        })
+        .join('');
+      assert.equal(streamed, text, model);
+      assert.ok(events.length >= pieces.length, `${model}: ${events.length} events`);
+      const { json } = await invoke(client, model, body);
+      assert.ok(JSON.stringify(json).includes(pieces[1999].trim()), model);
+    }
+    const { entries } = await session.journal();
+    assert.deepEqual(
+      entries.map((e) => e.status),
+      [200, 200, 200, 200, 200, 200],
+    );
+  });
+});
