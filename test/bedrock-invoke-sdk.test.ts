@@ -637,3 +637,32 @@ describe('InvokeModel with a large reply', () => {
     );
   });
 });
+
+describe('InvokeModel streams of one scripted reply', () => {
+  test('frames kept per reply shape never carry another answer’s id or counts', async () => {
+    const { session, client } = await open('kept-frames');
+    session.scenario('again').replies(TEXT).inChunks(CHUNKS).onExhausted('repeat_last');
+    const prompts = ['Paris?', 'And the weather in Paris tomorrow, and the day after, please?'];
+    const claude: Json[][] = [];
+    const nova: Json[][] = [];
+    for (const prompt of prompts) {
+      claude.push((await invokeStream(client, CLAUDE, claudeBody(prompt))).events);
+      nova.push((await invokeStream(client, NOVA, novaBody(prompt))).events);
+    }
+    const { entries } = await session.journal();
+    const [c1, n1, c2, n2] = entries;
+    assert.notEqual(c1.usage?.inputTokens, c2.usage?.inputTokens, 'the prompts count differently');
+    claude.forEach((events, i) => {
+      const entry = [c1, c2][i];
+      assert.equal(((events[0].message as Json).usage as Json).input_tokens, entry.usage?.inputTokens);
+      assert.equal((events.at(-2)?.usage as Json).input_tokens, entry.usage?.inputTokens, 'message_delta');
+      assert.equal(((events.at(-1) as Json)['amazon-bedrock-invocationMetrics'] as Json).inputTokenCount, entry.usage?.inputTokens);
+      assert.equal(events.map((e) => String((e.delta as Json | undefined)?.text ?? '')).join(''), TEXT);
+    });
+    assert.notEqual((claude[0][0].message as Json).id, (claude[1][0].message as Json).id, 'each answer its own id');
+    nova.forEach((events, i) => {
+      assert.equal((events.at(-1)?.metadata as { usage: Json }).usage.inputTokens, [n1, n2][i].usage?.inputTokens);
+      assert.deepEqual(events.at(-2), { messageStop: { stopReason: 'end_turn' } });
+    });
+  });
+});
