@@ -144,4 +144,30 @@ for (const [name, family] of Object.entries(FAMILIES)) {
       { numRuns: 60 },
     );
   });
+
+  if (!family.modelWords) {
+    test(`${name}: a numeric option of another JSON type is refused naming the type it found`, async () => {
+      const session = await mock.session(`types-${name}`);
+      session.scenario('answer').replies('fine').onExhausted('repeat_last');
+      const client = bedrockClient(mock.url('bedrock'), session.apiKey);
+      const other = fc.oneof(
+        fc.string({ maxLength: 6 }).map((v) => [v, 'String'] as const),
+        fc.boolean().map((v) => [v, 'Boolean'] as const),
+        fc.constant([null, 'Null'] as const),
+        fc.array(fc.integer(), { maxLength: 2 }).map((v) => [v, 'JSONArray'] as const),
+        fc.dictionary(fc.string({ minLength: 1, maxLength: 3 }), fc.integer(), { maxKeys: 2 }).map((v) => [v, 'JSONObject'] as const),
+      );
+      await fc.assert(
+        fc.asyncProperty(fc.constantFrom(...family.options), other, async (option, [value, found]) => {
+          const body = structuredClone(family.body);
+          (body[option.path[0]] as Json)[option.path[1] as string] = value;
+          const error = await thrown(invoke(client, family.model, body));
+          assert.ok(error instanceof ValidationException, String(error));
+          const expected = option.integer ? 'Integer' : 'Number';
+          assert.equal(error.message, malformed(`#/${option.path.join('/')}: expected type: ${expected}, found: ${found}`));
+        }),
+        { numRuns: 40 },
+      );
+    });
+  }
 }
