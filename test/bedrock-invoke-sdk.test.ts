@@ -64,6 +64,8 @@ function recordHeaders(client: BedrockRuntimeClient): Record<string, string>[] {
 }
 
 const CHUNKS = ['Paris ', 'is ', 'sunny.'];
+/** How Bedrock begins its refusal of a Claude Messages body: the other schema it could have been. */
+const NOT_TEXT_COMPLETIONS = 'Malformed input request: #: subject must not be valid against schema {"required":["messages"]}';
 const TEXT = CHUNKS.join('');
 
 describe('Anthropic Claude on InvokeModel', () => {
@@ -107,10 +109,16 @@ describe('Anthropic Claude on InvokeModel', () => {
       assert.ok(error instanceof ValidationException, String(error));
       assert.equal(
         error.message,
-        `Malformed input request: #: extraneous key [${key}] is not permitted, please reformat your input and try again.`,
+        `${NOT_TEXT_COMPLETIONS}#: extraneous key [${key}] is not permitted, please reformat your input and try again.`,
       );
       assert.equal(error.$metadata.httpStatusCode, 400);
     }
+    // Every extraneous member, one after the other, as Bedrock answers the Anthropic SDK's body sent as it is.
+    const both = await thrown(invoke(client, CLAUDE, claudeBody('hi', { stream: true, model: 'claude-3-haiku' })));
+    assert.equal(
+      both?.message,
+      `${NOT_TEXT_COMPLETIONS}#: extraneous key [stream] is not permitted#: extraneous key [model] is not permitted, please reformat your input and try again.`,
+    );
     const missing = await thrown(invoke(client, CLAUDE, { max_tokens: 10, messages: [{ role: 'user', content: 'hi' }] }));
     assert.match(String(missing?.message), /#: required key \[anthropic_version\] not found/);
     const version = await thrown(invoke(client, CLAUDE, claudeBody('hi', { anthropic_version: '2023-06-01' })));
@@ -123,7 +131,7 @@ describe('Anthropic Claude on InvokeModel', () => {
     const { entries } = await session.journal();
     assert.deepEqual(
       entries.map((e) => e.status),
-      [400, 400, 400, 400, 400, 400, 200],
+      [400, 400, 400, 400, 400, 400, 400, 200],
     );
   });
 
