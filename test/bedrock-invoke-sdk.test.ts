@@ -653,12 +653,22 @@ describe('InvokeModel streams of one scripted reply', () => {
     const prompts = ['Paris?', 'And the weather in Paris tomorrow, and the day after, please?'];
     const claude: Json[][] = [];
     const nova: Json[][] = [];
+    const titan: Json[][] = [];
     for (const prompt of prompts) {
       claude.push((await invokeStream(client, CLAUDE, claudeBody(prompt))).events);
       nova.push((await invokeStream(client, NOVA, novaBody(prompt))).events);
+      titan.push((await invokeStream(client, TITAN, titanBody(prompt))).events);
     }
     const { entries } = await session.journal();
-    const [c1, n1, c2, n2] = entries;
+    const [c1, n1, t1, c2, n2, t2] = entries;
+    titan.forEach((events, i) => {
+      assert.equal(events[0].inputTextTokenCount, [t1, t2][i].usage?.inputTokens);
+      assert.equal(events.map((e) => e.outputText).join(''), TEXT);
+      assert.deepEqual(
+        events.map((e) => e.inputTextTokenCount === null),
+        [false, true, true],
+      );
+    });
     assert.notEqual(c1.usage?.inputTokens, c2.usage?.inputTokens, 'the prompts count differently');
     claude.forEach((events, i) => {
       const entry = [c1, c2][i];
