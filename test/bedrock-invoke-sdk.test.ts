@@ -684,3 +684,24 @@ describe('InvokeModel streams of one scripted reply', () => {
     });
   });
 });
+
+describe('InvokeModel with a Bedrock API key', () => {
+  test('the client’s bearer token (AWS_BEARER_TOKEN_BEDROCK’s form) finds the session, JSON and streamed', async () => {
+    const session = await mock.session('bearer-invoke');
+    session.scenario('s').replies(TEXT).onExhausted('repeat_last');
+    const client = bedrockClient(mock.url('bedrock'), session.apiKey, 1, 'bearer');
+    const sent: string[] = [];
+    client.middlewareStack.add(
+      (next) => (args) => {
+        const headers = (args.request as { headers: Record<string, string> }).headers;
+        sent.push(String(Object.entries(headers).find(([name]) => name.toLowerCase() === 'authorization')?.[1]));
+        return next(args);
+      },
+      { step: 'deserialize', name: 'recordAuthorization' },
+    );
+    assert.deepEqual((await invoke(client, CLAUDE, claudeBody('hi'))).json.content, [{ type: 'text', text: TEXT }]);
+    assert.equal((await invokeStream(client, TITAN, titanBody('hi'))).events.at(-1)?.completionReason, 'FINISH');
+    assert.equal((await session.journal()).entries.length, 2, 'both reached the session the key names');
+    assert.deepEqual(sent, [`Bearer ${session.apiKey}`, `Bearer ${session.apiKey}`]);
+  });
+});
