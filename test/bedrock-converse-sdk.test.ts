@@ -195,6 +195,23 @@ describe('Converse and ConverseStream: text', () => {
     );
   });
 
+  test('a paced stream reports its pacing as metadata.metrics.latencyMs, and takes at least its time to first token', async () => {
+    const { session, client } = await open('paced');
+    session.scenario('s').replies('one two three', { chunks: ['one ', 'two ', 'three'], pacing: { ttftMs: 120, chunksPerSecond: 50 } });
+    const started = Date.now();
+    const response = await client.send(new ConverseStreamCommand(converse([user('count')])));
+    let latency: number | undefined;
+    let text = '';
+    for await (const event of response.stream ?? []) {
+      text += event.contentBlockDelta?.delta?.text ?? '';
+      if (event.metadata) latency = event.metadata.metrics?.latencyMs;
+    }
+    assert.equal(text, 'one two three');
+    assert.ok(Date.now() - started >= 100, 'the first event waited for its time to first token');
+    // messageStart, three deltas, contentBlockStop, messageStop, metadata: 120 ms, then six gaps of 20 ms.
+    assert.equal(latency, 240);
+  });
+
   test('reasoning comes back as a reasoningContent block with a signature, JSON and stream', async () => {
     const { session, client } = await open('reasoning');
     session.scenario('r').onExhausted('repeat_last').reply({ text: 'It is 42.', reasoning: 'Six times seven.' });
