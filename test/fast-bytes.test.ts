@@ -45,6 +45,8 @@ function bodyFor(operation: string, stream: boolean): unknown {
   if (operation.startsWith('cohere')) return { model: 'command-a-03-2025', messages: [{ role: 'user', content: user }], stream };
   if (operation === 'ollama.chat') return { model: 'llama3.2', messages: [{ role: 'user', content: user }], stream };
   if (operation === 'ollama.generate') return { model: 'llama3.2', prompt: user, stream };
+  // Bedrock Converse: the model id is the route's, and the route says whether it streams.
+  if (operation.startsWith('bedrock.converse')) return { messages: [{ role: 'user', content: [{ text: user }] }] };
   throw new Error(`no request body for operation ${operation}: add one to test/fast-bytes.test.ts`);
 }
 
@@ -87,6 +89,7 @@ function casesOf(): Case[] {
                 project: 'p',
                 location: 'us-central1',
                 deployment: 'my-gpt4o',
+                modelId: 'anthropic.claude-3-haiku-20240307-v1:0',
               },
               query: new URLSearchParams(alt ? { alt } : (QUERIES[route.operation] ?? {})),
               headers: { 'anthropic-version': '2023-06-01', authorization: 'Bearer k' },
@@ -118,7 +121,8 @@ function plainStream(
   const events = dialect.encodeStream(reply, request, ctx).events;
   let body = '';
   for (let i = 0; i < events.length; i++) body += events.at(i);
-  return Buffer.from(body, 'utf8');
+  // A binary stream's events are latin1 strings, one character per byte (ChatDialect.binaryStream).
+  return Buffer.from(body, dialect.binaryStream ? 'latin1' : 'utf8');
 }
 
 /** A flushed response: what lets a template take its body back. */

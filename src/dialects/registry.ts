@@ -1,6 +1,10 @@
 // Every dialect the server speaks. A new dialect adds its folder and one line here.
 
 import { anthropicMessagesRegistration } from './anthropic-messages/routes.js';
+import { countTokensRoutes } from './bedrock/count-tokens.js';
+import { countConverseTokens } from './bedrock-converse/decode-request.js';
+import { bedrockConverse } from './bedrock-converse/index.js';
+import { bedrockConverseRegistration } from './bedrock-converse/routes.js';
 import { cohereV1Registration } from './cohere-v1/routes.js';
 import { cohereV2Registration } from './cohere-v2/routes.js';
 import type { DialectRegistration } from './dialect.js';
@@ -20,4 +24,7 @@ export const DIALECTS: DialectRegistration[] = [
   ollamaRegistration,
   cohereV1Registration,
   ...OPENAI_HOSTS.map(hostRegistration),
+  bedrockConverseRegistration,
+  // Bedrock's CountTokens counts a Converse input or an InvokeModel body (`invokeModel:` its counter).
+  { routes: [], providerPaths: {}, infoRoutes: countTokensRoutes({ dialect: bedrockConverse, converse: countConverseTokens }) },
 ];

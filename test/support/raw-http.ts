@@ -84,7 +84,8 @@ function dechunked(bytes: Buffer): string {
 
 /** OpenAI's, Anthropic's, Gemini's, Ollama's, Cohere's and the control API's, and the hosts' of the
  * OpenAI dialects whose error bodies differ from OpenAI's (src/dialects/openai-hosts/). */
-export type ErrorShape = 'openai' | 'anthropic' | 'gemini' | 'ollama' | 'control' | 'mistral' | 'openrouter' | 'perplexity' | 'cohere';
+export type ErrorShape =
+  'openai' | 'anthropic' | 'gemini' | 'ollama' | 'control' | 'mistral' | 'openrouter' | 'perplexity' | 'cohere' | 'bedrock';
 
 /** The provider whose error shape a provider path's errors come in. */
 export function shapeForPath(path: string): ErrorShape {
@@ -93,6 +94,7 @@ export function shapeForPath(path: string): ErrorShape {
   if (bare.startsWith('/anthropic/') || bare.startsWith('/v1/messages')) return 'anthropic';
   if (bare.startsWith('/api/') || bare.startsWith('/ollama/api/')) return 'ollama';
   if (bare.startsWith('/cohere/') || bare.startsWith('/v2/chat') || bare === '/v1/chat') return 'cohere';
+  if (bare.startsWith('/model/') || bare.startsWith('/bedrock/')) return 'bedrock';
   if (bare.startsWith('/gemini/') || bare.startsWith('/v1beta/') || /:(?:stream)?[gG]enerateContent$/.test(bare)) return 'gemini';
   if (bare.startsWith('/mistral/')) return 'mistral';
   if (bare.startsWith('/openrouter/')) return 'openrouter';
@@ -103,7 +105,18 @@ export function shapeForPath(path: string): ErrorShape {
 /** Which shape an error body is in: one of those above, or else the dialect whose own error body
  * it has the members of. */
 export function shapeOf(body: string): ErrorShape | string | undefined {
-  for (const shape of ['anthropic', 'gemini', 'ollama', 'control', 'openai', 'mistral', 'openrouter', 'perplexity', 'cohere'] as const) {
+  for (const shape of [
+    'anthropic',
+    'gemini',
+    'ollama',
+    'control',
+    'openai',
+    'mistral',
+    'openrouter',
+    'perplexity',
+    'cohere',
+    'bedrock',
+  ] as const) {
     try {
       assertErrorShape(body, shape, '');
       return shape;
@@ -172,6 +185,12 @@ export function assertErrorShape(body: string, shape: ErrorShape, context: strin
   // Cohere's body is the error itself: {"id"?, "message"}.
   if (shape === 'cohere') {
     if (typeof value.message !== 'string' || value.message === '' || 'error' in value) fail('a top-level message expected');
+    return;
+  }
+  // Bedrock's body is the error itself, {"message"} (its name travels in x-amzn-errortype).
+  if (shape === 'bedrock') {
+    if (typeof value.message !== 'string' || value.message === '' || 'error' in value || 'type' in value)
+      fail('a top-level message expected');
     return;
   }
   const error = value.error as Record<string, unknown> | undefined;

@@ -2,6 +2,7 @@
 // registered operation that no driver reaches.
 
 import { anthropicMessagesDriver } from './anthropic-messages.js';
+import { bedrockConverseDriver } from './bedrock-converse.js';
 import { cohereV1Driver } from './cohere-v1.js';
 import { cohereV2Driver } from './cohere-v2.js';
 import type { ConformanceDriver } from './driver.js';
@@ -23,4 +24,5 @@ export const DRIVERS: ConformanceDriver[] = [
   ollamaGenerateDriver,
   cohereV1Driver,
   ...openaiHostDrivers,
+  bedrockConverseDriver,
 ];
