@@ -353,6 +353,16 @@ describe('tools', () => {
     const [entry] = (await session.journal()).entries;
     assert.equal(entry.status, 400);
     assert.equal(entry.step, undefined, 'nothing consumed');
+    const streamed = await rejection(
+      client.send(new ConverseStreamCommand(converse([user('Weather?'), { role: 'user', content: [{ text: 'again' }] }]))),
+    );
+    assert.equal(streamed.name, 'ValidationException');
+    const refused = (await session.journal()).entries[1];
+    assert.deepEqual(
+      [refused.status, refused.stream, refused.operation],
+      [400, true, 'bedrock.converseStream'],
+      'journalled as the stream it asked for',
+    );
   });
 
   test('a streamed tool round: contentBlockStart names the tool, toolUse.input deltas concatenate to the arguments [bedrock-converse.tools.stream +]', async () => {
