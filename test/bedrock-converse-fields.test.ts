@@ -354,3 +354,39 @@ describe('members the model does not have (fetch: the AWS client drops them)', (
     );
   });
 });
+
+describe('the path (fetch)', () => {
+  async function at(method: string, path: string, body?: string) {
+    const response = await fetch(`${mock.url('bedrock')}${path}`, {
+      method,
+      headers: { 'content-type': 'application/json', authorization: `Bearer ${session.apiKey}` },
+      body,
+      signal: AbortSignal.timeout(10_000),
+    });
+    const text = await response.text();
+    return { status: response.status, name: response.headers.get('x-amzn-errortype')?.split(':')[0], message: text };
+  }
+  const hi = JSON.stringify({ messages: HI });
+
+  test('another method is UnknownOperationException; an unreadable or blank model id is a ValidationException', async () => {
+    assert.deepEqual(
+      [await at('GET', '/model/m/converse'), await at('GET', '/model/m/count-tokens')].map((r) => [r.status, r.name]),
+      [
+        [405, 'UnknownOperationException'],
+        [405, 'UnknownOperationException'],
+      ],
+    );
+    const unreadable = await at('POST', '/model/m%ZZ/converse', hi);
+    assert.deepEqual([unreadable.status, unreadable.name], [400, 'ValidationException']);
+    assert.match(unreadable.message, /not valid percent-encoding/);
+    const blank = await at('POST', '/model/%20/converse', hi);
+    assert.deepEqual([blank.status, blank.name], [400, 'ValidationException']);
+    assert.match(blank.message, /The provided model identifier is invalid\./);
+    const ok = await at(
+      'POST',
+      `/s/${session.id}/bedrock/model/${encodeURIComponent('arn:aws:bedrock:us-east-1::foundation-model/m:0')}/converse`,
+      hi,
+    );
+    assert.equal(ok.status, 200, ok.message);
+  });
+});
