@@ -256,6 +256,19 @@ describe('Converse and ConverseStream: text', () => {
   });
 });
 
+describe('over HTTP/1.1, whatever handler the other tests use', () => {
+  test("a Converse and a ConverseStream round through the client's NodeHttpHandler", async () => {
+    const session = await mock.session('http1-round');
+    session.scenario('s').replies('over HTTP/1.1').then().replies('streamed over HTTP/1.1');
+    const client = bedrockClient(mock, { apiKey: session.apiKey, http: 'http1' });
+    const response = await client.send(new ConverseCommand(converse([user('hi')])));
+    assert.deepEqual(response.output?.message?.content, [{ text: 'over HTTP/1.1' }]);
+    const streamed = await readStream((await client.send(new ConverseStreamCommand(converse([user('hi')])))).stream);
+    assert.equal(streamed.text, 'streamed over HTTP/1.1');
+    await session.verify();
+  });
+});
+
 describe('credentials: the access key id (SigV4) or the bearer token names the session', () => {
   test('SigV4 and Bearer each reach the session whose key they carry; another key reaches another session', async () => {
     const a = await mock.session('auth-a');
