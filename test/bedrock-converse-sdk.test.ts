@@ -212,7 +212,7 @@ describe('Converse and ConverseStream: text', () => {
     assert.equal(latency, 240);
   });
 
-  test('reasoning comes back as a reasoningContent block with a signature, JSON and stream', async () => {
+  test('reasoning comes back as a reasoningContent block with a signature, JSON and stream [bedrock-converse.reasoning.json +] [bedrock-converse.reasoning.stream +]', async () => {
     const { session, client } = await open('reasoning');
     session.scenario('r').onExhausted('repeat_last').reply({ text: 'It is 42.', reasoning: 'Six times seven.' });
     const response = await client.send(new ConverseCommand(converse([user('think')])));
@@ -224,6 +224,26 @@ describe('Converse and ConverseStream: text', () => {
     assert.equal(streamed.reasoning, 'Six times seven.');
     assert.equal(streamed.signature, reasoning.reasoningContent?.reasoningText?.signature);
     assert.equal(streamed.text, 'It is 42.');
+  });
+
+  test('reasoning sent back by the assistant reaches the script; from the user it is a ValidationException, JSON and stream [bedrock-converse.reasoning.json -] [bedrock-converse.reasoning.stream -]', async () => {
+    const { session, client } = await open('reasoning-back');
+    session.scenario('s').onExhausted('repeat_last').replies('ok');
+    const thought = { reasoningContent: { reasoningText: { text: 'I thought.', signature: 'c2ln' } } };
+    await client.send(new ConverseCommand(converse([user('q'), { role: 'assistant', content: [thought, { text: 'A.' }] }, user('and?')])));
+    const assistant = (await session.journal()).entries[0].request?.messages[1];
+    assert.deepEqual(assistant?.parts, [
+      { type: 'reasoning', text: 'I thought.' },
+      { type: 'text', text: 'A.' },
+    ]);
+    const fromUser = [{ role: 'user' as const, content: [thought] }];
+    for (const error of [
+      await rejection(client.send(new ConverseCommand(converse(fromUser)))),
+      await rejection(client.send(new ConverseStreamCommand(converse(fromUser)))),
+    ]) {
+      assert.equal(error.name, 'ValidationException');
+      assert.match(error.message, /reasoningContent content block is only allowed in messages with the assistant role/);
+    }
   });
 
   test('model ids arrive percent-encoded: a version with ":", an inference profile and an ARN with "/" are one model id each', async () => {
@@ -659,7 +679,7 @@ describe('zero-config', () => {
 describe('prompt caching (cachePoint) and CountTokens', () => {
   const longSystem = 'You are a meticulous assistant who answers in one line. '.repeat(40);
 
-  test('cachePoint marks what is cached: a write, then a read; the cache members add up to the prompt', async () => {
+  test('cachePoint marks what is cached: a write, then a read; the cache members add up to the prompt [bedrock-converse.prompt-cache.json +]', async () => {
     const { session, client } = await open('cache', { promptCache: { minTokens: 64, granularity: 1 } });
     session.scenario('s').onExhausted('repeat_last').replies('ok');
     const system = [{ text: longSystem }, { cachePoint: { type: 'default' as const } }];
@@ -673,8 +693,19 @@ describe('prompt caching (cachePoint) and CountTokens', () => {
     const u = second.usage ?? { inputTokens: 0, outputTokens: 0, totalTokens: 0 };
     assert.equal((u.inputTokens ?? 0) + (u.cacheReadInputTokens ?? 0) + (u.cacheWriteInputTokens ?? 0), entries[1].usage?.inputTokens);
     assert.equal(u.totalTokens, (entries[1].usage?.inputTokens ?? 0) + (u.outputTokens ?? 0));
-    const uncached = await client.send(new ConverseCommand(converse([user('third')], { system: [{ text: longSystem }] })));
-    assert.equal(uncached.usage?.cacheReadInputTokens, 0, 'without a cachePoint nothing is read from the cache');
+  });
+
+  test('without a cachePoint nothing is cached, however often the prefix repeats [bedrock-converse.prompt-cache.json -]', async () => {
+    const { session, client } = await open('cache-none', { promptCache: { minTokens: 64, granularity: 1 } });
+    session.scenario('s').onExhausted('repeat_last').replies('ok');
+    for (const q of ['a', 'b', 'c']) {
+      const answer = await client.send(new ConverseCommand(converse([user(q)], { system: [{ text: longSystem }] })));
+      assert.deepEqual([answer.usage?.cacheReadInputTokens, answer.usage?.cacheWriteInputTokens], [0, 0], JSON.stringify(answer.usage));
+    }
+    assert.deepEqual(
+      (await session.journal()).entries.map((e) => e.usage?.cachedInputTokens),
+      [0, 0, 0],
+    );
   });
 
   test('CountTokens counts a Converse input as Converse reports its inputTokens [bedrock-converse.count-tokens.json +]', async () => {
