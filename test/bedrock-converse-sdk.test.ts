@@ -646,6 +646,40 @@ describe('errors', () => {
   });
 });
 
+describe('validation on ConverseStream', () => {
+  test('accepted members stream; a malformed one is a ValidationException before the stream, consuming nothing [bedrock-converse.validation.stream +] [bedrock-converse.validation.stream -]', async () => {
+    const { session, client } = await open('validation-stream');
+    session.scenario('s').replies('streamed');
+    const refused = await rejection(client.send(new ConverseStreamCommand(converse([user('hi')], { inferenceConfig: { maxTokens: 0 } }))));
+    assert.equal(refused.name, 'ValidationException');
+    assert.match(
+      refused.message,
+      /at 'inferenceConfig\.maxTokens' failed to satisfy constraint: Member must have value greater than or equal to 1/,
+    );
+    const streamed = await readStream(
+      (
+        await client.send(
+          new ConverseStreamCommand(
+            converse([user('hi')], {
+              inferenceConfig: { maxTokens: 5, temperature: 0.2, topP: 0.9, stopSequences: ['END'] },
+              guardrailConfig: { guardrailIdentifier: 'g', guardrailVersion: '1', streamProcessingMode: 'async' } as never,
+              additionalModelResponseFieldPaths: ['/delta/stop_sequence'],
+            }),
+          ),
+        )
+      ).stream,
+    );
+    assert.equal(streamed.text, 'streamed');
+    assert.deepEqual(
+      (await session.journal()).entries.map((e) => [e.status, e.stream]),
+      [
+        [400, true],
+        [200, true],
+      ],
+    );
+  });
+});
+
 describe('zero-config', () => {
   test('with no script: a call of the first declared tool, then a sentence once its result is back [bedrock-converse.zero-config.json +]', async () => {
     const { client } = await open('zero-config', { fallback: 'auto' });
@@ -668,6 +702,54 @@ describe('zero-config', () => {
     );
     assert.equal(second.stopReason, 'end_turn');
     assert.ok((second.output?.message?.content?.[0].text ?? '').length > 0);
+  });
+
+  test('streamed with no script: the tool call whole in one input delta, then a sentence [bedrock-converse.zero-config.stream +]', async () => {
+    const { client } = await open('zero-config-stream', { fallback: 'auto' });
+    // Arguments longer than one input fragment, so "whole" means something.
+    const FLIGHT: Tool = {
+      toolSpec: {
+        name: 'book_flight',
+        inputSchema: {
+          json: {
+            type: 'object',
+            properties: { destination_city_name: { type: 'string' }, departure_airport_code: { type: 'string' } },
+            required: ['destination_city_name', 'departure_airport_code'],
+          },
+        },
+      },
+    };
+    const toolConfig = { tools: [FLIGHT] };
+    const first = await readStream((await client.send(new ConverseStreamCommand(converse([user('hi')], { toolConfig })))).stream);
+    assert.equal(first.stopReason, 'tool_use');
+    assert.equal(first.calls.length, 1);
+    assert.equal(first.events.filter((e) => e === 'contentBlockDelta').length, 1, 'the input arrives whole');
+    const call = first.calls[0];
+    const input = JSON.parse(call.input) as { destination_city_name?: unknown };
+    assert.equal(typeof input.destination_city_name, 'string');
+    const second = await readStream(
+      (
+        await client.send(
+          new ConverseStreamCommand(
+            converse(
+              [
+                user('hi'),
+                { role: 'assistant', content: [{ toolUse: { toolUseId: call.id, name: call.name, input: input as never } }] },
+                { role: 'user', content: [{ toolResult: { toolUseId: call.id, content: [{ text: 'sunny' }] } }] },
+              ],
+              { toolConfig },
+            ),
+          ),
+        )
+      ).stream,
+    );
+    assert.equal(second.stopReason, 'end_turn');
+    assert.ok(second.text.length > 0);
+  });
+
+  test('streamed, zero-config off: an unscripted request is a ConflictException before the stream starts [bedrock-converse.zero-config.stream -]', async () => {
+    const { client } = await open('zero-config-stream-off');
+    assert.equal((await rejection(client.send(new ConverseStreamCommand(converse([user('hi')]))))).name, 'ConflictException');
   });
 
   test('zero-config off: an unscripted request is a ConflictException [bedrock-converse.zero-config.json -]', async () => {
