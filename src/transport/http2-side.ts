@@ -68,6 +68,10 @@ export class Http2Side {
     this.server.on('session', (session) => {
       this.sessions.add(session);
       session.once('close', () => this.sessions.delete(session));
+      // A client that drops its connection (the AWS client destroys its session on an abort) ends
+      // the socket; node:http2 then only marks the session closed and lets its streams go on
+      // writing into a connection nobody reads. Ended, it is gone, as an HTTP/1.1 socket is.
+      session.socket.once('end', () => session.destroy());
       session.setTimeout(options.idleTimeoutMs, () => session.close());
     });
   }
