@@ -1,6 +1,7 @@
 // What every benchmark scenario shares: server children, /proc readings, plain HTTP requests,
 // one autocannon measurement, answer checks, and statistics.
 
+import { eventFrames, type EventFrame } from './event-stream-frames.js';
 import autocannon from 'autocannon';
 import { buildSync } from 'esbuild';
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
@@ -275,6 +276,7 @@ export const post = (port: number, body: string, endpoint: Endpoint = OPENAI_CHA
 export function checkAnswer(expected: Expected, status: number, text: string, exactChunks: boolean): string | null {
   if (status !== 200) return `status ${status}: ${text.slice(0, 300)}`;
   if (expected.dialect === 'anthropic') return checkAnthropic(expected, text, exactChunks);
+  if (expected.dialect === 'bedrock') return checkBedrock(expected, text, exactChunks);
   if (!expected.stream) {
     try {
       const json = JSON.parse(text) as { choices?: { message?: { content?: unknown } }[] };
@@ -342,12 +344,62 @@ function checkAnthropic(expected: Expected, text: string, exactChunks: boolean):
   return pieces < 2 ? `only ${pieces} content chunk(s)` : null;
 }
 
+/** checkAnswer for a Bedrock Converse answer: its output message, or its event-stream frames
+ * (`text` is then the body as latin1) ending in messageStop and metadata. */
+function checkBedrock(expected: Expected, text: string, exactChunks: boolean): string | null {
+  if (!expected.stream) {
+    try {
+      const json = JSON.parse(text) as { output?: { message?: { content?: { text?: unknown }[] } }; stopReason?: string };
+      const content = json.output?.message?.content?.[0]?.text;
+      if (json.stopReason !== 'end_turn') return `stopReason ${JSON.stringify(json.stopReason)}`;
+      return content === expected.text ? null : `content ${JSON.stringify(content)}`;
+    } catch (e) {
+      return `not JSON (${(e as Error).message}): ${text.slice(0, 200)}`;
+    }
+  }
+  let frames: EventFrame[];
+  try {
+    frames = eventFrames(Buffer.from(text, 'latin1'));
+  } catch (e) {
+    return (e as Error).message;
+  }
+  let content = '';
+  let pieces = 0;
+  for (const frame of frames) {
+    if (frame.headers[':message-type'] !== 'event') return `a ${frame.headers[':message-type']} frame: ${frame.payload}`;
+    if (frame.headers[':event-type'] !== 'contentBlockDelta') continue;
+    const piece = (JSON.parse(frame.payload) as { delta?: { text?: string } }).delta?.text;
+    if (piece) {
+      content += piece;
+      pieces++;
+    }
+  }
+  const last = frames.map((f) => f.headers[':event-type']).slice(-2);
+  if (last.join() !== 'messageStop,metadata') return `stream ends with ${last.join(', ')}`;
+  if (content !== expected.text) return `streamed content ${JSON.stringify(content.slice(0, 200))}`;
+  if (exactChunks && expected.chunks !== undefined && pieces !== expected.chunks)
+    return `${pieces} content chunks, expected ${expected.chunks}`;
+  return pieces < 2 ? `only ${pieces} content chunk(s)` : null;
+}
+
+/** The body text checkAnswer reads: latin1 for a binary event stream, UTF-8 otherwise. */
+export function answerText(expected: Expected, body: Buffer): string {
+  return body.toString(expected.dialect === 'bedrock' && expected.stream ? 'latin1' : 'utf8');
+}
+
 export function streamShape(text: string): { events: number; contentChunks: number } {
   const events = text.split('\n\n').filter((e) => e.trim());
   return {
     events: events.length,
     contentChunks: events.filter((e) => /"delta":\{"content":"|"delta":\{"type":"text_delta"/.test(e)).length,
   };
+}
+
+/** A Bedrock stream's frames, checksums checked. */
+export function streamShapeOf(expected: Expected, body: Buffer): { events: number; contentChunks: number } {
+  if (expected.dialect !== 'bedrock') return streamShape(body.toString('utf8'));
+  const frames = eventFrames(body);
+  return { events: frames.length, contentChunks: frames.filter((f) => f.headers[':event-type'] === 'contentBlockDelta').length };
 }
 
 /** One request over a raw socket: the response bytes exactly as they came off the wire. */

@@ -11,7 +11,9 @@
 //   B5-history     2 vs 100 vs 200 messages of history in the request
 //   B6             a million requests (quick: 100,000): memory after the first tenth vs the end
 //   B7-B1, B7-B2   B1 and B2 through Anthropic Messages (POST /v1/messages), against bare replaying
-//                  Understudy's captured bytes, 32 connections (--scenario=B7 runs both)
+//                  Understudy's captured bytes, 32 connections (--scenario=B7 runs all four B7s)
+//   B7-bedrock-B1, B7-bedrock-B2  the same through Bedrock Converse and ConverseStream (event-stream
+//                  frames), HTTP/1.1
 //   vidai-1000     VidaiMock's k6 profile: its body, 1,000 connections, zero-config Understudy vs bare
 //                  (quick: 2 rounds x 5 s; full: 5 rounds x 10 s)
 //
@@ -26,7 +28,8 @@
 //   --rounds=N            rounds per throughput scenario
 //   --warmup=S            seconds of warm-up per contender and scenario, before round 1
 //   --connections=N       override every throughput scenario's connection count
-//   --scenario=ID[,ID]    B1-32, B1-256, B2, B3, B4, B5-scripts, B5-history, B6, B7-B1, B7-B2, vidai-1000
+//   --scenario=ID[,ID]    B1-32, B1-256, B2, B3, B4, B5-scripts, B5-history, B6, B7-B1, B7-B2, B7-bedrock-B1,
+//                         B7-bedrock-B2, vidai-1000
 //                         (default: all); a group name (B1, B5, B7) selects every id in it
 //   --servers=K[,K]       bare, understudy, understudy-workers, aimock (default: all; a scenario's baseline always runs)
 //   --no-aimock           same as --servers=bare,understudy
@@ -170,6 +173,8 @@ function goalsOf(results: Result[]): Goal[] {
         result.id === 'B2' ||
         result.id === 'B7-B1' ||
         result.id === 'B7-B2' ||
+        result.id === 'B7-bedrock-B1' ||
+        result.id === 'B7-bedrock-B2' ||
         result.id === 'vidai-1000'
       ) {
         const u = row(result, 'understudy');
@@ -183,11 +188,15 @@ function goalsOf(results: Result[]): Goal[] {
             met: u.errors === 0,
           });
         } else {
-          // The issue's goals: B1 ≥ 0.8 of bare, B2 ≥ 0.7 of bare, and both ≥ 3 × aimock; B7 repeats them through Anthropic.
-          const streamed = result.id === 'B2' || result.id === 'B7-B2';
+          // The issue's goals: B1 ≥ 0.8 of bare, B2 ≥ 0.7 of bare, and both ≥ 3 × aimock; B7 repeats them through Anthropic and Bedrock.
+          const streamed = result.id === 'B2' || result.id === 'B7-B2' || result.id === 'B7-bedrock-B2';
           const ofBare = streamed ? 0.7 : 0.8;
           const what = streamed ? 'streamed' : 'non-streamed';
-          const through = result.id.startsWith('B7') ? ' through Anthropic Messages' : '';
+          const through = result.id.startsWith('B7-bedrock')
+            ? ' through Bedrock Converse'
+            : result.id.startsWith('B7')
+              ? ' through Anthropic Messages'
+              : '';
           goals.push({
             scenario: result.id,
             goal: `${what} throughput${through} ≥ ${ofBare} of bare node:http`,

@@ -9,6 +9,8 @@ import type { FixtureSpec, ScenarioSpec } from '../src/engine/spec.js';
 
 export const CHAT_PATH = '/v1/chat/completions';
 export const MESSAGES_PATH = '/v1/messages';
+/** Bedrock's model id as the AWS client sends it in the path (percent-encoded). */
+const BEDROCK_MODEL_PATH = '/model/anthropic.claude-3-haiku-20240307-v1%3A0';
 
 /** Where a request goes and the headers it carries (besides content-length). */
 export interface Endpoint {
@@ -21,6 +23,10 @@ export const ANTHROPIC_MESSAGES: Endpoint = {
   path: MESSAGES_PATH,
   headers: { 'content-type': 'application/json', 'anthropic-version': '2023-06-01', 'x-api-key': 'bench-key' },
 };
+
+const BEDROCK_HEADERS = { 'content-type': 'application/json', authorization: 'Bearer bench-key' };
+export const BEDROCK_CONVERSE: Endpoint = { path: `${BEDROCK_MODEL_PATH}/converse`, headers: BEDROCK_HEADERS };
+export const BEDROCK_CONVERSE_STREAM: Endpoint = { path: `${BEDROCK_MODEL_PATH}/converse-stream`, headers: BEDROCK_HEADERS };
 
 /** The scripted reply: 20 words, so the default streaming would split it into 20 content chunks. */
 export const REPLY_TEXT =
@@ -42,7 +48,20 @@ export const ZERO_CONFIG_TEXT = 'This is a scripted answer from Understudy.';
 /** `understudy-workers`: `understudy serve --workers N` from the built CLI (B1, and B3's capacity rounds); `bare-paced`: B3's reference. */
 export type ServerKind = 'bare' | 'bare-paced' | 'understudy' | 'understudy-workers' | 'aimock';
 
-export type ScenarioId = 'B1-32' | 'B1-256' | 'B2' | 'B3' | 'B4' | 'B5-scripts' | 'B5-history' | 'B6' | 'B7-B1' | 'B7-B2' | 'vidai-1000';
+export type ScenarioId =
+  | 'B1-32'
+  | 'B1-256'
+  | 'B2'
+  | 'B3'
+  | 'B4'
+  | 'B5-scripts'
+  | 'B5-history'
+  | 'B6'
+  | 'B7-B1'
+  | 'B7-B2'
+  | 'B7-bedrock-B1'
+  | 'B7-bedrock-B2'
+  | 'vidai-1000';
 
 // ------------------------------------------------------------------ request bodies
 
@@ -52,6 +71,11 @@ export const BODY_HELLO_STREAM = JSON.stringify({ model: 'gpt-4o-mini', messages
 const ANTHROPIC_HELLO = { model: 'claude-sonnet-4-6', max_tokens: 100, messages: HELLO };
 export const BODY_ANTHROPIC = JSON.stringify(ANTHROPIC_HELLO);
 export const BODY_ANTHROPIC_STREAM = JSON.stringify({ ...ANTHROPIC_HELLO, stream: true });
+/** A Bedrock Converse body: the model is in the path. */
+export const BODY_CONVERSE = JSON.stringify({
+  messages: [{ role: 'user', content: [{ text: 'Hello!' }] }],
+  inferenceConfig: { maxTokens: 100 },
+});
 /** VidaiMock's k6 load script posts exactly this. */
 export const BODY_VIDAI = JSON.stringify({ model: 'gpt-3.5-turbo', messages: [{ role: 'user', content: 'Hello!' }] });
 
@@ -140,7 +164,7 @@ export interface Expected {
   /** Exact number of content chunks in Understudy's stream. */
   chunks?: number;
   /** The answer's wire shape (default openai-chat). */
-  dialect?: 'openai-chat' | 'anthropic';
+  dialect?: 'openai-chat' | 'anthropic' | 'bedrock';
 }
 
 /** Servers take turns round by round; each is compared with `baseline` in the same round. */
@@ -341,6 +365,38 @@ export const SCENARIOS: Scenario[] = [
     baseline: 'bare',
     captureFrom: 'understudy',
     expected: { text: STREAM_TEXT, stream: true, chunks: STREAM_CHUNKS.length, dialect: 'anthropic' },
+  },
+  {
+    type: 'throughput',
+    id: 'B7-bedrock-B1',
+    title: 'B7 B1 through Bedrock Converse',
+    description:
+      "B1's repeating 20-word reply answered as a Bedrock Converse response (POST /model/{id}/converse, HTTP/1.1), 32 connections",
+    connections: 32,
+    endpoint: BEDROCK_CONVERSE,
+    contenders: [
+      { label: 'bare', kind: 'bare', body: BODY_CONVERSE },
+      { label: 'understudy', kind: 'understudy', config: BENCH, body: BODY_CONVERSE },
+    ],
+    baseline: 'bare',
+    captureFrom: 'understudy',
+    expected: { text: REPLY_TEXT, stream: false, dialect: 'bedrock' },
+  },
+  {
+    type: 'throughput',
+    id: 'B7-bedrock-B2',
+    title: 'B7 B2 through Bedrock ConverseStream, 100 chunks',
+    description:
+      "B2's reply scripted as 100 chunks, streamed as ConverseStream event-stream frames (100 contentBlockDelta events, HTTP/1.1), no pacing, 32 connections",
+    connections: 32,
+    endpoint: BEDROCK_CONVERSE_STREAM,
+    contenders: [
+      { label: 'bare', kind: 'bare', body: BODY_CONVERSE },
+      { label: 'understudy', kind: 'understudy', config: { script: 'bench', chunks: STREAM_CHUNKS }, body: BODY_CONVERSE },
+    ],
+    baseline: 'bare',
+    captureFrom: 'understudy',
+    expected: { text: STREAM_TEXT, stream: true, chunks: STREAM_CHUNKS.length, dialect: 'bedrock' },
   },
   {
     type: 'throughput',

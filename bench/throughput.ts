@@ -19,6 +19,8 @@ import {
   startChild,
   stopChild,
   streamShape,
+  streamShapeOf,
+  answerText,
   wireCheck,
   type Child,
   type Measurement,
@@ -192,7 +194,7 @@ export async function runThroughput(
       const child = await start(contender);
       children.set(contender.label, child);
       const answer = await post(child.port, contender.body, endpoint);
-      const problem = checkAnswer(scenario.expected, answer.status, answer.body.toString('utf8'), true);
+      const problem = checkAnswer(scenario.expected, answer.status, answerText(scenario.expected, answer.body), true);
       if (problem) throw new Error(`${scenario.id}: ${contender.label}'s answer is not the expected reply: ${problem}`);
       if (contender.label === scenario.captureFrom) {
         const captured: CapturedResponse = {
@@ -205,7 +207,7 @@ export async function runThroughput(
           status: answer.status,
           headers: answer.rawHeaders.filter((_, i) => i % 2 === 0),
           bodyBytes: answer.body.length,
-          ...(scenario.expected.stream && { stream: streamShape(answer.body.toString('utf8')) }),
+          ...(scenario.expected.stream && { stream: streamShapeOf(scenario.expected, answer.body) }),
         };
         const bare = contenders.find((c) => c.kind === 'bare');
         if (bare) {
@@ -214,7 +216,7 @@ export async function runThroughput(
           const bareChild = await start(bare, [captureFile]);
           children.set(bare.label, bareChild);
           const bareAnswer = await post(bareChild.port, bare.body, endpoint);
-          const bareProblem = checkAnswer(scenario.expected, bareAnswer.status, bareAnswer.body.toString('utf8'), true);
+          const bareProblem = checkAnswer(scenario.expected, bareAnswer.status, answerText(scenario.expected, bareAnswer.body), true);
           if (bareProblem) throw new Error(`${scenario.id}: the bare server does not replay the capture: ${bareProblem}`);
           result.wireCheck = await wireCheck(bareChild.port, child.port, contender.body, endpoint);
           log(
@@ -235,7 +237,7 @@ export async function runThroughput(
           rawHeaders: [],
           body: Buffer.from(e.message),
         }));
-        const problem = checkAnswer(scenario.expected, answer.status, answer.body.toString('utf8'), false);
+        const problem = checkAnswer(scenario.expected, answer.status, answerText(scenario.expected, answer.body), false);
         if (problem) {
           result.skipped[aimock.label] = `answer is not the bench reply: ${problem}`;
           await stopChild(started);

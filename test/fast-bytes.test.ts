@@ -45,6 +45,8 @@ function bodyFor(operation: string, stream: boolean): unknown {
   if (operation.startsWith('cohere')) return { model: 'command-a-03-2025', messages: [{ role: 'user', content: user }], stream };
   if (operation === 'ollama.chat') return { model: 'llama3.2', messages: [{ role: 'user', content: user }], stream };
   if (operation === 'ollama.generate') return { model: 'llama3.2', prompt: user, stream };
+  // Bedrock: the model id is the route's, and the route says whether it streams.
+  if (operation.startsWith('bedrock.converse')) return { messages: [{ role: 'user', content: [{ text: user }] }] };
   if (operation.startsWith('bedrock.invokeModel')) {
     return { anthropic_version: 'bedrock-2023-05-31', max_tokens: 100, messages: [{ role: 'user', content: user }] };
   }
@@ -122,7 +124,7 @@ function plainStream(
   const events = dialect.encodeStream(reply, request, ctx).events;
   let body = '';
   for (let i = 0; i < events.length; i++) body += events.at(i);
-  // A binary stream's events are latin1 text, one character per byte (ChatDialect.binaryStream).
+  // A binary stream's events are latin1 strings, one character per byte (ChatDialect.binaryStream).
   return Buffer.from(body, dialect.binaryStream ? 'latin1' : 'utf8');
 }
 

@@ -185,8 +185,9 @@ export interface DialectRegistration {
 }
 
 /** A route that answers from the session's dialect state, not from a script: no decode, no engine,
- * nothing journalled (Ollama's model list, model details and version). It is looked up only for a
- * path no chat route matched, so chat requests pay nothing for it. Under a session prefix too. */
+ * nothing journalled (Ollama's model list, model details and version; Bedrock's CountTokens). It is
+ * looked up only for a path no chat route matched, so chat requests pay nothing for it. Under a
+ * session prefix too. `path` may hold `{name}` segments, as a RouteSpec's. */
 export interface InfoRouteSpec {
   method: 'GET' | 'POST';
   path: string;
@@ -203,6 +204,10 @@ export interface InfoAsk {
   state: DialectState;
   /** Seconds since the epoch, from the session clock. */
   clock: number;
+  /** The route's path parameters, decoded (for a path with `{name}` segments). */
+  params?: Record<string, string>;
+  /** The request's id, for a provider whose answers carry it in a header. */
+  requestId?: string;
 }
 
 /** requestedStream for a dialect whose body says `"stream": true`. */

@@ -1,6 +1,11 @@
 // Every dialect the server speaks. A new dialect adds its folder and one line here.
 
 import { anthropicMessagesRegistration } from './anthropic-messages/routes.js';
+import { countTokensRoutes } from './bedrock/count-tokens.js';
+import { countConverseTokens } from './bedrock-converse/decode-request.js';
+import { bedrockConverse } from './bedrock-converse/index.js';
+import { bedrockConverseRegistration } from './bedrock-converse/routes.js';
+import { countInvokeModelInput } from './bedrock-invoke/count-tokens.js';
 import { bedrockInvokeRegistration } from './bedrock-invoke/routes.js';
 import { cohereV1Registration } from './cohere-v1/routes.js';
 import { cohereV2Registration } from './cohere-v2/routes.js';
@@ -21,5 +26,12 @@ export const DIALECTS: DialectRegistration[] = [
   ollamaRegistration,
   cohereV1Registration,
   ...OPENAI_HOSTS.map(hostRegistration),
+  bedrockConverseRegistration,
+  // Bedrock's CountTokens counts a Converse input or an InvokeModel body (`invokeModel:` its counter).
+  {
+    routes: [],
+    providerPaths: {},
+    infoRoutes: countTokensRoutes({ dialect: bedrockConverse, converse: countConverseTokens, invokeModel: countInvokeModelInput }),
+  },
   bedrockInvokeRegistration,
 ];

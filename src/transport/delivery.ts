@@ -192,7 +192,11 @@ export class Delivery {
             fault.afterChunks ?? 1,
           )
         : undefined;
-    res.writeHead(200, { ...headers, 'x-request-id': entry.requestId });
+    // Set, not written: node:http2's writeHead sends the headers at once, and a stall before the
+    // first piece must send nothing (writePlanned flushes them otherwise).
+    res.statusCode = 200;
+    for (const name in headers) res.setHeader(name, headers[name]);
+    res.setHeader('x-request-id', entry.requestId);
     const delivered = await writePlanned(res, {
       pieces,
       pacing: answer.pacing,

@@ -124,7 +124,8 @@ export class ProviderPipeline {
         } catch {
           parsed = undefined;
         }
-        const encoded = info.answer({ body: parsed, text, state: live.dialectState, clock: live.clock });
+        const params = 'notFound' in routed.route ? routed.route.params : undefined;
+        const encoded = info.answer({ body: parsed, text, state: live.dialectState, clock: live.clock, params, requestId });
         res.writeHead(encoded.status, {
           ...encoded.headers,
           'x-request-id': requestId,

@@ -50,24 +50,35 @@ for (const registration of DIALECTS) {
       methods.set(spec.method, operation);
       continue;
     }
-    const names: string[] = [];
-    const source = spec.path
-      .split(/(\{[A-Za-z]+\})/)
-      .map((piece) => {
-        const m = /^\{([A-Za-z]+)\}$/.exec(piece);
-        if (!m) return escapeRegex(piece);
-        names.push(m[1]);
-        return '([^/]+?)';
-      })
-      .join('');
-    patterns.push({ regex: new RegExp(`^${source}$`), names, spec, operation });
+    patterns.push({ ...compiled(spec.path), spec, operation });
   }
 }
 
-/** Info routes by path, then method (DialectRegistration.infoRoutes). */
+/** A path pattern's regular expression and the names of its `{param}` segments, in order. */
+function compiled(path: string): { regex: RegExp; names: string[] } {
+  const names: string[] = [];
+  const source = path
+    .split(/(\{[A-Za-z]+\})/)
+    .map((piece) => {
+      const m = /^\{([A-Za-z]+)\}$/.exec(piece);
+      if (!m) return escapeRegex(piece);
+      names.push(m[1]);
+      return '([^/]+?)';
+    })
+    .join('');
+  return { regex: new RegExp(`^${source}$`), names };
+}
+
+/** Info routes by path, then method (DialectRegistration.infoRoutes); those with `{param}`
+ * segments are tried in registration order. */
 const infoRoutes = new Map<string, Map<string, InfoRouteSpec>>();
+const infoPatterns: { regex: RegExp; names: string[]; spec: InfoRouteSpec }[] = [];
 for (const registration of DIALECTS) {
   for (const spec of registration.infoRoutes ?? []) {
+    if (spec.path.includes('{')) {
+      infoPatterns.push({ ...compiled(spec.path), spec });
+      continue;
+    }
     let methods = infoRoutes.get(spec.path);
     if (!methods) infoRoutes.set(spec.path, (methods = new Map()));
     methods.set(spec.method, spec);
@@ -85,7 +96,7 @@ export interface RouteMatch {
 export type RouteResult =
   | RouteMatch
   /** No chat route; `info` when an info route answers the path and method instead. */
-  | { notFound: true; dialect: ChatDialect; allow?: string; sessionId?: string; info?: InfoRouteSpec }
+  | { notFound: true; dialect: ChatDialect; allow?: string; sessionId?: string; info?: InfoRouteSpec; params?: Record<string, string> }
   /** The path could not be read: a segment is not valid percent-encoding. */
   | { badPath: string; dialect: ChatDialect };
 
@@ -139,7 +150,24 @@ export function matchRoute(method: string, rawPath: string): RouteResult {
       sessionId,
     };
   }
-  return { notFound: true, dialect: dialectForUnknownPath(path), sessionId };
+  return infoPattern(method, path, sessionId) ?? { notFound: true, dialect: dialectForUnknownPath(path), sessionId };
+}
+
+/** An info route with `{param}` segments that answers the path. */
+function infoPattern(method: string, path: string, sessionId: string | undefined): RouteResult | undefined {
+  for (const route of infoPatterns) {
+    const m = route.regex.exec(path);
+    if (!m) continue;
+    if (route.spec.method !== method) return { notFound: true, dialect: route.spec.dialect, allow: route.spec.method, sessionId };
+    const params: Record<string, string> = {};
+    for (let i = 0; i < route.names.length; i++) {
+      const value = decodedSegment(m[i + 1]);
+      if (value === undefined) return badPath(m[i + 1], route.spec.dialect);
+      params[route.names[i]] = value;
+    }
+    return { notFound: true, dialect: route.spec.dialect, sessionId, info: route.spec, params };
+  }
+  return undefined;
 }
 
 /** A path segment percent-decoded, or undefined when its escapes are malformed. */

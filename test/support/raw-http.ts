@@ -94,8 +94,8 @@ export function shapeForPath(path: string): ErrorShape {
   if (bare.startsWith('/anthropic/') || bare.startsWith('/v1/messages')) return 'anthropic';
   if (bare.startsWith('/api/') || bare.startsWith('/ollama/api/')) return 'ollama';
   if (bare.startsWith('/cohere/') || bare.startsWith('/v2/chat') || bare === '/v1/chat') return 'cohere';
-  if (bare.startsWith('/gemini/') || bare.startsWith('/v1beta/') || /:(?:stream)?[gG]enerateContent$/.test(bare)) return 'gemini';
   if (bare.startsWith('/model/') || bare.startsWith('/bedrock/')) return 'bedrock';
+  if (bare.startsWith('/gemini/') || bare.startsWith('/v1beta/') || /:(?:stream)?[gG]enerateContent$/.test(bare)) return 'gemini';
   if (bare.startsWith('/mistral/')) return 'mistral';
   if (bare.startsWith('/openrouter/')) return 'openrouter';
   if (bare.startsWith('/perplexity/')) return 'perplexity';
@@ -105,7 +105,18 @@ export function shapeForPath(path: string): ErrorShape {
 /** Which shape an error body is in: one of those above, or else the dialect whose own error body
  * it has the members of. */
 export function shapeOf(body: string): ErrorShape | string | undefined {
-  for (const shape of ['anthropic', 'gemini', 'ollama', 'control', 'openai', 'mistral', 'openrouter', 'perplexity', 'cohere'] as const) {
+  for (const shape of [
+    'anthropic',
+    'gemini',
+    'ollama',
+    'control',
+    'openai',
+    'mistral',
+    'openrouter',
+    'perplexity',
+    'cohere',
+    'bedrock',
+  ] as const) {
     try {
       assertErrorShape(body, shape, '');
       return shape;

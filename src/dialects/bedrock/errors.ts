@@ -14,6 +14,7 @@ const BY_STATUS: Record<number, string> = {
   401: 'UnrecognizedClientException',
   403: 'AccessDeniedException',
   404: 'ResourceNotFoundException',
+  405: 'UnknownOperationException',
   408: 'ModelTimeoutException',
   409: 'ConflictException',
   413: 'ValidationException',

@@ -2,6 +2,7 @@
 // registered operation that no driver reaches.
 
 import { anthropicMessagesDriver } from './anthropic-messages.js';
+import { bedrockConverseDriver } from './bedrock-converse.js';
 import { bedrockInvokeDrivers } from './bedrock-invoke.js';
 import { cohereV1Driver } from './cohere-v1.js';
 import { cohereV2Driver } from './cohere-v2.js';
@@ -24,5 +25,6 @@ export const DRIVERS: ConformanceDriver[] = [
   ollamaGenerateDriver,
   cohereV1Driver,
   ...openaiHostDrivers,
+  bedrockConverseDriver,
   ...bedrockInvokeDrivers,
 ];
