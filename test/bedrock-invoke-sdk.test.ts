@@ -1,4 +1,5 @@
-// Bedrock InvokeModel and InvokeModelWithResponseStream through @aws-sdk/client-bedrock-runtime:
+// Bedrock InvokeModel and InvokeModelWithResponseStream through @aws-sdk/client-bedrock-runtime on
+// its default handler (cleartext HTTP/2; one test on its HTTP/1.1 handler):
 // the Anthropic Claude, Titan Text and Nova bodies, JSON and streamed; what is refused (tools),
 // scripted errors and in-stream exceptions as the client's classes, faults, an aborted stream,
 // zero-config, and what Understudy journalled.
@@ -7,6 +8,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { ConflictException, ThrottlingException, ValidationException, type BedrockRuntimeClient } from '@aws-sdk/client-bedrock-runtime';
+import { NodeHttpHandler } from '@smithy/node-http-handler';
 import { startUnderstudy, type Understudy, type UnderstudySession } from '../src/client/index.js';
 import { invokeBodyInputTokens } from '../src/dialects/bedrock-invoke/count-tokens.js';
 import { bedrockClient, CLAUDE, invoke, invokeStream, NOVA, thrown, TITAN } from './support/bedrock-invoke.js';
@@ -461,7 +463,9 @@ describe('InvokeModel across the families', () => {
     const aborted = invokeStream(client, CLAUDE, claudeBody('hi'), seen, { abortSignal: controller.signal });
     while (seen.length === 0) await sleep(10);
     controller.abort();
-    assert.ok((await thrown(aborted)) !== undefined, 'the aborted stream failed');
+    // On HTTP/2 the AWS client's event-stream reader may end quietly when its stream is reset.
+    await thrown(aborted);
+    assert.ok(seen.length < 8, `the aborted stream ended early: ${seen.length} events`);
     await sleep(100);
     const next = await invoke(client, CLAUDE, claudeBody('hi'));
     assert.deepEqual(next.json.content, [{ type: 'text', text: TEXT }], 'the aborted answer was not consumed');
@@ -535,6 +539,23 @@ describe('InvokeModel across the families', () => {
     assert.deepEqual(
       (await plain.session.journal()).entries.map((e) => [e.status, e.error?.code]),
       [[409, 'no_match']],
+    );
+  });
+
+  test('over HTTP/1.1 too (the client’s NodeHttpHandler), JSON and streamed', async () => {
+    const { session } = await open('http1');
+    session.scenario('s').replies(TEXT).inChunks(CHUNKS).onExhausted('repeat_last');
+    const client = bedrockClient(mock.url('bedrock'), session.apiKey, 1, 'sigv4', 'http1');
+    assert.ok(client.config.requestHandler instanceof NodeHttpHandler, 'the HTTP/1.1 handler');
+    assert.deepEqual((await invoke(client, CLAUDE, claudeBody('hi'))).json.content, [{ type: 'text', text: TEXT }]);
+    const { events } = await invokeStream(client, NOVA, novaBody('hi'));
+    assert.deepEqual(events.at(-2), { messageStop: { stopReason: 'end_turn' } });
+    assert.deepEqual(
+      (await session.journal()).entries.map((e) => [e.status, e.stream]),
+      [
+        [200, false],
+        [200, true],
+      ],
     );
   });
 

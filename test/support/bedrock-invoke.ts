@@ -1,29 +1,26 @@
-// The AWS Bedrock Runtime client as the InvokeModel tests use it: made in one place (until the port
-// speaks HTTP/2, over the client's HTTP/1.1 handler; the default handler is the one-line change
-// below), and the model bodies it returns read back as JSON.
+// The AWS Bedrock Runtime client as the InvokeModel tests use it, made by the Bedrock tests' one
+// place (./bedrock.ts: the client's default handler, cleartext HTTP/2), and the model bodies it
+// returns read back as JSON.
 
 import {
-  BedrockRuntimeClient,
   InvokeModelCommand,
   InvokeModelWithResponseStreamCommand,
+  type BedrockRuntimeClient,
   type InvokeModelCommandOutput,
 } from '@aws-sdk/client-bedrock-runtime';
-import { NodeHttpHandler } from '@smithy/node-http-handler';
+import { bedrockClient as makeClient } from './bedrock.js';
 
-export const CLIENT_TIMEOUT_MS = 10_000;
-
-/** A client whose access key id (or, with `auth: 'bearer'`, its Bedrock API key, as
- * AWS_BEARER_TOKEN_BEDROCK gives it) picks the session (`apiKey`), one attempt, a bounded wait. */
-export function bedrockClient(endpoint: string, apiKey: string, maxAttempts = 1, auth: 'sigv4' | 'bearer' = 'sigv4'): BedrockRuntimeClient {
-  return new BedrockRuntimeClient({
-    endpoint,
-    region: 'us-east-1',
-    ...(auth === 'bearer'
-      ? { token: { token: apiKey }, authSchemePreference: ['httpBearerAuth'] }
-      : { credentials: { accessKeyId: apiKey, secretAccessKey: 'understudy-secret' } }),
-    maxAttempts,
-    requestHandler: new NodeHttpHandler({ connectionTimeout: CLIENT_TIMEOUT_MS, requestTimeout: CLIENT_TIMEOUT_MS }),
-  });
+/** A client at `endpoint` whose access key id (or, with `auth: 'bearer'`, its Bedrock API key, as
+ * AWS_BEARER_TOKEN_BEDROCK gives it) picks the session (`apiKey`); one attempt unless asked. */
+export function bedrockClient(
+  endpoint: string,
+  apiKey: string,
+  maxAttempts = 1,
+  auth: 'sigv4' | 'bearer' = 'sigv4',
+  http: 'http1' | 'http2' = 'http2',
+): BedrockRuntimeClient {
+  const target = { url: () => endpoint };
+  return makeClient(target, { ...(auth === 'bearer' ? { token: apiKey } : { apiKey }), maxAttempts, http });
 }
 
 /** InvokeModel with a JSON body; the answer's body parsed, and the whole output. */

@@ -1,7 +1,7 @@
 // Conformance drivers for Bedrock's InvokeModel and InvokeModelWithResponseStream, one per body
 // family (Anthropic Claude, Amazon Titan Text, Amazon Nova), through @aws-sdk/client-bedrock-runtime
-// (made in ../bedrock-invoke.ts). InvokeModel answers tools and structured output on none of them
-// (Converse does), so the drivers lack both. The malformed question puts a string where the body
+// on its default handler, cleartext HTTP/2 (made in ../bedrock-invoke.ts). InvokeModel answers
+// tools and structured output on none of them (Converse does), so the drivers lack both. The malformed question puts a string where the body
 // wants the temperature, which the client sends as it is: the body is the caller's bytes.
 
 import { BedrockRuntimeServiceException } from '@aws-sdk/client-bedrock-runtime';
@@ -113,6 +113,8 @@ function driver(family: Family): ConformanceDriver {
     route: /^POST \/model\/[^/]+\/invoke/,
     errorTypes: { invalidRequest: 'ValidationException', rateLimited: 'ThrottlingException', conflict: 'ConflictException' },
     lacks: ['tools', 'structured output', 'tool choice by name'],
+    // The AWS client on HTTP/2 reads a connection closed part-way as the event stream's end.
+    streamCutEndsQuietly: true,
     connect(target) {
       const client = bedrockClient(target.url('bedrock'), target.apiKey);
       return {
