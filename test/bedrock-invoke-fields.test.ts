@@ -85,7 +85,7 @@ const FAMILIES: Record<string, Family> = {
 const malformed = (problem: string) => `Malformed input request: ${problem}, please reformat your input and try again.`;
 
 for (const [name, family] of Object.entries(FAMILIES)) {
-  test(`${name}: any members the schema does not list are extraneous keys, each named, and consume nothing`, async () => {
+  test(`${name}: any members the schema does not list are extraneous keys, each named, and consume nothing [bedrock-invoke.validation.json -]`, async () => {
     const session = await mock.session(`extraneous-${name}`);
     session.scenario('answer').replies('fine').onExhausted('repeat_last');
     const client = bedrockClient(mock.url('bedrock'), session.apiKey);
@@ -119,7 +119,7 @@ for (const [name, family] of Object.entries(FAMILIES)) {
     assert.deepEqual([entries.at(-1)?.status, entries.at(-1)?.step], [200, 'step-1'], 'the refusals consumed nothing');
   });
 
-  test(`${name}: a numeric option is taken exactly within its documented range`, async () => {
+  test(`${name}: a numeric option is taken exactly within its documented range [bedrock-invoke.validation.json +]`, async () => {
     const session = await mock.session(`ranges-${name}`);
     session.scenario('answer').replies('fine').onExhausted('repeat_last');
     const client = bedrockClient(mock.url('bedrock'), session.apiKey);

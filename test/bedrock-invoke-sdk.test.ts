@@ -507,7 +507,7 @@ describe('InvokeModel across the families', () => {
     assert.match(String(llama?.message), /"meta\.llama3-8b-instruct-v1:0" is none of them/);
   });
 
-  test('zero-config: the fixed sentence in each family, JSON and streamed [bedrock-invoke.zero-config.json +]', async () => {
+  test('zero-config: the fixed sentence in each family, JSON and streamed [bedrock-invoke.zero-config.json +] [bedrock-invoke.zero-config.stream +]', async () => {
     const { session, client } = await open('zero', { fallback: 'auto' });
     const claude = await invoke(client, CLAUDE, claudeBody('hi'));
     const sentence = ((claude.json.content as Json[])[0] as { text: string }).text;
@@ -529,16 +529,23 @@ describe('InvokeModel across the families', () => {
     );
   });
 
-  test('zero-config still checks the body, and is opt-in: without it an unmatched request is a 409 [bedrock-invoke.zero-config.json -]', async () => {
+  test('zero-config still checks the body, and is opt-in: without it an unmatched request is a 409 [bedrock-invoke.zero-config.json -] [bedrock-invoke.zero-config.stream -]', async () => {
     const zero = await open('zero-strict', { fallback: 'auto' });
     const error = await thrown(invoke(zero.client, TITAN, { inputText: 'hi', tools: [] }));
     assert.ok(error instanceof ValidationException, String(error));
+    const streamed = await thrown(invokeStream(zero.client, NOVA, novaBody('hi', { toolConfig: {} })));
+    assert.ok(streamed instanceof ValidationException, String(streamed));
     const plain = await open('zero-off');
     const unmatched = await thrown(invoke(plain.client, TITAN, titanBody('hi')));
     assert.ok(unmatched instanceof ConflictException, String(unmatched));
+    const unmatchedStream = await thrown(invokeStream(plain.client, CLAUDE, claudeBody('hi')));
+    assert.ok(unmatchedStream instanceof ConflictException, String(unmatchedStream));
     assert.deepEqual(
-      (await plain.session.journal()).entries.map((e) => [e.status, e.error?.code]),
-      [[409, 'no_match']],
+      (await plain.session.journal()).entries.map((e) => [e.status, e.error?.code, e.stream]),
+      [
+        [409, 'no_match', false],
+        [409, 'no_match', true],
+      ],
     );
   });
 
