@@ -204,6 +204,33 @@ describe('Anthropic Claude on InvokeModel', () => {
   });
 });
 
+describe('Anthropic Claude on InvokeModel: extended thinking', () => {
+  test('a reply with reasoning: a thinking block (its deltas and signature) before the text, JSON and streamed, no ping', async () => {
+    const { session, client } = await open('claude-thinking');
+    session.scenario('think').reply({ text: TEXT, chunks: CHUNKS, reasoning: 'First, the forecast.' }).onExhausted('repeat_last');
+    const body = claudeBody('Weather?', { max_tokens: 4096, thinking: { type: 'enabled', budget_tokens: 1024 } });
+    const { json } = await invoke(client, CLAUDE, body);
+    const content = json.content as Json[];
+    assert.deepEqual(
+      content.map((b) => b.type),
+      ['thinking', 'text'],
+    );
+    assert.equal(content[0].thinking, 'First, the forecast.');
+    const { events } = await invokeStream(client, CLAUDE, body);
+    assert.ok(!events.some((e) => e.type === 'ping'), 'no ping');
+    const deltas = events.filter((e) => e.type === 'content_block_delta').map((e) => (e.delta as Json).type);
+    assert.ok(deltas.includes('thinking_delta') && deltas.includes('signature_delta') && deltas.includes('text_delta'), deltas.join());
+    assert.equal(
+      events
+        .filter((e) => (e.delta as Json | undefined)?.type === 'thinking_delta')
+        .map((e) => (e.delta as Json).thinking)
+        .join(''),
+      'First, the forecast.',
+    );
+    assert.equal(events.at(-1)?.type, 'message_stop');
+  });
+});
+
 describe('Amazon Titan Text on InvokeModel', () => {
   test('inputText in, results out: the count, the text, FINISH, the prompt journalled as one user turn [bedrock-invoke-titan.text.json +]', async () => {
     const { session, client } = await open('titan-json');
