@@ -7,7 +7,7 @@ import type { ChatRequest, EncodeContext, Pacing, ResolvedReply } from '../../co
 import type { EventSource } from '../dialect.js';
 import { encodeMessageResponse } from '../anthropic-messages/encode-response.js';
 import { encodeMessageStreamEvents, encodeMessageStreamFailure } from '../anthropic-messages/encode-stream.js';
-import { chunkFrame, shapeFrames } from './chunk-frames.js';
+import { chunkFrame, countedFrames, countsKey, shapeFrames, type CountedFrames } from './chunk-frames.js';
 import { invocationMetricsMember, latencyOf } from './invocation-metrics.js';
 
 export const encodeAnthropicJson = encodeMessageResponse;
@@ -20,6 +20,7 @@ function dataOf(event: string): string {
 const isPing = (event: string) => event.startsWith('event: ping\n');
 
 const blockFrames = new WeakMap<object, string[]>();
+const countFrames = new WeakMap<object, CountedFrames>();
 
 export function encodeAnthropicStream(reply: ResolvedReply, request: ChatRequest, ctx: EncodeContext, pacing?: Pacing): EventSource {
   const sse = encodeMessageStreamEvents(reply, request, ctx).events;
@@ -33,11 +34,17 @@ export function encodeAnthropicStream(reply: ResolvedReply, request: ChatRequest
   // message_start (the response id) and message_delta (the usage) vary; the blocks between do not.
   const blocks = length - 3;
   const fixed = shapeFrames(blockFrames, reply, blocks, (i) => eventAt(i + 1));
-  const metrics = invocationMetricsMember(reply.usage, latencyOf(pacing, length));
+  const latency = latencyOf(pacing, length);
+  // message_delta and message_stop carry the counts: framed again only when they change.
+  const [delta, stop] = countedFrames(countFrames, reply, countsKey(reply.usage, latency), () => [
+    chunkFrame(eventAt(last - 1)),
+    chunkFrame(`{"type":"message_stop"${invocationMetricsMember(reply.usage, latency)}}`),
+  ]);
   return {
     length,
     at(index) {
-      if (index === last) return chunkFrame(`{"type":"message_stop"${metrics}}`);
+      if (index === last) return stop;
+      if (index === last - 1) return delta;
       if (fixed && index >= 1 && index <= blocks) return fixed[index - 1];
       return chunkFrame(eventAt(index));
     },

@@ -7,7 +7,7 @@
 import type { Pacing, ResolvedReply, Usage } from '../../core/model.js';
 import { wordPieces } from '../../core/stream-pieces.js';
 import type { EventSource } from '../dialect.js';
-import { chunkFrame } from './chunk-frames.js';
+import { chunkFrame, countedFrames, countsKey, type CountedFrames } from './chunk-frames.js';
 import { invocationMetricsMember, latencyOf, outputTokenCount, uncachedInput } from './invocation-metrics.js';
 import { mapNovaStopReason } from './map-nova-stop-reason.js';
 
@@ -54,6 +54,7 @@ function blockEvents(reply: ResolvedReply): string[] {
 export const NOVA_MESSAGE_START = '{"messageStart":{"role":"assistant"}}';
 const MESSAGE_START_FRAME = chunkFrame(NOVA_MESSAGE_START);
 const fixedFrames = new WeakMap<object, string[]>();
+const countFrames = new WeakMap<object, CountedFrames>();
 
 /** The frames of the blocks and of messageStop, which depend on the reply's shape alone: kept per
  * shape, so that a repeated answer frames only its metadata. A reply without a shape, or a large
@@ -74,12 +75,16 @@ export function encodeNovaStream(reply: ResolvedReply, pacing?: Pacing): EventSo
   const keep = reply.shape !== undefined && !reply.large;
   const fixed = fixedOf(reply, keep);
   const length = fixed.length + 2;
-  const metrics = invocationMetricsMember(reply.usage, latencyOf(pacing, length));
+  const latency = latencyOf(pacing, length);
+  // metadata carries the counts: framed again only when they change.
+  const [metadata] = countedFrames(countFrames, reply, countsKey(reply.usage, latency), () => [
+    chunkFrame(`{"metadata":{"usage":${usageJson(reply.usage)}}${invocationMetricsMember(reply.usage, latency)}}`),
+  ]);
   return {
     length,
     at(index) {
       if (index === 0) return MESSAGE_START_FRAME;
-      if (index === length - 1) return chunkFrame(`{"metadata":{"usage":${usageJson(reply.usage)}}${metrics}}`);
+      if (index === length - 1) return metadata;
       return keep ? fixed[index - 1] : chunkFrame(fixed[index - 1]);
     },
   };

@@ -6,7 +6,7 @@
 
 import type { Pacing, ResolvedReply } from '../../core/model.js';
 import type { EventSource } from '../dialect.js';
-import { chunkFrame, shapeFrames } from './chunk-frames.js';
+import { chunkFrame, countedFrames, countsKey, shapeFrames, type CountedFrames } from './chunk-frames.js';
 import { invocationMetricsMember, latencyOf, outputTokenCount } from './invocation-metrics.js';
 import { mapTitanCompletionReason } from './map-titan-completion-reason.js';
 
@@ -18,6 +18,7 @@ export function encodeTitanJson(reply: ResolvedReply): string {
 }
 
 const middleFrames = new WeakMap<object, string[]>();
+const countFrames = new WeakMap<object, CountedFrames>();
 
 /** A chunk of the text; the first carries the prompt's count, the last the answer's and the reason. */
 function chunkJson(piece: string, first: string, last: string): string {
@@ -30,19 +31,25 @@ export function encodeTitanStream(reply: ResolvedReply, pacing?: Pacing): EventS
   const pieces = reply.content ? reply.chunks.filter((piece) => piece.length > 0) : [];
   if (pieces.length === 0) pieces.push('');
   const last = pieces.length - 1;
-  const metrics = invocationMetricsMember(reply.usage, latencyOf(pacing, pieces.length));
-  const reason = JSON.stringify(mapTitanCompletionReason(reply.finishReason));
-  const closing = `"totalOutputTextTokenCount":${outputTokenCount(reply.usage)},"completionReason":${reason},`;
+  const latency = latencyOf(pacing, pieces.length);
   // The chunks between the first and the last depend on the reply's shape alone.
   const middle = last > 1 ? shapeFrames(middleFrames, reply, last - 1, (i) => chunkJson(pieces[i + 1], 'null', NOT_LAST)) : undefined;
+  // The first carries the prompt's count, the last the answer's and the metrics (one chunk: both):
+  // framed again only when the counts change.
+  const [first, final] = countedFrames(countFrames, reply, countsKey(reply.usage, latency), () => {
+    const reason = JSON.stringify(mapTitanCompletionReason(reply.finishReason));
+    const closing = `"totalOutputTextTokenCount":${outputTokenCount(reply.usage)},"completionReason":${reason},`;
+    const input = String(reply.usage.inputTokens);
+    const metrics = invocationMetricsMember(reply.usage, latency);
+    const lastJson = chunkJson(pieces[last], last === 0 ? input : 'null', closing);
+    return [chunkFrame(chunkJson(pieces[0], input, NOT_LAST)), chunkFrame(`${lastJson.slice(0, -1)}${metrics}}`)];
+  });
   return {
     length: pieces.length,
     at(index) {
-      if (middle && index > 0 && index < last) return middle[index - 1];
-      const first = index === 0 ? String(reply.usage.inputTokens) : 'null';
-      if (index !== last) return chunkFrame(chunkJson(pieces[index], first, NOT_LAST));
-      const json = chunkJson(pieces[index], first, closing);
-      return chunkFrame(`${json.slice(0, -1)}${metrics}}`);
+      if (index === last) return final;
+      if (index === 0) return first;
+      return middle ? middle[index - 1] : chunkFrame(chunkJson(pieces[index], 'null', NOT_LAST));
     },
   };
 }
