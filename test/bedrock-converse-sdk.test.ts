@@ -825,17 +825,15 @@ describe('prompt caching (cachePoint) and CountTokens', () => {
       .array(text, { minLength: 1, maxLength: 5 })
       .map((texts) => texts.map((t, i): Message => ({ role: i % 2 === 0 ? 'user' : 'assistant', content: [{ text: t }] })));
     const toolName = fc.stringMatching(/^[a-zA-Z][a-zA-Z0-9_-]{0,20}$/);
-    const tools = fc
-      .uniqueArray(toolName, { maxLength: 3 })
-      .map((names) =>
-        names.map((name): Tool => ({
-          toolSpec: {
-            name,
-            description: `about ${name}`,
-            inputSchema: { json: { type: 'object', properties: { [name]: { type: 'string' } } } },
-          },
-        })),
-      );
+    const tools = fc.uniqueArray(toolName, { maxLength: 3 }).map((names) =>
+      names.map((name): Tool => ({
+        toolSpec: {
+          name,
+          description: `about ${name}`,
+          inputSchema: { json: { type: 'object', properties: { [name]: { type: 'string' } } } },
+        },
+      })),
+    );
     await fc.assert(
       fc.asyncProperty(turns, fc.option(text, { nil: undefined }), tools, async (messages, system, declared) => {
         // A conversation the caller continues ends with the user.
