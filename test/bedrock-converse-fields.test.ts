@@ -87,6 +87,7 @@ const ROWS: Row[] = [
     bad: [
       [undefined, rule('messages', 'null', 'Member must not be null')],
       [[{ role: 'assistant', content: [{ text: 'Hi' }] }], /^A conversation must start with a user message\./],
+      [[], /^A conversation must start with a user message\./],
       [[...HI, ...HI], /^A conversation must alternate between user and assistant roles\./],
       [
         [{ role: 'human', content: [{ text: 'Hi' }] }],
