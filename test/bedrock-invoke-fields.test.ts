@@ -29,6 +29,8 @@ interface Family {
   options: { path: [string] | [string, string]; min: number; max?: number; integer?: boolean }[];
   /** Whether the body's own model checks a value's range in its own words (Claude's pydantic). */
   modelWords?: boolean;
+  /** What Bedrock says before the violations (Claude's schema is one of two). */
+  schemaPrefix?: string;
 }
 
 const FAMILIES: Record<string, Family> = {
@@ -55,6 +57,7 @@ const FAMILIES: Record<string, Family> = {
       { path: ['top_k'], min: 0, integer: true },
     ],
     modelWords: true,
+    schemaPrefix: '#: subject must not be valid against schema {"required":["messages"]}',
   },
   titan: {
     model: TITAN,
@@ -82,20 +85,26 @@ const FAMILIES: Record<string, Family> = {
 const malformed = (problem: string) => `Malformed input request: ${problem}, please reformat your input and try again.`;
 
 for (const [name, family] of Object.entries(FAMILIES)) {
-  test(`${name}: any member the schema does not list is an extraneous key, and consumes nothing`, async () => {
+  test(`${name}: any members the schema does not list are extraneous keys, each named, and consume nothing`, async () => {
     const session = await mock.session(`extraneous-${name}`);
     session.scenario('answer').replies('fine').onExhausted('repeat_last');
     const client = bedrockClient(mock.url('bedrock'), session.apiKey);
     let refused = 0;
     await fc.assert(
       fc.asyncProperty(
-        fc.string({ minLength: 1, maxLength: 12 }).filter((key) => !family.members.includes(key)),
-        async (key) => {
+        fc.uniqueArray(
+          fc.string({ minLength: 1, maxLength: 12 }).filter((key) => !family.members.includes(key)),
+          { minLength: 1, maxLength: 3 },
+        ),
+        async (keys) => {
           // Written as text, so that a key such as `__proto__` is a member like any other.
-          const text = `${JSON.stringify(family.body).slice(0, -1)},${JSON.stringify(key)}:1}`;
+          const extra = keys.map((key) => `,${JSON.stringify(key)}:1`).join('');
+          const text = `${JSON.stringify(family.body).slice(0, -1)}${extra}}`;
           const error = await thrown(invoke(client, family.model, text));
           assert.ok(error instanceof ValidationException, String(error));
-          assert.equal(error.message, malformed(`#: extraneous key [${key}] is not permitted`));
+          // Every one of them, in the order sent.
+          const problems = keys.map((key) => `#: extraneous key [${key}] is not permitted`).join('');
+          assert.equal(error.message, malformed(`${family.schemaPrefix ?? ''}${problems}`));
           refused++;
         },
       ),
@@ -144,4 +153,30 @@ for (const [name, family] of Object.entries(FAMILIES)) {
       { numRuns: 60 },
     );
   });
+
+  if (!family.modelWords) {
+    test(`${name}: a numeric option of another JSON type is refused naming the type it found`, async () => {
+      const session = await mock.session(`types-${name}`);
+      session.scenario('answer').replies('fine').onExhausted('repeat_last');
+      const client = bedrockClient(mock.url('bedrock'), session.apiKey);
+      const other = fc.oneof(
+        fc.string({ maxLength: 6 }).map((v) => [v, 'String'] as const),
+        fc.boolean().map((v) => [v, 'Boolean'] as const),
+        fc.constant([null, 'Null'] as const),
+        fc.array(fc.integer(), { maxLength: 2 }).map((v) => [v, 'JSONArray'] as const),
+        fc.dictionary(fc.string({ minLength: 1, maxLength: 3 }), fc.integer(), { maxKeys: 2 }).map((v) => [v, 'JSONObject'] as const),
+      );
+      await fc.assert(
+        fc.asyncProperty(fc.constantFrom(...family.options), other, async (option, [value, found]) => {
+          const body = structuredClone(family.body);
+          (body[option.path[0]] as Json)[option.path[1] as string] = value;
+          const error = await thrown(invoke(client, family.model, body));
+          assert.ok(error instanceof ValidationException, String(error));
+          const expected = option.integer ? 'Integer' : 'Number';
+          assert.equal(error.message, malformed(`#/${option.path.join('/')}: expected type: ${expected}, found: ${found}`));
+        }),
+        { numRuns: 40 },
+      );
+    });
+  }
 }

@@ -64,6 +64,8 @@ function recordHeaders(client: BedrockRuntimeClient): Record<string, string>[] {
 }
 
 const CHUNKS = ['Paris ', 'is ', 'sunny.'];
+/** How Bedrock begins its refusal of a Claude Messages body: the other schema it could have been. */
+const NOT_TEXT_COMPLETIONS = 'Malformed input request: #: subject must not be valid against schema {"required":["messages"]}';
 const TEXT = CHUNKS.join('');
 
 describe('Anthropic Claude on InvokeModel', () => {
@@ -107,10 +109,16 @@ describe('Anthropic Claude on InvokeModel', () => {
       assert.ok(error instanceof ValidationException, String(error));
       assert.equal(
         error.message,
-        `Malformed input request: #: extraneous key [${key}] is not permitted, please reformat your input and try again.`,
+        `${NOT_TEXT_COMPLETIONS}#: extraneous key [${key}] is not permitted, please reformat your input and try again.`,
       );
       assert.equal(error.$metadata.httpStatusCode, 400);
     }
+    // Every extraneous member, one after the other, as Bedrock answers the Anthropic SDK's body sent as it is.
+    const both = await thrown(invoke(client, CLAUDE, claudeBody('hi', { stream: true, model: 'claude-3-haiku' })));
+    assert.equal(
+      both?.message,
+      `${NOT_TEXT_COMPLETIONS}#: extraneous key [stream] is not permitted#: extraneous key [model] is not permitted, please reformat your input and try again.`,
+    );
     const missing = await thrown(invoke(client, CLAUDE, { max_tokens: 10, messages: [{ role: 'user', content: 'hi' }] }));
     assert.match(String(missing?.message), /#: required key \[anthropic_version\] not found/);
     const version = await thrown(invoke(client, CLAUDE, claudeBody('hi', { anthropic_version: '2023-06-01' })));
@@ -123,7 +131,7 @@ describe('Anthropic Claude on InvokeModel', () => {
     const { entries } = await session.journal();
     assert.deepEqual(
       entries.map((e) => e.status),
-      [400, 400, 400, 400, 400, 400, 200],
+      [400, 400, 400, 400, 400, 400, 400, 200],
     );
   });
 
@@ -635,5 +643,65 @@ describe('InvokeModel with a large reply', () => {
       entries.map((e) => e.status),
       [200, 200, 200, 200, 200, 200],
     );
+  });
+});
+
+describe('InvokeModel streams of one scripted reply', () => {
+  test('frames kept per reply shape never carry another answer’s id or counts', async () => {
+    const { session, client } = await open('kept-frames');
+    session.scenario('again').replies(TEXT).inChunks(CHUNKS).onExhausted('repeat_last');
+    const prompts = ['Paris?', 'And the weather in Paris tomorrow, and the day after, please?'];
+    const claude: Json[][] = [];
+    const nova: Json[][] = [];
+    const titan: Json[][] = [];
+    for (const prompt of prompts) {
+      claude.push((await invokeStream(client, CLAUDE, claudeBody(prompt))).events);
+      nova.push((await invokeStream(client, NOVA, novaBody(prompt))).events);
+      titan.push((await invokeStream(client, TITAN, titanBody(prompt))).events);
+    }
+    const { entries } = await session.journal();
+    const [c1, n1, t1, c2, n2, t2] = entries;
+    titan.forEach((events, i) => {
+      assert.equal(events[0].inputTextTokenCount, [t1, t2][i].usage?.inputTokens);
+      assert.equal(events.map((e) => e.outputText).join(''), TEXT);
+      assert.deepEqual(
+        events.map((e) => e.inputTextTokenCount === null),
+        [false, true, true],
+      );
+    });
+    assert.notEqual(c1.usage?.inputTokens, c2.usage?.inputTokens, 'the prompts count differently');
+    claude.forEach((events, i) => {
+      const entry = [c1, c2][i];
+      assert.equal(((events[0].message as Json).usage as Json).input_tokens, entry.usage?.inputTokens);
+      assert.equal((events.at(-2)?.usage as Json).input_tokens, entry.usage?.inputTokens, 'message_delta');
+      assert.equal(((events.at(-1) as Json)['amazon-bedrock-invocationMetrics'] as Json).inputTokenCount, entry.usage?.inputTokens);
+      assert.equal(events.map((e) => String((e.delta as Json | undefined)?.text ?? '')).join(''), TEXT);
+    });
+    assert.notEqual((claude[0][0].message as Json).id, (claude[1][0].message as Json).id, 'each answer its own id');
+    nova.forEach((events, i) => {
+      assert.equal((events.at(-1)?.metadata as { usage: Json }).usage.inputTokens, [n1, n2][i].usage?.inputTokens);
+      assert.deepEqual(events.at(-2), { messageStop: { stopReason: 'end_turn' } });
+    });
+  });
+});
+
+describe('InvokeModel with a Bedrock API key', () => {
+  test('the client’s bearer token (AWS_BEARER_TOKEN_BEDROCK’s form) finds the session, JSON and streamed', async () => {
+    const session = await mock.session('bearer-invoke');
+    session.scenario('s').replies(TEXT).onExhausted('repeat_last');
+    const client = bedrockClient(mock.url('bedrock'), session.apiKey, 1, 'bearer');
+    const sent: string[] = [];
+    client.middlewareStack.add(
+      (next) => (args) => {
+        const headers = (args.request as { headers: Record<string, string> }).headers;
+        sent.push(String(Object.entries(headers).find(([name]) => name.toLowerCase() === 'authorization')?.[1]));
+        return next(args);
+      },
+      { step: 'deserialize', name: 'recordAuthorization' },
+    );
+    assert.deepEqual((await invoke(client, CLAUDE, claudeBody('hi'))).json.content, [{ type: 'text', text: TEXT }]);
+    assert.equal((await invokeStream(client, TITAN, titanBody('hi'))).events.at(-1)?.completionReason, 'FINISH');
+    assert.equal((await session.journal()).entries.length, 2, 'both reached the session the key names');
+    assert.deepEqual(sent, [`Bearer ${session.apiKey}`, `Bearer ${session.apiKey}`]);
   });
 });

@@ -12,12 +12,15 @@ import { NodeHttpHandler } from '@smithy/node-http-handler';
 
 export const CLIENT_TIMEOUT_MS = 10_000;
 
-/** A client whose access key id picks the session (`apiKey`), one attempt, a bounded wait. */
-export function bedrockClient(endpoint: string, apiKey: string, maxAttempts = 1): BedrockRuntimeClient {
+/** A client whose access key id (or, with `auth: 'bearer'`, its Bedrock API key, as
+ * AWS_BEARER_TOKEN_BEDROCK gives it) picks the session (`apiKey`), one attempt, a bounded wait. */
+export function bedrockClient(endpoint: string, apiKey: string, maxAttempts = 1, auth: 'sigv4' | 'bearer' = 'sigv4'): BedrockRuntimeClient {
   return new BedrockRuntimeClient({
     endpoint,
     region: 'us-east-1',
-    credentials: { accessKeyId: apiKey, secretAccessKey: 'understudy-secret' },
+    ...(auth === 'bearer'
+      ? { token: { token: apiKey }, authSchemePreference: ['httpBearerAuth'] }
+      : { credentials: { accessKeyId: apiKey, secretAccessKey: 'understudy-secret' } }),
     maxAttempts,
     requestHandler: new NodeHttpHandler({ connectionTimeout: CLIENT_TIMEOUT_MS, requestTimeout: CLIENT_TIMEOUT_MS }),
   });

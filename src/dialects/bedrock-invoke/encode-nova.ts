@@ -7,7 +7,7 @@
 import type { Pacing, ResolvedReply, Usage } from '../../core/model.js';
 import { wordPieces } from '../../core/stream-pieces.js';
 import type { EventSource } from '../dialect.js';
-import { chunkSource } from './chunk-frames.js';
+import { chunkFrame } from './chunk-frames.js';
 import { invocationMetricsMember, latencyOf, outputTokenCount, uncachedInput } from './invocation-metrics.js';
 import { mapNovaStopReason } from './map-nova-stop-reason.js';
 
@@ -52,15 +52,35 @@ function blockEvents(reply: ResolvedReply): string[] {
 }
 
 export const NOVA_MESSAGE_START = '{"messageStart":{"role":"assistant"}}';
+const MESSAGE_START_FRAME = chunkFrame(NOVA_MESSAGE_START);
+const fixedFrames = new WeakMap<object, string[]>();
+
+/** The frames of the blocks and of messageStop, which depend on the reply's shape alone: kept per
+ * shape, so that a repeated answer frames only its metadata. A reply without a shape, or a large
+ * one, gets the events' JSON instead, framed as they are sent. */
+function fixedOf(reply: ResolvedReply, keep: boolean): string[] {
+  let frames = keep ? fixedFrames.get(reply.shape as object) : undefined;
+  if (frames === undefined) {
+    const stop = `{"messageStop":{"stopReason":${JSON.stringify(mapNovaStopReason(reply.finishReason))}}}`;
+    const events = [...blockEvents(reply), stop];
+    if (!keep) return events;
+    frames = events.map(chunkFrame);
+    fixedFrames.set(reply.shape as object, frames);
+  }
+  return frames;
+}
 
 export function encodeNovaStream(reply: ResolvedReply, pacing?: Pacing): EventSource {
-  const blocks = blockEvents(reply);
-  const length = blocks.length + 3;
+  const keep = reply.shape !== undefined && !reply.large;
+  const fixed = fixedOf(reply, keep);
+  const length = fixed.length + 2;
   const metrics = invocationMetricsMember(reply.usage, latencyOf(pacing, length));
-  return chunkSource(length, (index) => {
-    if (index === 0) return NOVA_MESSAGE_START;
-    if (index <= blocks.length) return blocks[index - 1];
-    if (index === blocks.length + 1) return `{"messageStop":{"stopReason":${JSON.stringify(mapNovaStopReason(reply.finishReason))}}}`;
-    return `{"metadata":{"usage":${usageJson(reply.usage)}}${metrics}}`;
-  });
+  return {
+    length,
+    at(index) {
+      if (index === 0) return MESSAGE_START_FRAME;
+      if (index === length - 1) return chunkFrame(`{"metadata":{"usage":${usageJson(reply.usage)}}${metrics}}`);
+      return keep ? fixed[index - 1] : chunkFrame(fixed[index - 1]);
+    },
+  };
 }

@@ -13,7 +13,7 @@ import { decodeInvokeRequest, familyOfRequest, STREAM_OPERATION } from './decode
 import { anthropicStreamStart, encodeAnthropicJson, encodeAnthropicStream } from './encode-anthropic.js';
 import { encodeNovaJson, encodeNovaStream, NOVA_MESSAGE_START } from './encode-nova.js';
 import { encodeTitanJson, encodeTitanStream } from './encode-titan.js';
-import { invocationHeaders, latencyOf } from './invocation-metrics.js';
+import { invocationHeaders } from './invocation-metrics.js';
 
 function encodeResponse(reply: ResolvedReply, request: ChatRequest, ctx: DialectEncodeContext): string {
   switch (familyOfRequest(request)) {
@@ -61,8 +61,7 @@ export const bedrockInvoke: ChatDialect = {
     if (ctx.wire.operation === STREAM_OPERATION) {
       return { 'x-amzn-requestid': ctx.requestId, 'x-amzn-bedrock-content-type': 'application/json' };
     }
-    const headers = { 'x-amzn-requestid': ctx.requestId };
-    return reply ? { ...headers, ...invocationHeaders(reply.usage, latencyOf(ctx.pacing, 1)) } : headers;
+    return reply ? invocationHeaders(ctx.requestId, reply.usage, ctx.pacing) : { 'x-amzn-requestid': ctx.requestId };
   },
   binaryStream: { malformedFrame: corruptFrame() },
 };

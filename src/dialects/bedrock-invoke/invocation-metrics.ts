@@ -41,12 +41,14 @@ export function invocationMetricsMember(usage: Usage, latency: Latency): string 
   );
 }
 
-/** The InvokeModel response headers that report the invocation. */
-export function invocationHeaders(usage: Usage, latency: Latency): Record<string, string> {
+/** The InvokeModel response headers: the request id, and the invocation's counts and latency. */
+export function invocationHeaders(requestId: string, usage: Usage, pacing: Pacing | undefined): Record<string, string> {
+  // One object per answer, built as a literal: this is on every InvokeModel answer's path.
   const headers: Record<string, string> = {
+    'x-amzn-requestid': requestId,
     'x-amzn-bedrock-input-token-count': String(uncachedInput(usage)),
     'x-amzn-bedrock-output-token-count': String(outputTokenCount(usage)),
-    'x-amzn-bedrock-invocation-latency': String(latency.invocation),
+    'x-amzn-bedrock-invocation-latency': String(Math.round(pacing?.ttftMs ?? 0)),
   };
   if (usage.cachedInputTokens > 0) headers['x-amzn-bedrock-cache-read-input-token-count'] = String(usage.cachedInputTokens);
   if ((usage.cacheWriteTokens ?? 0) > 0) headers['x-amzn-bedrock-cache-write-input-token-count'] = String(usage.cacheWriteTokens);

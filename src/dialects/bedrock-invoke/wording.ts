@@ -10,9 +10,11 @@ import { wireChecks } from '../wire-kit/checks.js';
 import { reject } from '../wire-kit/wire-error.js';
 import type { Expected, Wording } from '../wire-kit/wording.js';
 
+export const MALFORMED = 'Malformed input request: ';
+
 /** The ValidationException of a body that breaks the schema at `pointer`. */
 export function malformed(pointer: string, problem: string): NeutralError {
-  return invalidRequest(`Malformed input request: ${pointer}: ${problem}, please reformat your input and try again.`, pointer);
+  return invalidRequest(`${MALFORMED}${pointer}: ${problem}, please reformat your input and try again.`, pointer);
 }
 
 /** Refuses the body with a schema problem at `pointer`. */
@@ -97,9 +99,12 @@ export const {
   requiredMember,
 } = wireChecks(INVOKE_WORDING);
 
-/** Refuses any member of `o` not in `allowed`, as the schema's `additionalProperties: false` does. */
+/** Refuses the members of `o` not in `allowed`, as the schema's `additionalProperties: false` does:
+ * all of them, one violation after another, as Bedrock lists them. */
 export function onlyMembers(o: Record<string, unknown>, allowed: ReadonlySet<string>, pointer: string): void {
-  for (const key in o) if (!allowed.has(key)) failSchema(pointer, `extraneous key [${key}] is not permitted`);
+  let problems = '';
+  for (const key in o) if (!allowed.has(key)) problems += `${problems ? pointer + ': ' : ''}extraneous key [${key}] is not permitted`;
+  if (problems) failSchema(pointer, problems);
 }
 
 /** A member that may be left out; sent, it must not be null (the schema types it). */
