@@ -173,6 +173,10 @@ const ROWS: Row[] = [
         { use: { toolUseId: 'bad id' } },
         /toolUse\.toolUseId' failed to satisfy constraint: Member must satisfy regular expression pattern/,
       ],
+      [
+        { use: { name: '$READFILE' } },
+        /Value '\$READFILE' at 'messages\.1\.content\.0\.toolUse\.name' failed to satisfy constraint: Member must satisfy regular expression pattern: \[a-zA-Z0-9_-\]\+/,
+      ],
     ],
   },
   {

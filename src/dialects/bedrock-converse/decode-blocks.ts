@@ -43,6 +43,8 @@ const VIDEO_FORMATS = ['flv', 'mkv', 'mov', 'mp4', 'mpeg', 'mpg', 'three_gp', 'w
 const AUDIO_FORMATS = ['aac', 'flac', 'm4a', 'mka', 'mkv', 'mp3', 'mp4', 'mpeg', 'mpga', 'ogg', 'opus', 'pcm', 'wav', 'webm'];
 const TOOL_RESULT_BLOCKS = ['json', 'text', 'image', 'document', 'video', 'searchResult'];
 const TOOL_USE_ID = /^[a-zA-Z0-9_.:-]+$/;
+/** A tool's name, declared or called (a replayed call's name is checked too). */
+const TOOL_NAME = /^[a-zA-Z0-9_-]{1,64}$/;
 const TOOL_USE_ID_MAX = 64;
 
 const IMAGE_MEMBERS = new Set(['format', 'source', 'error']);
@@ -186,6 +188,7 @@ function toolUsePart(raw: unknown, path: string, scope: Scope): Part {
   onlyMembers(use, TOOL_USE_MEMBERS, path);
   const id = toolUseId(requiredMember(use, 'toolUseId', path), `${path}.toolUseId`);
   const name = expectString(requiredMember(use, 'name', path), `${path}.name`);
+  if (!TOOL_NAME.test(name)) constraint(`${path}.name`, name, 'Member must satisfy regular expression pattern: [a-zA-Z0-9_-]+');
   const input = jsonObject(requiredMember(use, 'input', path), `${path}.input`);
   if (given(use.type)) expectEnum(use.type, ['server_tool_use'], `${path}.type`);
   scope.callNames.set(id, name);
