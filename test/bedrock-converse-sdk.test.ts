@@ -15,6 +15,7 @@ import {
   ConverseCommand,
   ConverseStreamCommand,
   CountTokensCommand,
+  InvokeModelCommand,
   type ConverseCommandInput,
   type ConverseStreamOutput,
   type Message,
@@ -818,6 +819,24 @@ describe('prompt caching (cachePoint) and CountTokens', () => {
     assert.equal(entries.length, inputs.length, 'CountTokens is not journalled and consumes nothing');
   });
 
+  test('CountTokens counts an InvokeModel body as InvokeModel reports its input tokens [bedrock-converse.count-tokens.json +]', async () => {
+    const { session, client } = await open('count-tokens-invoke');
+    session.scenario('s').onExhausted('repeat_last').replies('ok');
+    const body = JSON.stringify({
+      anthropic_version: 'bedrock-2023-05-31',
+      max_tokens: 100,
+      system: 'Be brief.',
+      messages: [{ role: 'user', content: 'What is the weather in Paris today?' }],
+    });
+    const counted = await client.send(
+      new CountTokensCommand({ modelId: MODEL, input: { invokeModel: { body: new TextEncoder().encode(body) } } }),
+    );
+    const answered = await client.send(new InvokeModelCommand({ modelId: MODEL, body, contentType: 'application/json' }));
+    const usage = JSON.parse(new TextDecoder().decode(answered.body)) as { usage: { input_tokens: number } };
+    assert.ok((counted.inputTokens ?? 0) > 0);
+    assert.equal(counted.inputTokens, usage.usage.input_tokens);
+  });
+
   test('property: for any conversation, system and tools, CountTokens equals the inputTokens Converse reports', async () => {
     const { client } = await open('count-tokens-property', { fallback: 'auto' });
     const text = fc.string({ unit: 'grapheme', minLength: 1, maxLength: 60 }).filter((t) => t.trim() !== '');
@@ -851,7 +870,7 @@ describe('prompt caching (cachePoint) and CountTokens', () => {
     );
   });
 
-  test('CountTokens refuses what Converse refuses, and InvokeModel bodies until they are counted [bedrock-converse.count-tokens.json -]', async () => {
+  test('CountTokens refuses what Converse and InvokeModel refuse [bedrock-converse.count-tokens.json -]', async () => {
     const { client } = await open('count-tokens-bad');
     const bad = await rejection(
       client.send(
@@ -864,6 +883,6 @@ describe('prompt caching (cachePoint) and CountTokens', () => {
       client.send(new CountTokensCommand({ modelId: MODEL, input: { invokeModel: { body: new TextEncoder().encode('{}') } } })),
     );
     assert.equal(invoke.name, 'ValidationException');
-    assert.match(invoke.message, /InvokeModel/);
+    assert.match(invoke.message, /required key \[anthropic_version\]/);
   });
 });

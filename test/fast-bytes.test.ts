@@ -45,8 +45,11 @@ function bodyFor(operation: string, stream: boolean): unknown {
   if (operation.startsWith('cohere')) return { model: 'command-a-03-2025', messages: [{ role: 'user', content: user }], stream };
   if (operation === 'ollama.chat') return { model: 'llama3.2', messages: [{ role: 'user', content: user }], stream };
   if (operation === 'ollama.generate') return { model: 'llama3.2', prompt: user, stream };
-  // Bedrock Converse: the model id is the route's, and the route says whether it streams.
+  // Bedrock: the model id is the route's, and the route says whether it streams.
   if (operation.startsWith('bedrock.converse')) return { messages: [{ role: 'user', content: [{ text: user }] }] };
+  if (operation.startsWith('bedrock.invokeModel')) {
+    return { anthropic_version: 'bedrock-2023-05-31', max_tokens: 100, messages: [{ role: 'user', content: user }] };
+  }
   throw new Error(`no request body for operation ${operation}: add one to test/fast-bytes.test.ts`);
 }
 

@@ -16,8 +16,8 @@ import type { EdgeSide } from '../transport/cluster-side.js';
 import { RECORDS_PATH, type SessionDescriptor, type ToPrimary, type ToWorker } from './protocol.js';
 import { portableRecord, type PortableRecord, type SessionBatch } from './records.js';
 
-/** Response headers that belong to one connection, not to the answer. */
-const HOP_BY_HOP = new Set(['connection', 'keep-alive', 'transfer-encoding', 'date']);
+/** Response headers that belong to one connection, not to the answer (HTTP/2 refuses them outright). */
+const HOP_BY_HOP = new Set(['connection', 'keep-alive', 'transfer-encoding', 'upgrade', 'proxy-connection', 'date']);
 
 interface Pending {
   records: PortableRecord[];
@@ -129,6 +129,9 @@ export class EdgeLink implements EdgeSide {
    * the body when it was already read. */
   forward(req: IncomingMessage, res: ServerResponse, body?: string): void {
     const headers: Record<string, string | string[] | undefined> = { ...req.headers };
+    // An HTTP/2 request's pseudo-headers are not headers on HTTP/1.1 (its :authority is already
+    // its Host, http2-side.ts).
+    if (req.httpVersionMajor === 2) for (const name in headers) if (name.startsWith(':')) delete headers[name];
     if (body !== undefined) {
       headers['content-length'] = String(Buffer.byteLength(body));
       delete headers['transfer-encoding'];

@@ -72,7 +72,11 @@ function bodyTypeRefusal(req: IncomingMessage, source: string): ControlError | u
     };
   }
   const type = req.headers['content-type'];
-  const hasBody = req.headers['transfer-encoding'] !== undefined || Number(req.headers['content-length'] ?? 0) > 0;
+  const hasBody =
+    req.headers['transfer-encoding'] !== undefined ||
+    Number(req.headers['content-length'] ?? 0) > 0 ||
+    // HTTP/2 frames a body without either header: its HEADERS frame says whether one follows.
+    (req.httpVersionMajor === 2 && !(req as IncomingMessage & { stream?: { endAfterHeaders: boolean } }).stream?.endAfterHeaders);
   if (type === undefined ? !hasBody : JSON_TYPE.test(type) || YAML_TYPE.test(type)) return undefined;
   return {
     status: 415,

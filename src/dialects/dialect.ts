@@ -150,8 +150,10 @@ export interface ChatDialect {
   /** True when decoding reads session state (e.g. a stored conversation): the journal then keeps
    * the decoded request instead of decoding the body again when it is read. */
   readonly statefulDecode?: boolean;
-  /** Extra response headers for successful answers (e.g. request-id headers a provider sends). */
-  responseHeaders?(ctx: DialectEncodeContext): Record<string, string>;
+  /** Extra response headers for successful answers (e.g. request-id headers a provider sends);
+   * `reply` is the answer's, absent for a stream that fails inside (Bedrock's InvokeModel reports
+   * the answer's token counts in headers). */
+  responseHeaders?(ctx: DialectEncodeContext, reply?: ResolvedReply): Record<string, string>;
   /** Set when the dialect's stream events are binary frames (Bedrock's event stream), not text. */
   readonly binaryStream?: BinaryStream;
 }

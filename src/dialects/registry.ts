@@ -5,6 +5,8 @@ import { countTokensRoutes } from './bedrock/count-tokens.js';
 import { countConverseTokens } from './bedrock-converse/decode-request.js';
 import { bedrockConverse } from './bedrock-converse/index.js';
 import { bedrockConverseRegistration } from './bedrock-converse/routes.js';
+import { invokeBodyInputTokens } from './bedrock-invoke/count-tokens.js';
+import { bedrockInvokeRegistration } from './bedrock-invoke/routes.js';
 import { cohereV1Registration } from './cohere-v1/routes.js';
 import { cohereV2Registration } from './cohere-v2/routes.js';
 import type { DialectRegistration } from './dialect.js';
@@ -26,5 +28,10 @@ export const DIALECTS: DialectRegistration[] = [
   ...OPENAI_HOSTS.map(hostRegistration),
   bedrockConverseRegistration,
   // Bedrock's CountTokens counts a Converse input or an InvokeModel body (`invokeModel:` its counter).
-  { routes: [], providerPaths: {}, infoRoutes: countTokensRoutes({ dialect: bedrockConverse, converse: countConverseTokens }) },
+  {
+    routes: [],
+    providerPaths: {},
+    infoRoutes: countTokensRoutes({ dialect: bedrockConverse, converse: countConverseTokens, invokeModel: invokeBodyInputTokens }),
+  },
+  bedrockInvokeRegistration,
 ];

@@ -61,6 +61,12 @@ export function readBodyThen(req: IncomingMessage, limit: number, finish: (resul
   req.on('end', () => {
     if (done) return;
     done = true;
+    // node:http2 ends a request whose stream its client reset part-way through the body as if it
+    // were whole ('aborted' comes later); node:http never ends one short of its Content-Length.
+    if (size < declared) {
+      finish({ ok: false, reason: 'aborted' });
+      return;
+    }
     let text: string;
     try {
       if (streaming) {

@@ -93,7 +93,7 @@ export class Delivery {
     const ctx = encodeContext(exchange);
     if (answer.pacing || answer.fault) return this.sendPlanned(exchange, answer, ctx);
     const reply = answer.reply;
-    const dialectHeaders = dialect.responseHeaders?.(ctx);
+    const dialectHeaders = dialect.responseHeaders?.(ctx, reply);
     if (reply.large) return this.sendLarge(exchange, answer, ctx, dialectHeaders);
     let delivered: boolean;
     if (request.stream) {
@@ -171,10 +171,10 @@ export class Delivery {
     let pieces: EventSource;
     if (request.stream) {
       const stream = dialect.encodeStream(reply, request, encodeCtx);
-      headers = { 'content-type': stream.contentType, 'cache-control': 'no-cache', ...dialect.responseHeaders?.(ctx) };
+      headers = { 'content-type': stream.contentType, 'cache-control': 'no-cache', ...dialect.responseHeaders?.(encodeCtx, reply) };
       pieces = stream.events;
     } else {
-      headers = { ...JSON_HEADERS, ...dialect.responseHeaders?.(ctx) };
+      headers = { ...JSON_HEADERS, ...dialect.responseHeaders?.(encodeCtx, reply) };
       pieces = arraySource([dialect.encodeResponse(reply, request, encodeCtx)]);
     }
     const fault = answer.fault;
@@ -192,7 +192,11 @@ export class Delivery {
             fault.afterChunks ?? 1,
           )
         : undefined;
-    res.writeHead(200, { ...headers, 'x-request-id': entry.requestId });
+    // Set, not written: node:http2's writeHead sends the headers at once, and a stall before the
+    // first piece must send nothing (writePlanned flushes them otherwise).
+    res.statusCode = 200;
+    for (const name in headers) res.setHeader(name, headers[name]);
+    res.setHeader('x-request-id', entry.requestId);
     const delivered = await writePlanned(res, {
       pieces,
       pacing: answer.pacing,

@@ -3,6 +3,7 @@
 // CONNECT, an unsupported Expect), each answered in that shape (docs/security.md).
 
 import type { IncomingMessage, Server, ServerResponse } from 'node:http';
+import type { Http2Server } from 'node:http2';
 import type { Socket } from 'node:net';
 import type { NeutralError } from '../core/errors.js';
 import type { ChatDialect } from '../dialects/dialect.js';
@@ -48,9 +49,18 @@ export function errorShapeFor(method: string, path: string): ErrorShape {
   return dialectOf(matchRoute(method, path));
 }
 
+/** A connection that sent nothing before its first bytes were due (protocol-split.ts waits for them
+ * before node:http's own timeout starts): the 408 node:http gives a request that stays unfinished. */
+export function answerSilentConnection(socket: Socket, requestId: string): void {
+  const failure = parserFailure({ name: 'Error', message: 'timeout', code: 'ERR_HTTP_REQUEST_TIMEOUT' }) as NeutralError;
+  answerParserFailure(socket, errorShapeFor('POST', '/'), failure, requestId);
+}
+
 /** Answers, in the right shape, what node:http would otherwise answer with an empty body or a
- * silent close. `requestId` makes the id of such an answer. */
-export function answerOutsideRoutes(http: Server, requestId: () => string): void {
+ * silent close. `requestId` makes the id of such an answer. HTTP/2 has no parser failures of its
+ * own to answer (a malformed frame ends its session) and no CONNECT tunnels to refuse here
+ * (http2-side.ts refuses them); an unsupported Expect is answered on both. */
+export function answerOutsideRoutes(http: Server, h2: Http2Server, requestId: () => string): void {
   http.on('clientError', (error: ParserError, socket: Socket) => {
     const failure = parserFailure(error);
     if (!failure) {
@@ -69,7 +79,7 @@ export function answerOutsideRoutes(http: Server, requestId: () => string): void
     };
     answerParserFailure(socket, errorShapeFor('POST', '/'), error, requestId());
   });
-  http.on('checkExpectation', (req: IncomingMessage, res: ServerResponse) => {
+  const unsupportedExpectation = (req: IncomingMessage, res: ServerResponse) => {
     req.resume();
     const error: NeutralError = {
       kind: 'invalid_request',
@@ -81,5 +91,7 @@ export function answerOutsideRoutes(http: Server, requestId: () => string): void
     const encoded = errorShapeFor(req.method ?? 'GET', (req.url ?? '/').split('?')[0]).encodeError(error, { requestId: id });
     res.writeHead(encoded.status, { ...encoded.headers, 'x-request-id': id });
     res.end(encoded.body);
-  });
+  };
+  http.on('checkExpectation', unsupportedExpectation);
+  h2.on('checkExpectation', unsupportedExpectation);
 }

@@ -4,7 +4,7 @@
 // server that assembles it (src/server/understudy-server.ts), so this folder imports neither.
 
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import type { AddressInfo, Socket } from 'node:net';
 import { invalidRequest, type NeutralError } from '../core/errors.js';
 import { loadTokenizer } from '../core/tokens.js';
 import { Registry } from '../engine/registry.js';
@@ -25,8 +25,10 @@ import { DEFAULT_BODY_LIMIT } from './body.js';
 import { chaosFor } from './chaos.js';
 import type { ClusterSide, EdgeSide } from './cluster-side.js';
 import { Delivery } from './delivery.js';
-import { answerOutsideRoutes, errorShapeFor, sendControlError, serverTimeouts } from './front-door.js';
+import { answerOutsideRoutes, answerSilentConnection, errorShapeFor, sendControlError, serverTimeouts } from './front-door.js';
+import { Http2Side } from './http2-side.js';
 import { Outcomes } from './outcomes.js';
+import { splitProtocols } from './protocol-split.js';
 import { EMPTY_QUERY, ProviderPipeline } from './provider-pipeline.js';
 import { requestLogger, type RequestLogFormat, type RequestLogOptions } from './request-log.js';
 import { dialectOf, isControlPath, matchRoute, PROVIDER_PATHS, type RouteResult } from './routes.js';
@@ -78,6 +80,10 @@ export interface HostParts {
 export class HttpHost {
   readonly registry: Registry;
   readonly http: Server;
+  /** Serves the connections that open with the HTTP/2 preface (the http server accepts them all). */
+  readonly http2: Http2Side;
+  /** Connections whose protocol is not known yet (protocol-split.ts). */
+  private readonly undecided: Set<Socket>;
   /** What scripts loaded into this server's sessions are checked against. */
   readonly replyLimits: ReplyLimits;
   /** Under --workers: the owner of every session's state, or an edge that forwards to it. */
@@ -126,8 +132,22 @@ export class HttpHost {
         this.internalError(req, res, error);
       }
     };
-    this.http = createServer({ ...serverTimeouts(options), requireHostHeader: false }, this.onRequest);
-    answerOutsideRoutes(this.http, () => this.orphanRequestId());
+    const timeouts = serverTimeouts(options);
+    this.http = createServer({ ...timeouts, requireHostHeader: false }, this.onRequest);
+    this.http2 = new Http2Side({
+      onRequest: this.onRequest,
+      refuse: (req, res, error) => {
+        const path = (req.url ?? '/').split('?')[0];
+        this.outcomes.sendError(res, errorShapeFor(req.method ?? 'GET', path), error, this.orphanRequestId());
+      },
+      requestTimeoutMs: timeouts.requestTimeout,
+      idleTimeoutMs: timeouts.keepAliveTimeout,
+    });
+    this.undecided = splitProtocols(this.http, this.http2.server, {
+      firstBytesMs: timeouts.headersTimeout,
+      silent: (socket) => answerSilentConnection(socket, this.orphanRequestId()),
+    });
+    answerOutsideRoutes(this.http, this.http2.server, () => this.orphanRequestId());
   }
 
   async listen(): Promise<{ host: string; port: number; url: string }> {
@@ -163,12 +183,15 @@ export class HttpHost {
 
   /** Stops accepting connections; responses in flight get up to `graceMs` to finish (default
    * 0: end everything now, as a test teardown wants), then every connection is closed. Busy
-   * connections are found by closing idle ones until none is left, so requests pay nothing. */
+   * connections are found by closing idle ones until none is left, so requests pay nothing;
+   * HTTP/2 sessions are sent GOAWAY and end once their streams have. */
   async close(options: { graceMs?: number } = {}): Promise<void> {
     if (this.cluster?.kind === 'edge') await this.cluster.close();
     if (this.cluster?.kind === 'owner') this.cluster.closePrivate();
     const closed = new Promise<void>((resolve) => this.http.close(() => resolve()));
     const deadline = Date.now() + (options.graceMs ?? 0);
+    for (const socket of this.undecided) socket.destroy();
+    this.http2.closeSessions(deadline <= Date.now());
     for (;;) {
       this.http.closeIdleConnections();
       const open = await new Promise<number>((resolve) => this.http.getConnections((_error, count) => resolve(count)));
@@ -176,6 +199,7 @@ export class HttpHost {
       await new Promise((resolve) => setTimeout(resolve, 10));
     }
     this.http.closeAllConnections();
+    this.http2.closeSessions(true);
     await closed;
   }
 
@@ -184,9 +208,14 @@ export class HttpHost {
     const queryAt = url.indexOf('?');
     const path = queryAt < 0 ? url : url.slice(0, queryAt);
     if (this.options.corsOrigins?.length && applyCors(req, res, this.options.corsOrigins)) return;
-    if (req.headers.host === undefined && req.httpVersionMinor === 1) {
+    // HTTP/1.0 may leave Host out; HTTP/1.1 and HTTP/2 (as :authority, http2-side.ts) may not.
+    if (req.headers.host === undefined && (req.httpVersionMinor === 1 || req.httpVersionMajor === 2)) {
       req.resume();
-      const error = invalidRequest('An HTTP/1.1 request must carry a Host header.', null, 'missing_host');
+      const message =
+        req.httpVersionMajor === 2
+          ? 'An HTTP/2 request must carry :authority (or a Host header).'
+          : 'An HTTP/1.1 request must carry a Host header.';
+      const error = invalidRequest(message, null, 'missing_host');
       this.outcomes.sendError(res, errorShapeFor(req.method ?? 'GET', path), error, this.orphanRequestId());
       return undefined;
     }

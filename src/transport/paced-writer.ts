@@ -6,6 +6,7 @@ import type { ServerResponse } from 'node:http';
 import type { Pacing, StreamFault } from '../core/model.js';
 import { arraySource, type EventSource } from '../dialects/dialect.js';
 import { writePiece } from './chunk-writer.js';
+import { dropAnswer, resetAnswer } from './answer-cuts.js';
 import { scheduleAt, seededRandom } from './scheduler.js';
 import { DEFAULT_STALLED_READER_MS, whenDrained } from './stalled-reader.js';
 
@@ -90,10 +91,10 @@ export function writePlanned(res: ServerResponse, plan: WritePlan): Promise<bool
           // Nothing more: the client's timeout ends it (or the server closing).
           break;
         case 'reset':
-          res.socket?.resetAndDestroy();
+          resetAnswer(res);
           break;
         case 'close':
-          res.socket?.destroy();
+          dropAnswer(res);
           break;
       }
       finish(true);

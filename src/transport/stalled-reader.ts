@@ -4,6 +4,7 @@
 // released (nothing consumed) and its journal entry says it stalled.
 
 import type { ServerResponse } from 'node:http';
+import { cutOff } from './answer-cuts.js';
 
 /** Longest wait for a client to take more of an answer, in ms (ServerOptions.stalledReaderMs). */
 export const DEFAULT_STALLED_READER_MS = 60_000;
@@ -26,7 +27,7 @@ export function whenDrained(res: ServerResponse, drains: NodeJS.EventEmitter, ms
     drains.off('drain', onDrain);
     res.off('close', onClose);
     stalled.add(res);
-    res.destroy();
+    cutOff(res);
   }, ms);
   drains.once('drain', onDrain);
   res.once('close', onClose);

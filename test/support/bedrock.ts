@@ -1,5 +1,6 @@
-// How the Bedrock tests make their AWS client: one place, so the transport under test (the
-// client's HTTP/1.1 handler, or its default HTTP/2 one once the port speaks h2c) is one line.
+// How the Bedrock tests make their AWS client: one place. It is the client as an app makes it, on
+// its default handler (cleartext HTTP/2 to an http:// endpoint), unless a test pins the HTTP/1.1
+// handler to prove that protocol too.
 
 import { BedrockRuntimeClient } from '@aws-sdk/client-bedrock-runtime';
 import { NodeHttpHandler } from '@smithy/node-http-handler';
@@ -14,14 +15,14 @@ export interface BedrockClientOptions {
   token?: string;
   /** Attempts in all (1: no retries). */
   maxAttempts?: number;
-  /** Which HTTP the client speaks: its HTTP/1.1 handler unless asked otherwise. */
+  /** Which HTTP the client speaks: its default handler's cleartext HTTP/2 unless asked for its HTTP/1.1 one. */
   http?: 'http1' | 'http2';
   /** The base URL, when it is not the server's origin (`mock.url('bedrock-prefixed')`). */
   endpoint?: string;
 }
 
 export function bedrockClient(target: { url(provider: string): string }, options: BedrockClientOptions = {}): BedrockRuntimeClient {
-  const http1 = (options.http ?? 'http1') === 'http1';
+  const http1 = (options.http ?? 'http2') === 'http1';
   return new BedrockRuntimeClient({
     region: 'us-east-1',
     endpoint: options.endpoint ?? target.url('bedrock'),

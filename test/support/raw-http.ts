@@ -182,15 +182,15 @@ export function assertErrorShape(body: string, shape: ErrorShape, context: strin
     if (!(typeof message === 'string' ? message !== '' : Array.isArray(message?.detail))) fail('no message');
     return;
   }
+  // Bedrock's (restJson1) is {"message"} with the error's name in a header, Understudy's code beside it on its own refusals.
+  if (shape === 'bedrock') {
+    if (typeof value.message !== 'string' || value.message === '' || 'error' in value || 'id' in value)
+      fail('a top-level message expected');
+    return;
+  }
   // Cohere's body is the error itself: {"id"?, "message"}.
   if (shape === 'cohere') {
     if (typeof value.message !== 'string' || value.message === '' || 'error' in value) fail('a top-level message expected');
-    return;
-  }
-  // Bedrock's body is the error itself, {"message"} (its name travels in x-amzn-errortype).
-  if (shape === 'bedrock') {
-    if (typeof value.message !== 'string' || value.message === '' || 'error' in value || 'type' in value)
-      fail('a top-level message expected');
     return;
   }
   const error = value.error as Record<string, unknown> | undefined;

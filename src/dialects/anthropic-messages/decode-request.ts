@@ -65,11 +65,18 @@ export function decodeMessagesRequest(body: unknown, wire: WireContext): ChatReq
 const MODEL_LENGTH = { min: 1 };
 
 function decodeRequest(body: unknown, wire: WireContext): ChatRequest {
-  resetCacheControl();
   const v2026 = apiVersion(wire) === VERSION_2026;
   if (!isObject(body)) fail('', 'The request body must be a JSON object');
   const model = expectLength(expectString(requiredMember(body, 'model', ''), 'model'), 'model', MODEL_LENGTH);
   for (const key in body) if (!REQUEST_FIELDS.has(key)) fail(key, 'Extra inputs are not permitted');
+  return decodeMessagesBody(body, model, v2026);
+}
+
+/** The members of a Messages body after `model`, for a host that names the model elsewhere and
+ * has checked which members the body may carry (Bedrock's InvokeModel: the model in the path).
+ * Throws the refusal (a WireError) in Anthropic's words. */
+export function decodeMessagesBody(body: Record<string, unknown>, model: string, v2026: boolean): ChatRequest {
+  resetCacheControl();
   const maxTokens = decodeMaxTokens(body, model);
   const scope: Scope = { v2026, callNames: new Map() };
   const messages = decodeMessages(body.messages, scope);

@@ -84,6 +84,8 @@ export const bedrockConverseDriver: ConformanceDriver = {
   dialect: 'bedrock-converse',
   operations: { json: 'bedrock.converse', stream: 'bedrock.converseStream' },
   errorTypes: { invalidRequest: 'ValidationException', rateLimited: 'ThrottlingException', conflict: 'ConflictException' },
+  // The driver's client is the AWS client on its default (HTTP/2) handler.
+  streamCutEndsQuietly: true,
   connect(target) {
     const client = bedrockClient(target, { apiKey: target.apiKey });
     return {

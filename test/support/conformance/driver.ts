@@ -108,6 +108,10 @@ export interface ConformanceDriver {
   /** Set when the SDK cannot report an error inside a stream as an error: the stream then ends
    * with this finish reason (Mistral's SDK validates every chunk as a completion chunk). */
   readonly streamErrorFinish?: string;
+  /** Set when the SDK's transport takes a connection closed part-way through a stream for the
+   * stream's end, so the caller gets a cut answer and no error (the AWS client on HTTP/2: its
+   * event-stream reader ends quietly whether the server resets the stream or drops the socket). */
+  readonly streamCutEndsQuietly?: true;
   connect(target: Target): ConformanceClient;
   /** Reads what the SDK threw; throws itself when `thrown` is not something this SDK throws. */
   errorOf(thrown: unknown): ErrorSeen;

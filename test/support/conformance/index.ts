@@ -3,6 +3,7 @@
 
 import { anthropicMessagesDriver } from './anthropic-messages.js';
 import { bedrockConverseDriver } from './bedrock-converse.js';
+import { bedrockInvokeDrivers } from './bedrock-invoke.js';
 import { cohereV1Driver } from './cohere-v1.js';
 import { cohereV2Driver } from './cohere-v2.js';
 import type { ConformanceDriver } from './driver.js';
@@ -25,4 +26,5 @@ export const DRIVERS: ConformanceDriver[] = [
   cohereV1Driver,
   ...openaiHostDrivers,
   bedrockConverseDriver,
+  ...bedrockInvokeDrivers,
 ];
