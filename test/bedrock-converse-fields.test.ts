@@ -130,6 +130,56 @@ const ROWS: Row[] = [
     ],
   },
   {
+    field: 'toolUse and toolResult',
+    body: (v) => ({
+      toolConfig: { tools: [TOOL] },
+      messages: [
+        ...HI,
+        {
+          role: 'assistant',
+          content: [
+            { toolUse: { toolUseId: 'functions.weather:0', name: 'weather', input: { city: 'Oslo' }, ...(v as Record<string, Body>).use } },
+          ],
+        },
+        {
+          role: 'user',
+          content: [
+            {
+              toolResult: { toolUseId: 'functions.weather:0', content: [{ json: { sky: 'grey' } }], ...(v as Record<string, Body>).result },
+            },
+          ],
+        },
+      ],
+    }),
+    ok: [{}, { result: { status: 'error', content: [{ text: 'timeout' }] } }, { result: { content: [{ json: {} }, { text: 'more' }] } }],
+    bad: [
+      [
+        { use: { input: [1, 2] } },
+        'The format of the value at messages.1.content.0.toolUse.input is invalid. Provide a json object for the field and try again.',
+      ],
+      [
+        { result: { content: [{ json: 42 }] } },
+        'The format of the value at messages.2.content.0.toolResult.content.0.json is invalid. Provide a json object for the field and try again.',
+      ],
+      [
+        { result: { status: 'error', content: [] } },
+        'The content field at messages.2.content.0.toolResult cannot be empty when status value is error.',
+      ],
+      [
+        { result: { status: 'failed' } },
+        /toolResult\.status' failed to satisfy constraint: Member must satisfy enum value set: \[success, error\]/,
+      ],
+      [
+        { use: { toolUseId: 'bad id' } },
+        /toolUse\.toolUseId' failed to satisfy constraint: Member must satisfy regular expression pattern/,
+      ],
+      [
+        { use: { name: '$READFILE' } },
+        /Value '\$READFILE' at 'messages\.1\.content\.0\.toolUse\.name' failed to satisfy constraint: Member must satisfy regular expression pattern: \[a-zA-Z0-9_-\]\+/,
+      ],
+    ],
+  },
+  {
     field: 'toolConfig',
     body: (v) => base({ toolConfig: v }),
     ok: [
