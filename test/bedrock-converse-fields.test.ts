@@ -87,6 +87,7 @@ const ROWS: Row[] = [
     bad: [
       [undefined, rule('messages', 'null', 'Member must not be null')],
       [[{ role: 'assistant', content: [{ text: 'Hi' }] }], /^A conversation must start with a user message\./],
+      [[], /^A conversation must start with a user message\./],
       [[...HI, ...HI], /^A conversation must alternate between user and assistant roles\./],
       [
         [{ role: 'human', content: [{ text: 'Hi' }] }],
@@ -126,6 +127,56 @@ const ROWS: Row[] = [
         /toolUse content block is only allowed in messages with the assistant role/,
       ],
       [{ toolResult: { toolUseId: 't', content: [{ text: 'x' }] } }, /toolConfig field must be defined/],
+    ],
+  },
+  {
+    field: 'toolUse and toolResult',
+    body: (v) => ({
+      toolConfig: { tools: [TOOL] },
+      messages: [
+        ...HI,
+        {
+          role: 'assistant',
+          content: [
+            { toolUse: { toolUseId: 'functions.weather:0', name: 'weather', input: { city: 'Oslo' }, ...(v as Record<string, Body>).use } },
+          ],
+        },
+        {
+          role: 'user',
+          content: [
+            {
+              toolResult: { toolUseId: 'functions.weather:0', content: [{ json: { sky: 'grey' } }], ...(v as Record<string, Body>).result },
+            },
+          ],
+        },
+      ],
+    }),
+    ok: [{}, { result: { status: 'error', content: [{ text: 'timeout' }] } }, { result: { content: [{ json: {} }, { text: 'more' }] } }],
+    bad: [
+      [
+        { use: { input: [1, 2] } },
+        'The format of the value at messages.1.content.0.toolUse.input is invalid. Provide a json object for the field and try again.',
+      ],
+      [
+        { result: { content: [{ json: 42 }] } },
+        'The format of the value at messages.2.content.0.toolResult.content.0.json is invalid. Provide a json object for the field and try again.',
+      ],
+      [
+        { result: { status: 'error', content: [] } },
+        'The content field at messages.2.content.0.toolResult cannot be empty when status value is error.',
+      ],
+      [
+        { result: { status: 'failed' } },
+        /toolResult\.status' failed to satisfy constraint: Member must satisfy enum value set: \[success, error\]/,
+      ],
+      [
+        { use: { toolUseId: 'bad id' } },
+        /toolUse\.toolUseId' failed to satisfy constraint: Member must satisfy regular expression pattern/,
+      ],
+      [
+        { use: { name: '$READFILE' } },
+        /Value '\$READFILE' at 'messages\.1\.content\.0\.toolUse\.name' failed to satisfy constraint: Member must satisfy regular expression pattern: \[a-zA-Z0-9_-\]\+/,
+      ],
     ],
   },
   {

@@ -22,6 +22,8 @@ import {
   type Tool,
 } from '@aws-sdk/client-bedrock-runtime';
 
+import fc from 'fast-check';
+
 import { startUnderstudy, type Understudy } from '../src/client/index.js';
 import { bedrockClient } from './support/bedrock.js';
 
@@ -833,6 +835,39 @@ describe('prompt caching (cachePoint) and CountTokens', () => {
     const usage = JSON.parse(new TextDecoder().decode(answered.body)) as { usage: { input_tokens: number } };
     assert.ok((counted.inputTokens ?? 0) > 0);
     assert.equal(counted.inputTokens, usage.usage.input_tokens);
+  });
+
+  test('property: for any conversation, system and tools, CountTokens equals the inputTokens Converse reports', async () => {
+    const { client } = await open('count-tokens-property', { fallback: 'auto' });
+    const text = fc.string({ unit: 'grapheme', minLength: 1, maxLength: 60 }).filter((t) => t.trim() !== '');
+    const turns = fc
+      .array(text, { minLength: 1, maxLength: 5 })
+      .map((texts) => texts.map((t, i): Message => ({ role: i % 2 === 0 ? 'user' : 'assistant', content: [{ text: t }] })));
+    const toolName = fc.stringMatching(/^[a-zA-Z][a-zA-Z0-9_-]{0,20}$/);
+    const tools = fc.uniqueArray(toolName, { maxLength: 3 }).map((names) =>
+      names.map((name): Tool => ({
+        toolSpec: {
+          name,
+          description: `about ${name}`,
+          inputSchema: { json: { type: 'object', properties: { [name]: { type: 'string' } } } },
+        },
+      })),
+    );
+    await fc.assert(
+      fc.asyncProperty(turns, fc.option(text, { nil: undefined }), tools, async (messages, system, declared) => {
+        // A conversation the caller continues ends with the user.
+        if (messages[messages.length - 1].role !== 'user') messages.push(user('and?'));
+        const input = {
+          messages,
+          ...(system !== undefined && { system: [{ text: system }] }),
+          ...(declared.length > 0 && { toolConfig: { tools: declared } }),
+        };
+        const counted = await client.send(new CountTokensCommand({ modelId: MODEL, input: { converse: input } }));
+        const answered = await client.send(new ConverseCommand({ modelId: MODEL, ...input }));
+        assert.equal(counted.inputTokens, answered.usage?.inputTokens);
+      }),
+      { numRuns: 25, seed: 19 },
+    );
   });
 
   test('CountTokens refuses what Converse and InvokeModel refuse [bedrock-converse.count-tokens.json -]', async () => {

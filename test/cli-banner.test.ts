@@ -9,6 +9,7 @@ import assert from 'node:assert/strict';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { BedrockRuntimeClient, ConverseCommand } from '@aws-sdk/client-bedrock-runtime';
 import OpenAI from 'openai';
 import { CLIS, killChildren, runCli, serveCli } from './support/cli-process.js';
 
@@ -79,6 +80,30 @@ for (const cli of CLIS) {
         for (const label of ['pacing', 'chaos', 'scripted']) assert.equal(line(served.banner, label), undefined, served.banner);
         const answer = await sdk(served.url).chat.completions.create(unmatched);
         assert.equal(answer.choices[0].finish_reason, 'stop');
+      } finally {
+        await served.stop();
+      }
+    });
+
+    test("the banner's Bedrock client line works as printed: Converse over the AWS client's default HTTP/2", async () => {
+      const served = await serveCli(cli, ['--port', '0']);
+      try {
+        const printed = line(served.banner, 'new BedrockRuntimeClient(') ?? '';
+        const endpoint = /endpoint: '([^']+)'/.exec(printed)?.[1];
+        assert.equal(endpoint, served.url, served.banner);
+        const client = new BedrockRuntimeClient({
+          endpoint,
+          region: 'us-east-1',
+          credentials: { accessKeyId: 'understudy', secretAccessKey: 'x' },
+          maxAttempts: 1,
+          requestHandler: { requestTimeout: 10_000 },
+        });
+        const answer = await client.send(
+          new ConverseCommand({ modelId: 'amazon.nova-lite-v1:0', messages: [{ role: 'user', content: [{ text: 'hi' }] }] }),
+        );
+        assert.equal(answer.stopReason, 'end_turn');
+        assert.ok(answer.output?.message?.content?.[0]?.text);
+        client.destroy();
       } finally {
         await served.stop();
       }

@@ -4,13 +4,14 @@
 // driver reaches fails the first test here: a new dialect is checked the moment it is registered.
 
 import assert from 'node:assert/strict';
-import { after, before, describe, test } from 'node:test';
+import { test } from 'node:test';
 
-import { connectUnderstudy, startUnderstudy, type Understudy } from '../src/client/index.js';
+import { startUnderstudy } from '../src/client/index.js';
 import { DIALECTS } from '../src/dialects/registry.js';
-import { CASES, CHUNKS, PROMPT, TEXT } from './support/conformance/cases.js';
-import { DRIVERS } from './support/conformance/index.js';
-import { featuresOf, type ConformanceClient, type ConformanceDriver, type Feature } from './support/conformance/driver.js';
+import { CHUNKS, PROMPT, TEXT } from './support/conformance/cases.js';
+import { CORE_DRIVERS, DRIVERS } from './support/conformance/index.js';
+import { conformanceSuites } from './support/conformance/suite.js';
+import type { ConformanceDriver } from './support/conformance/driver.js';
 
 // ------------------------------------------------------------------ registry ↔ drivers
 
@@ -41,48 +42,11 @@ test('every conformance driver drives operations that are registered, of the dia
   assert.equal(new Set(DRIVERS.map((d) => d.name)).size, DRIVERS.length, 'driver names are unique');
 });
 
-// ------------------------------------------------------------------ one server per driver
+// ------------------------------------------------------------------ the suites
 
-for (const driver of DRIVERS) {
-  describe(`conformance: ${driver.name}`, () => {
-    let mock: Understudy;
-    // Sessions, scripts and journals go through the control API, as from any language.
-    let control: Omit<Understudy, 'close'>;
-    before(async () => {
-      mock = await startUnderstudy();
-      control = await connectUnderstudy(mock.baseUrl);
-    });
-    after(async () => {
-      await mock.close();
-    });
-    for (const conformance of CASES) {
-      for (const mode of conformance.modes) {
-        if (driver.operations[mode] === undefined) continue;
-        const options = { timeout: 20_000, ...(conformance.todo && { todo: conformance.todo }) };
-        test(`${driver.name}: ${conformance.name} (${mode})`, options, async (t) => {
-          const id = `${conformance.name.replace(/[^a-z]+/g, '-')}-${mode}`;
-          const session = await control.session(id, conformance.zeroConfig ? { fallback: 'auto' } : {});
-          const sdk = driver.connect({ url: (provider) => session.url(provider), apiKey: session.apiKey });
-          // A question asking for what the provider lacks is not sent: the case is skipped, whatever
-          // it made of the refusal.
-          let lacking: Feature | undefined;
-          // Scenarios built in a case are sent before each question.
-          const client: ConformanceClient = {
-            async ask(question, askMode) {
-              lacking ??= featuresOf(question).find((feature) => driver.lacks?.includes(feature));
-              if (lacking) throw new Error(`${driver.name} offers no ${lacking}`);
-              await session.push();
-              return sdk.ask(question, askMode);
-            },
-          };
-          const outcome = await conformance.run({ driver, mode, client, session }).catch((error: unknown) => error);
-          if (lacking) t.skip(`${driver.name} offers no ${lacking}`);
-          else if (outcome !== undefined) throw outcome;
-        });
-      }
-    }
-  });
-}
+// The dialects of their own here; the OpenAI hosts' and Bedrock's suites run in
+// conformance-hosts.test.ts and conformance-bedrock.test.ts, so each file stays well within its timeout.
+conformanceSuites(CORE_DRIVERS);
 
 // In process the journal is read without a round trip, which shows what the control API's round
 // trip hides: a reset answer was journalled on the response's 'close' event, a turn of the event

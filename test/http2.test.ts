@@ -11,6 +11,7 @@ import { after, before, describe, test } from 'node:test';
 import Anthropic from '@anthropic-ai/sdk';
 import OpenAI from 'openai';
 import { startUnderstudy, type Understudy, type UnderstudySession } from '../src/client/index.js';
+import { Http2Side } from '../src/transport/http2-side.js';
 import { http2Fetch, type Http2Fetch } from './support/h2-fetch.js';
 import { dataOf, framesOf, h2Request, literal, rawH2 } from './support/h2-raw.js';
 import { rawRequest } from './support/raw-http.js';
@@ -659,6 +660,58 @@ describe('serve --workers 2 over HTTP/2', { timeout: 60_000 }, () => {
       const exited = new Promise((resolve) => child.once('exit', resolve));
       child.kill('SIGTERM');
       await exited;
+    }
+  });
+});
+
+describe('the AWS SDK’s default handler', () => {
+  test('@aws-sdk/client-bedrock-runtime on its default NodeHttp2Handler reaches the port over h2c and gets an HTTP answer, not “Protocol error”', async () => {
+    const { BedrockRuntimeClient, ConverseCommand } = await import('@aws-sdk/client-bedrock-runtime');
+    const session = await mock.session();
+    const client = new BedrockRuntimeClient({
+      endpoint: mock.baseUrl,
+      region: 'us-east-1',
+      credentials: { accessKeyId: session.apiKey, secretAccessKey: 'not-checked' },
+      maxAttempts: 1,
+    });
+    try {
+      const command = new ConverseCommand({
+        modelId: 'anthropic.claude-3-haiku-20240307-v1:0',
+        messages: [{ role: 'user', content: [{ text: 'hi' }] }],
+      });
+      const outcome = await client.send(command, { abortSignal: AbortSignal.timeout(5000) }).catch((e: unknown) => e);
+      // Before the Bedrock routes exist the answer is a 404; after, a zero-config reply. Either way
+      // an HTTP status came back over HTTP/2 (HTTP/1.1-only, the handler fails with "Protocol error").
+      const status = (outcome as { $metadata?: { httpStatusCode?: number } }).$metadata?.httpStatusCode;
+      assert.equal(typeof status, 'number', String(outcome));
+      assert.doesNotMatch(String(outcome), /Protocol error/);
+    } finally {
+      client.destroy();
+    }
+  });
+});
+
+describe('the HTTP/2 response (http2-side.ts)', () => {
+  test('an answer destroyed part-way is reset with INTERNAL_ERROR (node:http2’s own destroy reads as a clean end)', async () => {
+    const side = new Http2Side({
+      onRequest: (_req, res) => {
+        res.writeHead(200, { 'content-type': 'text/plain' });
+        res.write('part of it');
+        setTimeout(() => res.destroy(), 50);
+      },
+      refuse: () => {},
+      requestTimeoutMs: 1000,
+      idleTimeoutMs: 5000,
+    });
+    await new Promise<void>((resolve) => side.server.listen(0, '127.0.0.1', resolve));
+    try {
+      const { port: sidePort } = side.server.address() as { port: number };
+      const answer = await h2Request(`http://127.0.0.1:${sidePort}`, { ':path': '/' });
+      assert.equal(answer.body, 'part of it');
+      assert.equal(answer.rstCode, http2.constants.NGHTTP2_INTERNAL_ERROR);
+    } finally {
+      side.closeSessions(true);
+      await new Promise((resolve) => side.server.close(resolve));
     }
   });
 });

@@ -5,7 +5,7 @@ import { countTokensRoutes } from './bedrock/count-tokens.js';
 import { countConverseTokens } from './bedrock-converse/decode-request.js';
 import { bedrockConverse } from './bedrock-converse/index.js';
 import { bedrockConverseRegistration } from './bedrock-converse/routes.js';
-import { countInvokeModelInput } from './bedrock-invoke/count-tokens.js';
+import { invokeBodyInputTokens } from './bedrock-invoke/count-tokens.js';
 import { bedrockInvokeRegistration } from './bedrock-invoke/routes.js';
 import { cohereV1Registration } from './cohere-v1/routes.js';
 import { cohereV2Registration } from './cohere-v2/routes.js';
@@ -31,7 +31,7 @@ export const DIALECTS: DialectRegistration[] = [
   {
     routes: [],
     providerPaths: {},
-    infoRoutes: countTokensRoutes({ dialect: bedrockConverse, converse: countConverseTokens, invokeModel: countInvokeModelInput }),
+    infoRoutes: countTokensRoutes({ dialect: bedrockConverse, converse: countConverseTokens, invokeModel: invokeBodyInputTokens }),
   },
   bedrockInvokeRegistration,
 ];

@@ -14,11 +14,19 @@ import {
 } from 'node:http2';
 import { invalidRequest, type NeutralError } from '../core/errors.js';
 
-/** node:http2's response, with what the writers read of node:http's meaning what it means there: a
+/** node:http2's response, with what the writers use of node:http's meaning what it means there: a
  * subclass, so node:http2 itself is left as it is. `destroyed`, which node:http2's lacks, says the
  * client is gone; `writableFinished`, which node:http2's also reports for a stream its client
  * reset, says the whole answer went out (ended, and the stream closed without a reset). */
-class Http2Response extends Http2ServerResponse {}
+class Http2Response extends Http2ServerResponse {
+  /** node:http2's destroys the stream with NO_ERROR, which its clients read as an answer that
+   * ended: an answer given up on part-way (an error after the headers, an owner's answer that
+   * broke off under --workers) must look broken, as a destroyed HTTP/1.1 connection does. */
+  override destroy(): this {
+    if (!this.stream.destroyed) this.stream.close(constants.NGHTTP2_INTERNAL_ERROR);
+    return this;
+  }
+}
 Object.defineProperties(Http2Response.prototype, {
   destroyed: {
     get(this: Http2ServerResponse): boolean {

@@ -5,7 +5,7 @@
 // and left out of the neutral record (guard content's text is kept as text).
 
 import type { JsonValue, Part } from '../../core/model.js';
-import { given } from '../wire-kit/values.js';
+import { given, isObject } from '../wire-kit/values.js';
 import {
   constraint,
   element,
@@ -42,7 +42,9 @@ const DOCUMENT_FORMATS = ['csv', 'doc', 'docx', 'html', 'md', 'pdf', 'txt', 'xls
 const VIDEO_FORMATS = ['flv', 'mkv', 'mov', 'mp4', 'mpeg', 'mpg', 'three_gp', 'webm', 'wmv'];
 const AUDIO_FORMATS = ['aac', 'flac', 'm4a', 'mka', 'mkv', 'mp3', 'mp4', 'mpeg', 'mpga', 'ogg', 'opus', 'pcm', 'wav', 'webm'];
 const TOOL_RESULT_BLOCKS = ['json', 'text', 'image', 'document', 'video', 'searchResult'];
-const TOOL_USE_ID = /^[a-zA-Z0-9_-]+$/;
+const TOOL_USE_ID = /^[a-zA-Z0-9_.:-]+$/;
+/** A tool's name, declared or called (a replayed call's name is checked too). */
+const TOOL_NAME = /^[a-zA-Z0-9_-]{1,64}$/;
 const TOOL_USE_ID_MAX = 64;
 
 const IMAGE_MEMBERS = new Set(['format', 'source', 'error']);
@@ -171,8 +173,14 @@ export function guardContent(raw: unknown, path: string): Part | null {
 function toolUseId(value: unknown, path: string): string {
   const id = expectString(value, path);
   if (id.length < 1 || id.length > TOOL_USE_ID_MAX) constraint(path, id, `Member must have length between 1 and ${TOOL_USE_ID_MAX}`);
-  if (!TOOL_USE_ID.test(id)) constraint(path, id, 'Member must satisfy regular expression pattern: ^[a-zA-Z0-9_-]+$');
+  if (!TOOL_USE_ID.test(id)) constraint(path, id, 'Member must satisfy regular expression pattern: [a-zA-Z0-9_.:-]+');
   return id;
+}
+
+/** A document member the service wants to be a JSON object (a tool's input, a json result). */
+function jsonObject(value: unknown, path: string): JsonValue {
+  if (!isObject(value)) fail(path, `The format of the value at ${path} is invalid. Provide a json object for the field and try again.`);
+  return value as JsonValue;
 }
 
 function toolUsePart(raw: unknown, path: string, scope: Scope): Part {
@@ -180,7 +188,8 @@ function toolUsePart(raw: unknown, path: string, scope: Scope): Part {
   onlyMembers(use, TOOL_USE_MEMBERS, path);
   const id = toolUseId(requiredMember(use, 'toolUseId', path), `${path}.toolUseId`);
   const name = expectString(requiredMember(use, 'name', path), `${path}.name`);
-  const input = requiredMember(use, 'input', path) as JsonValue;
+  if (!TOOL_NAME.test(name)) constraint(`${path}.name`, name, 'Member must satisfy regular expression pattern: [a-zA-Z0-9_-]+');
+  const input = jsonObject(requiredMember(use, 'input', path), `${path}.input`);
   if (given(use.type)) expectEnum(use.type, ['server_tool_use'], `${path}.type`);
   scope.callNames.set(id, name);
   return { type: 'tool_call', id, name, argumentsText: JSON.stringify(input), arguments: input };
@@ -191,7 +200,8 @@ function toolResultPart(raw: unknown, path: string, scope: Scope): Part {
   onlyMembers(result, TOOL_RESULT_MEMBERS, path);
   const id = toolUseId(requiredMember(result, 'toolUseId', path), `${path}.toolUseId`);
   let content = '';
-  expectArray(requiredMember(result, 'content', path), `${path}.content`).forEach((item, i) => {
+  const blocks = expectArray(requiredMember(result, 'content', path), `${path}.content`);
+  blocks.forEach((item, i) => {
     const p = element(`${path}.content`, i);
     const block = expectObject(item, p);
     const kind = unionMember(block, TOOL_RESULT_BLOCKS, p);
@@ -201,7 +211,7 @@ function toolResultPart(raw: unknown, path: string, scope: Scope): Part {
         content += expectString(block.text, at);
         break;
       case 'json':
-        content += JSON.stringify(block.json);
+        content += JSON.stringify(jsonObject(block.json, at));
         break;
       case 'image':
         imagePart(block.image, at);
@@ -217,6 +227,9 @@ function toolResultPart(raw: unknown, path: string, scope: Scope): Part {
     }
   });
   const status = given(result.status) ? expectEnum(result.status, ['success', 'error'], `${path}.status`) : 'success';
+  if (status === 'error' && blocks.length === 0) {
+    fail(`${path}.content`, `The content field at ${path} cannot be empty when status value is error.`);
+  }
   if (given(result.type)) expectString(result.type, `${path}.type`);
   return { type: 'tool_result', callId: id, name: scope.callNames.get(id), content, isError: status === 'error' };
 }

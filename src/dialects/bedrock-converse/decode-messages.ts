@@ -42,6 +42,9 @@ function userMessages(parts: Part[], out: Message[]): void {
 
 export function decodeMessages(raw: unknown, scope: Scope): Message[] {
   const wire = expectArray(raw, 'messages');
+  if (wire.length === 0) {
+    fail('messages', 'A conversation must start with a user message. Try again with a conversation that starts with a user message.');
+  }
   const out: Message[] = [];
   /** The toolUse ids of the previous assistant message. */
   let asked: string[] = [];

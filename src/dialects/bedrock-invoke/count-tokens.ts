@@ -3,9 +3,7 @@
 
 import { invalidRequest, isNeutralError, type NeutralError } from '../../core/errors.js';
 import { countInputTokens } from '../../core/tokens.js';
-import type { InputCounter } from '../bedrock/count-tokens.js';
-import { constraint, onlyMembers } from '../bedrock/wording.js';
-import { refusalOr, reject } from '../wire-kit/wire-error.js';
+import { refusalOr } from '../wire-kit/wire-error.js';
 import { decodeInvokeBody } from './decode-request.js';
 
 /** The prompt tokens of an InvokeModel body for `modelId`, or the ValidationException it would get. */
@@ -19,16 +17,3 @@ export function invokeBodyInputTokens(modelId: string, bodyText: string): number
   const request = refusalOr(() => decodeInvokeBody(body, modelId, false));
   return isNeutralError(request) ? request : countInputTokens(request);
 }
-
-const INVOKE_INPUT_MEMBERS = new Set(['body']);
-
-/** CountTokens' `input.invokeModel` (`{"body": <the InvokeModel body, base64 as the JSON protocol
- * writes a blob>}`), counted by invokeBodyInputTokens. */
-export const countInvokeModelInput: InputCounter = (input, path, modelId) => {
-  onlyMembers(input, INVOKE_INPUT_MEMBERS, path);
-  const body = input.body;
-  if (typeof body !== 'string' || body.length === 0) constraint(`${path}.body`, body, 'Member must be a blob of the InvokeModel body');
-  const counted = invokeBodyInputTokens(modelId, Buffer.from(body, 'base64').toString('utf8'));
-  if (isNeutralError(counted)) reject(counted);
-  return counted;
-};

@@ -6,9 +6,9 @@
 import { isNeutralError, type NeutralError } from '../../core/errors.js';
 import type { ChatDialect, EncodedBody, InfoAsk, InfoRouteSpec } from '../dialect.js';
 import { isObject } from '../wire-kit/values.js';
-import { refusalOr } from '../wire-kit/wire-error.js';
+import { refusalOr, reject } from '../wire-kit/wire-error.js';
 import { modelIdOf, requestIdHeader } from './model-routes.js';
-import { fail, onlyMembers, requiredMember, unionMember } from './wording.js';
+import { expectString, fail, onlyMembers, requiredMember, unionMember } from './wording.js';
 
 /** Counts the input tokens of one kind of input (its members, at `path`), or refuses it with a
  * WireError (the wording module's checks). */
@@ -18,10 +18,13 @@ export interface TokenCounters {
   /** Whose error shape the route's refusals take. */
   dialect: ChatDialect;
   converse: InputCounter;
-  /** The InvokeModel dialect's counter of a model-native body; until it is given, such an input is
-   * refused with a ValidationException saying so. */
-  invokeModel?: InputCounter;
+  /** The InvokeModel dialect's counter of a model-native body (the body's text, decoded here from
+   * the input's base64 `body`): its prompt tokens, or the refusal InvokeModel would answer. Until it
+   * is given, such an input is refused with a ValidationException saying so. */
+  invokeModel?: (modelId: string, bodyText: string) => number | NeutralError;
 }
+
+const INVOKE_MEMBERS = new Set(['body']);
 
 const REQUEST_MEMBERS = new Set(['input']);
 const INPUT_KINDS = ['converse', 'invokeModel'];
@@ -45,7 +48,12 @@ function count(ask: InfoAsk, counters: TokenCounters): number | NeutralError {
     if (kind === 'converse') return counters.converse(members, 'input.converse', modelId);
     if (!counters.invokeModel)
       fail('input.invokeModel', 'Understudy does not count InvokeModel bodies yet; count the input as input.converse instead.');
-    return counters.invokeModel(members, 'input.invokeModel', modelId);
+    onlyMembers(members, INVOKE_MEMBERS, 'input.invokeModel');
+    const encoded = expectString(requiredMember(members, 'body', 'input.invokeModel'), 'input.invokeModel.body');
+    if (!/^[A-Za-z0-9+/]*={0,2}$/.test(encoded)) fail('input.invokeModel.body', 'The body must be base64-encoded bytes.');
+    const counted = counters.invokeModel(modelId, Buffer.from(encoded, 'base64').toString('utf8'));
+    if (isNeutralError(counted)) reject(counted);
+    return counted;
   });
 }
 

@@ -13,7 +13,8 @@ import { openaiHostDrivers } from './openai-hosts.js';
 import { openaiChatDriver } from './openai-chat.js';
 import { openaiResponsesDriver } from './openai-responses.js';
 
-export const DRIVERS: ConformanceDriver[] = [
+/** The dialects of their own (test/conformance.test.ts). */
+export const CORE_DRIVERS: ConformanceDriver[] = [
   openaiChatDriver,
   openaiResponsesDriver,
   anthropicMessagesDriver,
@@ -24,7 +25,12 @@ export const DRIVERS: ConformanceDriver[] = [
   ollamaChatDriver,
   ollamaGenerateDriver,
   cohereV1Driver,
-  ...openaiHostDrivers,
-  bedrockConverseDriver,
-  ...bedrockInvokeDrivers,
 ];
+
+/** The hosts of the OpenAI dialects (test/conformance-hosts.test.ts). */
+export const HOST_DRIVERS: ConformanceDriver[] = openaiHostDrivers;
+
+/** Amazon Bedrock's operations (test/conformance-bedrock.test.ts). */
+export const BEDROCK_DRIVERS: ConformanceDriver[] = [bedrockConverseDriver, ...bedrockInvokeDrivers];
+
+export const DRIVERS: ConformanceDriver[] = [...CORE_DRIVERS, ...HOST_DRIVERS, ...BEDROCK_DRIVERS];
