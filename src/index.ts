@@ -15,3 +15,4 @@ export type { VerifyReport, VerifyProblem, VerifyExpectations, ToolExpectation }
 export type { JournalEntry, JournalCounters } from './engine/journal.js';
 export type { SessionOptions } from './engine/session.js';
 export { UnderstudyServer, type ServerOptions } from './server/understudy-server.js';
+export { loadFixtureFile, formatProblems, type FixtureResult, type FixtureProblem } from './engine/fixture-file.js';

@@ -150,3 +150,18 @@ describe('Vercel AI SDK Amazon Bedrock provider: Converse', () => {
     assert.deepEqual(ran, []);
   });
 });
+
+test('Output.object scripted as a JSON reply: the 409 says the `json` tool is how the AI SDK asks Bedrock for structured output [aisdk-bedrock.structured.json -]', async () => {
+  const session = await mock.session('aisdk-bedrock-structured-as-json');
+  session.scenario('capital').repliesJson({ answer: 'Paris' });
+  const error = await generateText({
+    model: bedrock(session),
+    output: Output.object({ schema: z.object({ answer: z.string() }) }),
+    maxRetries: 0,
+    abortSignal: AbortSignal.timeout(10_000),
+    prompt: 'Capital of France?',
+  }).catch((e: unknown) => e);
+  assert.ok(APICallError.isInstance(error), `got ${String(error)}`);
+  assert.equal(error.statusCode, 409);
+  assert.match(error.responseBody ?? '', /is how the Vercel AI SDK asks Bedrock for structured output, so script a call of it/);
+});

@@ -886,3 +886,12 @@ describe('prompt caching (cachePoint) and CountTokens', () => {
     assert.match(invoke.message, /required key \[anthropic_version\]/);
   });
 });
+
+test('an endpoint with a path the AWS client should not have (the OpenAI base URL) is a ResourceNotFoundException it can read, naming the URL', async () => {
+  const client = bedrockClient(mock, { endpoint: mock.url('openai') });
+  const error = await rejection(client.send(new ConverseCommand(converse([user('hi')]))));
+  client.destroy();
+  assert.equal(error.name, 'ResourceNotFoundException');
+  assert.equal(error.$metadata.httpStatusCode, 404);
+  assert.match(error.message, /Unrecognized request URL \(POST: \/v1\/model\/anthropic\.claude-3-haiku-20240307-v1%3A0\/converse\)/);
+});

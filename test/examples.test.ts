@@ -7,6 +7,7 @@ import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readdirSync } from 'node:fs';
 import Anthropic from '@anthropic-ai/sdk';
+import { BedrockRuntimeClient, ConverseCommand, type Message, type Tool } from '@aws-sdk/client-bedrock-runtime';
 import { GoogleGenAI } from '@google/genai';
 import OpenAI from 'openai';
 import { zodResponseFormat } from 'openai/helpers/zod';
@@ -47,6 +48,7 @@ test('every example validates with `understudy validate`, and there is one per d
     'structured-output.yaml',
     'errors-and-faults.yaml',
     'greeting.json',
+    'bedrock.yaml',
   ]) {
     assert.ok(EXAMPLES.includes(name), `examples/${name} ships`);
   }
@@ -81,6 +83,46 @@ test('examples/anthropic.yaml: a tool_use round with @anthropic-ai/sdk', async (
   assert.equal(block.text, 'Order 1042 shipped on Monday and should arrive on Thursday.');
   assert.equal(second.stop_reason, 'end_turn');
   await session.verify();
+});
+
+test('examples/bedrock.yaml: a Converse tool round and a scripted throttle, with the AWS client on its default HTTP/2 handler', async () => {
+  const session = await sessionWith('bedrock.yaml');
+  const client = new BedrockRuntimeClient({
+    endpoint: mock.url('bedrock'),
+    region: 'us-east-1',
+    credentials: { accessKeyId: session.apiKey, secretAccessKey: 'x' },
+    maxAttempts: 1,
+    requestHandler: { requestTimeout: 10_000 },
+  });
+  try {
+    const modelId = 'anthropic.claude-3-haiku-20240307-v1:0';
+    const tools: Tool[] = [
+      { toolSpec: { name: 'flight_status', inputSchema: { json: { type: 'object', properties: { flight: { type: 'string' } } } } } },
+    ];
+    const messages: Message[] = [{ role: 'user', content: [{ text: 'Is flight BA117 on time?' }] }];
+    const first = await client.send(new ConverseCommand({ modelId, messages, toolConfig: { tools } }));
+    assert.equal(first.stopReason, 'tool_use');
+    const use = first.output?.message?.content?.find((b) => b.toolUse)?.toolUse;
+    assert.deepEqual([use?.toolUseId, use?.name, use?.input], ['tooluse_ba117', 'flight_status', { flight: 'BA117' }]);
+    messages.push(first.output!.message!, {
+      role: 'user',
+      content: [{ toolResult: { toolUseId: 'tooluse_ba117', content: [{ json: { onTime: true, gate: 22 } }] } }],
+    });
+    const second = await client.send(new ConverseCommand({ modelId, messages, toolConfig: { tools } }));
+    assert.equal(second.output?.message?.content?.[0]?.text, 'BA117 is on time and leaves from gate 22.');
+    assert.equal(second.stopReason, 'end_turn');
+    const busy = await client
+      .send(new ConverseCommand({ modelId, messages: [{ role: 'user', content: [{ text: 'are you busy?' }] }] }))
+      .then(
+        () => assert.fail('expected the scripted throttle'),
+        (e: unknown) => e as Error,
+      );
+    assert.equal(busy.name, 'ThrottlingException');
+    assert.equal(busy.message, 'Too many requests, please wait before trying again.');
+    await session.verify();
+  } finally {
+    client.destroy();
+  }
 });
 
 test('examples/gemini.yaml: a stream in the scripted chunks, then the repeated answer, with @google/genai', async () => {

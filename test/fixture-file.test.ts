@@ -1126,3 +1126,23 @@ test('the JSON Schema rejects what the validator rejects structurally', async ()
   assert.equal(validate({ scenarios: [{ name: 'a', exhausted: 'repeat', replies: [{ text: 'x' }] }] }), false);
   assert.ok(validate.errors?.some((e) => e.instancePath === '/scenarios/0/exhausted' && e.keyword === 'enum'));
 });
+
+test('the package exports loadFixtureFile and formatProblems for loading a file in process, as docs/fixtures.md shows', async () => {
+  const pkg = await import('../src/index.js');
+  const loaded = await pkg.loadFixtureFile(join(import.meta.dirname, '..', 'examples', 'bedrock.yaml'));
+  assert.ok(loaded.ok);
+  assert.deepEqual(
+    loaded.fixture.scenarios.map((s) => s.name),
+    ['flight-status', 'busy'],
+  );
+  const dir = await mkdtemp(join(tmpdir(), 'understudy-export-'));
+  try {
+    const file = join(dir, 'bad.yaml');
+    await writeFile(file, 'scenarios:\n  - name: x\n    replies: [{ txt: hi }]\n');
+    const bad = await pkg.loadFixtureFile(file);
+    assert.ok(!bad.ok);
+    assert.match(pkg.formatProblems(bad.problems), /bad\.yaml:3:\d+ {2}\/scenarios\/0\/replies\/0/);
+  } finally {
+    await rm(dir, { recursive: true, force: true });
+  }
+});

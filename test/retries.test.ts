@@ -4,10 +4,12 @@
 
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
+import { BedrockRuntimeClient, ConverseCommand } from '@aws-sdk/client-bedrock-runtime';
 import { createAnthropic } from '@ai-sdk/anthropic';
 import { createOpenAI } from '@ai-sdk/openai';
 import { GoogleGenAI } from '@google/genai';
 import { generateText } from 'ai';
+import OpenAI from 'openai';
 import { startUnderstudy, type Understudy } from '../src/client/index.js';
 
 let mock: Understudy;
@@ -86,4 +88,54 @@ test('a scripted 429 carries the provider’s rate-limit headers unless the scri
   assert.ok(error instanceof Anthropic.RateLimitError);
   assert.equal(error.headers?.get('anthropic-ratelimit-requests-remaining'), '0');
   assert.equal(error.headers?.get('retry-after'), '0');
+});
+
+test("a scripted error's retry that finds its scenario used up is a 409 that says it was the SDK's retry (AWS client and openai)", async () => {
+  const session = await mock.session('retry-used-up');
+  session.scenario('once').fails(429, 'slow down');
+  const aws = new BedrockRuntimeClient({
+    endpoint: mock.url('bedrock'),
+    region: 'us-east-1',
+    credentials: { accessKeyId: session.apiKey, secretAccessKey: 'x' },
+    maxAttempts: 2,
+    requestHandler: { requestTimeout: 10_000 },
+  });
+  const error = await aws
+    .send(new ConverseCommand({ modelId: 'amazon.nova-lite-v1:0', messages: [{ role: 'user', content: [{ text: 'hi' }] }] }))
+    .then(
+      () => assert.fail('expected the retry to be refused'),
+      (e: unknown) => e as Error,
+    );
+  aws.destroy();
+  assert.equal(error.name, 'ConflictException', String(error));
+  assert.match(error.message, /This request is the SDK's retry \(attempt 2\).*maxAttempts: 1.*when: \{ attempt: 1 \}/);
+
+  session.scenario('once-more').fails(500, 'boom');
+  const openai = new OpenAI({ baseURL: mock.url('openai'), apiKey: session.apiKey, maxRetries: 1, timeout: 10_000 });
+  const refused = await openai.chat.completions.create({ model: 'gpt-4o', messages: [{ role: 'user', content: 'hi' }] }).then(
+    () => assert.fail('expected the retry to be refused'),
+    (e: unknown) => e,
+  );
+  assert.ok(refused instanceof OpenAI.ConflictError, String(refused));
+  assert.match(refused.message, /SDK's retry \(attempt 2\)/);
+  const { entries } = await session.journal();
+  assert.deepEqual(
+    entries.map((e) => e.status),
+    [429, 409, 500, 409],
+  );
+});
+
+test('a first attempt that finds its scenario used up gets no retry story', async () => {
+  const session = await mock.session('used-up-first');
+  session.scenario('once').replies('only once');
+  const openai = new OpenAI({ baseURL: mock.url('openai'), apiKey: session.apiKey, maxRetries: 0, timeout: 10_000 });
+  const ask = () => openai.chat.completions.create({ model: 'gpt-4o', messages: [{ role: 'user', content: 'hi' }] });
+  await ask();
+  const refused = await ask().then(
+    () => assert.fail('expected a 409'),
+    (e: unknown) => e,
+  );
+  assert.ok(refused instanceof OpenAI.ConflictError, String(refused));
+  assert.match(refused.message, /is complete/);
+  assert.doesNotMatch(refused.message, /retry/);
 });

@@ -450,3 +450,19 @@ test('the exact reserved step is released even when other requests moved on mean
   assert.equal(counters.matched, 3, 'three replies delivered, the aborted one not counted');
   await session.verify();
 });
+
+test('a refused request whose provider gives no error code reads "answered 400: …" in the report, with no empty code', async () => {
+  const session = await mock.session('verify-no-code');
+  session.scenario('s').replies('unused');
+  const response = await fetch(`${mock.url('bedrock')}/model/amazon.nova-lite-v1%3A0/converse`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', authorization: `Bearer ${session.apiKey}` },
+    body: JSON.stringify({ messages: [{ role: 'user', content: [{ text: 'hi' }] }], inferenceConfig: { temperature: 7 } }),
+    signal: AbortSignal.timeout(10_000),
+  });
+  assert.equal(response.status, 400);
+  const report = await session.check();
+  const refused = report.problems.find((p) => p.kind === 'invalid_request');
+  assert.ok(refused, JSON.stringify(report.problems));
+  assert.match(refused.message, /answered 400: 1 validation error detected/);
+});

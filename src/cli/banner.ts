@@ -52,7 +52,7 @@ export function bannerLines(facts: BannerFacts): string[] {
     `  new OpenAI({ baseURL: '${facts.providerUrl('openai')}', apiKey: 'understudy' })`,
     `  new Anthropic({ baseURL: '${facts.providerUrl('anthropic')}', apiKey: 'understudy' })`,
     `  new GoogleGenAI({ apiKey: 'understudy', httpOptions: { baseUrl: '${facts.providerUrl('gemini')}' } })`,
-    `  new BedrockRuntimeClient({ endpoint: '${facts.providerUrl('bedrock')}', region: 'us-east-1', credentials: { accessKeyId: 'understudy', secretAccessKey: 'x' } })`,
+    `  new BedrockRuntimeClient({ endpoint: '${facts.providerUrl('bedrock')}', region: 'us-east-1', credentials: { accessKeyId: 'understudy', secretAccessKey: 'x' }, maxAttempts: 1 })`,
     `  Azure, Groq, Mistral, OpenRouter, DeepSeek, Perplexity: under ${facts.providerUrl('groq').replace(/\/groq$/, '')}/azure, /groq, /mistral, … (docs/dialects/openai-hosts.md)`,
     `  Ollama and Cohere at the same origin (/api/chat, /v2/chat); every wire: docs/dialects/`,
     'Or call it:',

@@ -24,7 +24,11 @@ function checkToolCalls(request: ChatRequest, reply: Reply): string | null {
   const choice = request.toolChoice;
   if (calls === undefined || calls.length === 0) {
     if (choice.type === 'required') {
-      return 'the request requires a tool call (tool choice "required") but the reply makes none';
+      const reason = 'the request requires a tool call (tool choice "required") but the reply makes none';
+      // How the Vercel AI SDK's Bedrock provider asks for structured output.
+      if (request.tools.length === 1 && request.tools[0].name === 'json')
+        return `${reason}: its one tool, "json", is how the Vercel AI SDK asks Bedrock for structured output, so script a call of it (callsTool('json', {…}), toolCalls: [{ name: json, arguments: {…} }]) with the object as its arguments`;
+      return reason;
     }
     if (choice.type === 'named') {
       return `the request requires a call to tool "${choice.name}" (named tool choice) but the reply makes none`;

@@ -28,7 +28,11 @@ export function selectStep(scripts: readonly Script[], request: ChatRequest): Se
     const claimed = script.claims(request);
     if (!claimed) continue;
     if (script.replies >= script.maxReplies) {
-      return { kind: 'exhausted', script, message: `scenario "${script.name}" reached its limit of ${script.maxReplies} replies` };
+      return {
+        kind: 'exhausted',
+        script,
+        message: `scenario "${script.name}" reached its limit of ${script.maxReplies} replies${retryHint(request)}`,
+      };
     }
     if (script.exhausted === 'repeat_last' && script.lastStep >= 0) {
       const last = script.steps[script.lastStep];
@@ -41,10 +45,17 @@ export function selectStep(scripts: readonly Script[], request: ChatRequest): Se
     return {
       kind: 'exhausted',
       script,
-      message: `scenario "${script.name}" is complete (all ${script.steps.length} steps used, policy ${script.exhausted}) and step "${claimed.id}" would have matched this request`,
+      message: `scenario "${script.name}" is complete (all ${script.steps.length} steps used, policy ${script.exhausted}) and step "${claimed.id}" would have matched this request${retryHint(request)}`,
     };
   }
   return NONE;
+}
+
+/** For a request its SDK sends as a retry: the likely story, since SDKs retry 429 and 5xx answers
+ * on their own and a scripted error's retry then finds its scenario used up. */
+function retryHint(request: ChatRequest): string {
+  if (request.attempt === undefined || request.attempt < 1) return '';
+  return `. This request is the SDK's retry (attempt ${request.attempt + 1}) of an earlier one: SDKs retry 429 and 5xx answers by themselves, so turn the client's retries off (maxRetries: 0; the AWS client's maxAttempts: 1) or script the retry (when: { attempt: ${request.attempt} })`;
 }
 
 const NONE: Selection = Object.freeze({ kind: 'none' });

@@ -159,7 +159,7 @@ export function verifySession(session: Session, expectations: VerifyExpectations
       requestId: entry.requestId,
       scenario: entry.script,
       step: entry.step,
-      message: `request ${entry.requestId} (${entry.route}) answered ${entry.status} ${entry.error.code ?? ''}: ${entry.error.message}${summarize(entry.request)}`,
+      message: `request ${entry.requestId} (${entry.route}) answered ${entry.status}${entry.error.code ? ` ${entry.error.code}` : ''}: ${entry.error.message}${summarize(entry.request)}`,
     });
   }
   problems.push(...checkTools(session.toolLedger.list(), expectations));

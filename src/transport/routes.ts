@@ -185,8 +185,28 @@ function badPath(segment: string, dialect: ChatDialect): RouteResult {
   return { badPath: `the URL path segment "${segment}" is not valid percent-encoding`, dialect };
 }
 
-/** Unknown paths answer in the shape of the provider whose path space they are in. */
+/** Each parametrised route's path as a pattern anchored at its end only: a request that ends the way
+ * one does under a wrong base URL (`/v1/model/{modelId}/converse`, a trailing slash's `//model/…`)
+ * is that route's dialect's, so its SDK can read the 404 (the AWS client reads only its own shape). */
+let endings: { regex: RegExp; dialect: ChatDialect }[] | undefined;
+
+function routeEndings(): { regex: RegExp; dialect: ChatDialect }[] {
+  endings ??= DIALECTS.flatMap((registration) =>
+    registration.routes
+      .filter((spec) => spec.path.includes('{'))
+      .map((spec) => ({
+        regex: new RegExp(`${spec.path.replace(/[.*+?^$()|[\]\\]/g, '\\$&').replace(/\{[^}]+\}/g, '[^/]+')}$`),
+        dialect: spec.dialect,
+      })),
+  );
+  return endings;
+}
+
+/** Unknown paths answer in the shape of the provider whose path space they are in: the route they
+ * end like, else the one whose fixed start they share most of. */
 function dialectForUnknownPath(path: string): ChatDialect {
+  const byEnd = routeEndings().find((ending) => ending.regex.test(path));
+  if (byEnd) return byEnd.dialect;
   let best: { length: number; dialect: ChatDialect } | undefined;
   for (const registration of DIALECTS) {
     for (const spec of registration.routes) {
