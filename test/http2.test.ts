@@ -656,6 +656,35 @@ describe('serve --workers 2 over HTTP/2', { timeout: 60_000 }, () => {
         }
       }
       assert.deepEqual([...workers].sort(), [0, 1], 'both workers answered HTTP/2 requests');
+      // A session the owner alone answers (two steps), its answers cut by a `close` fault: straight
+      // from the owner an HTTP/2 client sees GOAWAY + RST_STREAM CANCEL; through an edge, whose hop
+      // to the owner broke off, RST_STREAM INTERNAL_ERROR.
+      const cutId = 'h2-workers-cut';
+      const create = await h2Request(
+        url,
+        { ':method': 'POST', ':path': '/_understudy/sessions', 'content-type': 'application/json' },
+        JSON.stringify({ id: cutId, apiKey: `${cutId}-key` }),
+      );
+      assert.equal(create.status, 201, create.body);
+      const fault = { text: 'one two three four', chunks: ['one ', 'two ', 'three ', 'four'], fault: { kind: 'close', afterChunks: 3 } };
+      const load = await h2Request(
+        url,
+        { ':method': 'POST', ':path': `/_understudy/sessions/${cutId}/scripts`, 'content-type': 'application/json' },
+        JSON.stringify({ scenarios: [{ name: 'cut', exhausted: 'repeat_last', steps: [{ reply: fault }, { reply: fault }] }] }),
+      );
+      assert.equal(load.status, 200, load.body);
+      const codes = new Set<number>();
+      const body = JSON.stringify({ model: 'gpt-4o', stream: true, messages: MESSAGES });
+      for (let i = 0; i < 20 && codes.size < 2; i++) {
+        const answer = await h2Request(
+          url,
+          { ':method': 'POST', ':path': '/v1/chat/completions', 'content-type': 'application/json', authorization: `Bearer ${cutId}-key` },
+          body,
+        );
+        assert.equal(textOfSse(answer.body), 'one two ', `code ${answer.rstCode}`);
+        codes.add(answer.rstCode);
+      }
+      assert.deepEqual([...codes].sort(), [http2.constants.NGHTTP2_INTERNAL_ERROR, http2.constants.NGHTTP2_CANCEL]);
     } finally {
       const exited = new Promise((resolve) => child.once('exit', resolve));
       child.kill('SIGTERM');
@@ -692,6 +721,42 @@ describe('the AWS SDK’s default handler', () => {
 });
 
 describe('the HTTP/2 response (http2-side.ts)', () => {
+  test('a session with no traffic for idleTimeoutMs is sent GOAWAY; one with a stream open is not cut', async () => {
+    const side = new Http2Side({
+      onRequest: (req, res) => {
+        if (req.url === '/slow') setTimeout(() => res.end('slow but whole'), 600);
+        else res.end('quick');
+      },
+      refuse: () => {},
+      requestTimeoutMs: 1000,
+      idleTimeoutMs: 200,
+    });
+    await new Promise<void>((resolve) => side.server.listen(0, '127.0.0.1', resolve));
+    try {
+      const { port: sidePort } = side.server.address() as { port: number };
+      const idle = http2.connect(`http://127.0.0.1:${sidePort}`);
+      idle.on('error', () => {});
+      const goaway = new Promise<number>((resolve) => {
+        const started = Date.now();
+        idle.once('goaway', () => resolve(Date.now() - started));
+      });
+      assert.equal((await h2Request(idle, { ':path': '/' })).body, 'quick');
+      const after = await goaway;
+      assert.ok(after >= 150 && after < 2000, `GOAWAY after ${after} ms`);
+      // A stream in flight when the timeout passes still gets its whole answer.
+      const busy = http2.connect(`http://127.0.0.1:${sidePort}`);
+      busy.on('error', () => {});
+      const slow = await h2Request(busy, { ':path': '/slow' });
+      assert.equal(slow.body, 'slow but whole');
+      assert.equal(slow.rstCode, 0);
+      idle.destroy();
+      busy.destroy();
+    } finally {
+      side.closeSessions(true);
+      await new Promise((resolve) => side.server.close(resolve));
+    }
+  });
+
   test('an answer destroyed part-way is reset with INTERNAL_ERROR (node:http2’s own destroy reads as a clean end)', async () => {
     const side = new Http2Side({
       onRequest: (_req, res) => {
