@@ -9,6 +9,9 @@ import { spawn } from 'node:child_process';
 import http2 from 'node:http2';
 import { after, before, describe, test } from 'node:test';
 import Anthropic from '@anthropic-ai/sdk';
+import { createOpenAI } from '@ai-sdk/openai';
+import { GoogleGenAI } from '@google/genai';
+import { streamText } from 'ai';
 import OpenAI from 'openai';
 import { startUnderstudy, type Understudy, type UnderstudySession } from '../src/client/index.js';
 import { Http2Side } from '../src/transport/http2-side.js';
@@ -88,7 +91,7 @@ describe('one port, both protocols', () => {
     );
   });
 
-  test('a Responses stream and an Anthropic message over HTTP/2', async () => {
+  test('a Responses stream, an Anthropic message, a Gemini stream and the AI SDK’s streamText over HTTP/2', async () => {
     const session = await mock.session();
     session.scenario('r').onExhausted('repeat_last').replies('responses and messages');
     const events: string[] = [];
@@ -105,6 +108,17 @@ describe('one port, both protocols', () => {
     });
     const message = await anthropic.messages.create({ model: 'claude-sonnet-4-5', max_tokens: 50, messages: MESSAGES });
     assert.equal(message.content[0].type === 'text' && message.content[0].text, 'responses and messages');
+    const gemini = new GoogleGenAI({
+      apiKey: session.apiKey,
+      httpOptions: { baseUrl: session.url('gemini'), timeout: 5000, fetch: h2.fetch },
+    });
+    let geminiText = '';
+    for await (const chunk of await gemini.models.generateContentStream({ model: 'gemini-2.5-flash', contents: 'hi' }))
+      geminiText += chunk.text ?? '';
+    assert.equal(geminiText, 'responses and messages');
+    const aisdk = createOpenAI({ baseURL: session.url('openai'), apiKey: session.apiKey, fetch: h2.fetch });
+    const streamed = streamText({ model: aisdk.chat('gpt-4o'), prompt: 'hi', maxRetries: 0 });
+    assert.equal(await streamed.text, 'responses and messages');
   });
 
   test('the control API over HTTP/2: a script loaded, the journal read, verify', async () => {
