@@ -330,6 +330,23 @@ describe('every fault kind, seen from an HTTP/2 client', () => {
     assert.ok(error instanceof OpenAI.APIConnectionTimeoutError, String(error));
   });
 
+  test('chaos headers work over HTTP/2: X-Mock-Status, and X-Vidai-Chaos-Disconnect’s cut stream', async () => {
+    const session = await mock.session();
+    session.scenario('c').onExhausted('repeat_last').replies('not cut').inChunks(['not ', 'cut']);
+    const body = JSON.stringify({ model: 'gpt-4o', stream: true, messages: MESSAGES });
+    const headers = {
+      ':method': 'POST',
+      ':path': '/v1/chat/completions',
+      'content-type': 'application/json',
+      authorization: `Bearer ${session.apiKey}`,
+    };
+    const limited = await h2Request(mock.baseUrl, { ...headers, 'x-mock-status': '429' }, body);
+    assert.equal(limited.status, 429, limited.body);
+    const cut = await h2Request(mock.baseUrl, { ...headers, 'x-vidai-chaos-disconnect': '100' }, body);
+    assert.equal(cut.rstCode, http2.constants.NGHTTP2_CANCEL);
+    assert.doesNotMatch(cut.body, /\[DONE\]/);
+  });
+
   test('reset: RST_STREAM INTERNAL_ERROR on the stream; the session and its other streams go on', async () => {
     const { text, error } = await faulted('reset');
     assert.equal(text, 'one two ');
