@@ -78,6 +78,19 @@ test('an HTTP/1.1 request cut anywhere is served over HTTP/1.1', async () => {
   );
 });
 
+test('two pipelined HTTP/1.1 requests in the first bytes, cut anywhere, both get their answers', async () => {
+  const first = Buffer.from('GET /_understudy/health HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n', 'latin1');
+  const both = Buffer.concat([first, H1]);
+  const answers = (g: Buffer) => g.toString('latin1').match(/HTTP\/1\.1 200 /g)?.length ?? 0;
+  await fc.assert(
+    fc.asyncProperty(cuts(both.length), async (at) => {
+      const { got } = await exchange(both, at, (g) => answers(g) === 2 && g.toString('latin1').endsWith('}'));
+      assert.equal(answers(got), 2, `cut at ${at}: ${got.toString('latin1').slice(0, 120)}`);
+    }),
+    { numRuns: 25 },
+  );
+});
+
 test('an HTTP/2 preface and request cut anywhere (inside the preface too) are served over HTTP/2', async () => {
   const bytes = h2Bytes();
   await fc.assert(

@@ -9,6 +9,9 @@ import { spawn } from 'node:child_process';
 import http2 from 'node:http2';
 import { after, before, describe, test } from 'node:test';
 import Anthropic from '@anthropic-ai/sdk';
+import { createOpenAI } from '@ai-sdk/openai';
+import { GoogleGenAI } from '@google/genai';
+import { streamText } from 'ai';
 import OpenAI from 'openai';
 import { startUnderstudy, type Understudy, type UnderstudySession } from '../src/client/index.js';
 import { Http2Side } from '../src/transport/http2-side.js';
@@ -88,7 +91,7 @@ describe('one port, both protocols', () => {
     );
   });
 
-  test('a Responses stream and an Anthropic message over HTTP/2', async () => {
+  test('a Responses stream, an Anthropic message, a Gemini stream and the AI SDK’s streamText over HTTP/2', async () => {
     const session = await mock.session();
     session.scenario('r').onExhausted('repeat_last').replies('responses and messages');
     const events: string[] = [];
@@ -105,6 +108,17 @@ describe('one port, both protocols', () => {
     });
     const message = await anthropic.messages.create({ model: 'claude-sonnet-4-5', max_tokens: 50, messages: MESSAGES });
     assert.equal(message.content[0].type === 'text' && message.content[0].text, 'responses and messages');
+    const gemini = new GoogleGenAI({
+      apiKey: session.apiKey,
+      httpOptions: { baseUrl: session.url('gemini'), timeout: 5000, fetch: h2.fetch },
+    });
+    let geminiText = '';
+    for await (const chunk of await gemini.models.generateContentStream({ model: 'gemini-2.5-flash', contents: 'hi' }))
+      geminiText += chunk.text ?? '';
+    assert.equal(geminiText, 'responses and messages');
+    const aisdk = createOpenAI({ baseURL: session.url('openai'), apiKey: session.apiKey, fetch: h2.fetch });
+    const streamed = streamText({ model: aisdk.chat('gpt-4o'), prompt: 'hi', maxRetries: 0 });
+    assert.equal(await streamed.text, 'responses and messages');
   });
 
   test('the control API over HTTP/2: a script loaded, the journal read, verify', async () => {
@@ -314,6 +328,23 @@ describe('every fault kind, seen from an HTTP/2 client', () => {
   test('stall: nothing, not even headers, until the client’s timeout', async () => {
     const { error } = await faulted('stall', 600);
     assert.ok(error instanceof OpenAI.APIConnectionTimeoutError, String(error));
+  });
+
+  test('chaos headers work over HTTP/2: X-Mock-Status, and X-Vidai-Chaos-Disconnect’s cut stream', async () => {
+    const session = await mock.session();
+    session.scenario('c').onExhausted('repeat_last').replies('not cut').inChunks(['not ', 'cut']);
+    const body = JSON.stringify({ model: 'gpt-4o', stream: true, messages: MESSAGES });
+    const headers = {
+      ':method': 'POST',
+      ':path': '/v1/chat/completions',
+      'content-type': 'application/json',
+      authorization: `Bearer ${session.apiKey}`,
+    };
+    const limited = await h2Request(mock.baseUrl, { ...headers, 'x-mock-status': '429' }, body);
+    assert.equal(limited.status, 429, limited.body);
+    const cut = await h2Request(mock.baseUrl, { ...headers, 'x-vidai-chaos-disconnect': '100' }, body);
+    assert.equal(cut.rstCode, http2.constants.NGHTTP2_CANCEL);
+    assert.doesNotMatch(cut.body, /\[DONE\]/);
   });
 
   test('reset: RST_STREAM INTERNAL_ERROR on the stream; the session and its other streams go on', async () => {
@@ -656,6 +687,35 @@ describe('serve --workers 2 over HTTP/2', { timeout: 60_000 }, () => {
         }
       }
       assert.deepEqual([...workers].sort(), [0, 1], 'both workers answered HTTP/2 requests');
+      // A session the owner alone answers (two steps), its answers cut by a `close` fault: straight
+      // from the owner an HTTP/2 client sees GOAWAY + RST_STREAM CANCEL; through an edge, whose hop
+      // to the owner broke off, RST_STREAM INTERNAL_ERROR.
+      const cutId = 'h2-workers-cut';
+      const create = await h2Request(
+        url,
+        { ':method': 'POST', ':path': '/_understudy/sessions', 'content-type': 'application/json' },
+        JSON.stringify({ id: cutId, apiKey: `${cutId}-key` }),
+      );
+      assert.equal(create.status, 201, create.body);
+      const fault = { text: 'one two three four', chunks: ['one ', 'two ', 'three ', 'four'], fault: { kind: 'close', afterChunks: 3 } };
+      const load = await h2Request(
+        url,
+        { ':method': 'POST', ':path': `/_understudy/sessions/${cutId}/scripts`, 'content-type': 'application/json' },
+        JSON.stringify({ scenarios: [{ name: 'cut', exhausted: 'repeat_last', steps: [{ reply: fault }, { reply: fault }] }] }),
+      );
+      assert.equal(load.status, 200, load.body);
+      const codes = new Set<number>();
+      const body = JSON.stringify({ model: 'gpt-4o', stream: true, messages: MESSAGES });
+      for (let i = 0; i < 20 && codes.size < 2; i++) {
+        const answer = await h2Request(
+          url,
+          { ':method': 'POST', ':path': '/v1/chat/completions', 'content-type': 'application/json', authorization: `Bearer ${cutId}-key` },
+          body,
+        );
+        assert.equal(textOfSse(answer.body), 'one two ', `code ${answer.rstCode}`);
+        codes.add(answer.rstCode);
+      }
+      assert.deepEqual([...codes].sort(), [http2.constants.NGHTTP2_INTERNAL_ERROR, http2.constants.NGHTTP2_CANCEL]);
     } finally {
       const exited = new Promise((resolve) => child.once('exit', resolve));
       child.kill('SIGTERM');
@@ -692,6 +752,42 @@ describe('the AWS SDK’s default handler', () => {
 });
 
 describe('the HTTP/2 response (http2-side.ts)', () => {
+  test('a session with no traffic for idleTimeoutMs is sent GOAWAY; one with a stream open is not cut', async () => {
+    const side = new Http2Side({
+      onRequest: (req, res) => {
+        if (req.url === '/slow') setTimeout(() => res.end('slow but whole'), 600);
+        else res.end('quick');
+      },
+      refuse: () => {},
+      requestTimeoutMs: 1000,
+      idleTimeoutMs: 200,
+    });
+    await new Promise<void>((resolve) => side.server.listen(0, '127.0.0.1', resolve));
+    try {
+      const { port: sidePort } = side.server.address() as { port: number };
+      const idle = http2.connect(`http://127.0.0.1:${sidePort}`);
+      idle.on('error', () => {});
+      const goaway = new Promise<number>((resolve) => {
+        const started = Date.now();
+        idle.once('goaway', () => resolve(Date.now() - started));
+      });
+      assert.equal((await h2Request(idle, { ':path': '/' })).body, 'quick');
+      const after = await goaway;
+      assert.ok(after >= 150 && after < 2000, `GOAWAY after ${after} ms`);
+      // A stream in flight when the timeout passes still gets its whole answer.
+      const busy = http2.connect(`http://127.0.0.1:${sidePort}`);
+      busy.on('error', () => {});
+      const slow = await h2Request(busy, { ':path': '/slow' });
+      assert.equal(slow.body, 'slow but whole');
+      assert.equal(slow.rstCode, 0);
+      idle.destroy();
+      busy.destroy();
+    } finally {
+      side.closeSessions(true);
+      await new Promise((resolve) => side.server.close(resolve));
+    }
+  });
+
   test('an answer destroyed part-way is reset with INTERNAL_ERROR (node:http2’s own destroy reads as a clean end)', async () => {
     const side = new Http2Side({
       onRequest: (_req, res) => {
