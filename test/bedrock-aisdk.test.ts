@@ -13,6 +13,7 @@ import { z } from 'zod';
 
 import { startUnderstudy, type Understudy, type UnderstudySession } from '../src/client/index.js';
 import {
+  expectGenerateTextRefusedThenAnswered,
   expectStreamedWeatherRound,
   expectStreamTextRefused,
   scriptParisWeather,
@@ -37,6 +38,24 @@ function bedrock(session: UnderstudySession) {
     accessKeyId: session.apiKey,
     secretAccessKey: 'understudy-secret',
   })(MODEL);
+}
+
+/** generateText asking for the capital as an object (Output.object), what it returned or threw. */
+function askCapital(session: UnderstudySession) {
+  return generateText({
+    model: bedrock(session),
+    output: Output.object({ schema: z.object({ answer: z.string() }) }),
+    maxRetries: 0,
+    abortSignal: AbortSignal.timeout(10_000),
+    prompt: 'Capital of France?',
+  }).catch((e: unknown) => e);
+}
+
+/** What a refused askCapital threw: the AI SDK's APICallError for Understudy's 409. */
+function refusal(thrown: unknown): APICallError {
+  assert.ok(APICallError.isInstance(thrown), `got ${String(thrown)}`);
+  assert.equal(thrown.statusCode, 409);
+  return thrown;
 }
 
 describe('Vercel AI SDK Amazon Bedrock provider: Converse', () => {
@@ -75,14 +94,9 @@ describe('Vercel AI SDK Amazon Bedrock provider: Converse', () => {
   test('generateText with Output.object: the forced `json` tool answered by its call [aisdk-bedrock.structured.json +]', async () => {
     const session = await mock.session('aisdk-bedrock-structured');
     session.scenario('capital').whenLatestUser({ contains: 'Capital' }).callsTool('json', { answer: 'Paris' });
-    const result = await generateText({
-      model: bedrock(session),
-      output: Output.object({ schema: z.object({ answer: z.string() }) }),
-      maxRetries: 0,
-      abortSignal: AbortSignal.timeout(10_000),
-      prompt: 'Capital of France?',
-    });
-    assert.deepEqual(result.output, { answer: 'Paris' });
+    const result = await askCapital(session);
+    assert.ok(!(result instanceof Error), String(result));
+    assert.deepEqual((result as { output: unknown }).output, { answer: 'Paris' });
     const { entries } = await session.journal();
     const request = entries[0].request;
     assert.deepEqual(
@@ -96,16 +110,7 @@ describe('Vercel AI SDK Amazon Bedrock provider: Converse', () => {
   test('generateText with Output.object: a call that breaks the schema is a 409 and nothing is consumed [aisdk-bedrock.structured.json -]', async () => {
     const session = await mock.session('aisdk-bedrock-structured-bad');
     session.scenario('capital').callsTool('json', { answer: 75001 });
-    const error = await generateText({
-      model: bedrock(session),
-      output: Output.object({ schema: z.object({ answer: z.string() }) }),
-      maxRetries: 0,
-      abortSignal: AbortSignal.timeout(10_000),
-      prompt: 'Capital of France?',
-    }).catch((e: unknown) => e);
-    assert.ok(APICallError.isInstance(error), `got ${String(error)}`);
-    assert.equal(error.statusCode, 409);
-    assert.match(error.responseBody ?? '', /fixture_mismatch/);
+    assert.match(refusal(await askCapital(session)).responseBody ?? '', /fixture_mismatch/);
     const { counters } = await session.journal();
     assert.deepEqual([counters.mismatched, counters.matched], [1, 0]);
     const report = await session.check();
@@ -133,35 +138,17 @@ describe('Vercel AI SDK Amazon Bedrock provider: Converse', () => {
     await session.verify();
   });
 
-  test('generateText reports APICallError 409 and runs no tool when the scripted call fails the tool schema [aisdk-bedrock.tools.json -]', async () => {
+  test('generateText reports APICallError 409 and runs no tool when the scripted call fails the tool schema, then the step answers [aisdk-bedrock.tools.json -]', async () => {
     const session = await mock.session('aisdk-bedrock-generate-mismatch');
-    scriptZipCodeCall(session);
-    const ran: unknown[] = [];
-    const error = await generateText({
-      model: bedrock(session),
-      tools: typedWeatherTool('string', ran),
-      stopWhen: stepCountIs(3),
-      maxRetries: 0,
-      abortSignal: AbortSignal.timeout(10_000),
-      prompt: 'Weather?',
-    }).catch((e: unknown) => e);
-    assert.ok(APICallError.isInstance(error), `got ${String(error)}`);
-    assert.equal(error.statusCode, 409);
-    assert.deepEqual(ran, []);
+    await expectGenerateTextRefusedThenAnswered(session, bedrock(session));
   });
 });
 
 test('Output.object scripted as a JSON reply: the 409 says the `json` tool is how the AI SDK asks Bedrock for structured output [aisdk-bedrock.structured.json -]', async () => {
   const session = await mock.session('aisdk-bedrock-structured-as-json');
   session.scenario('capital').repliesJson({ answer: 'Paris' });
-  const error = await generateText({
-    model: bedrock(session),
-    output: Output.object({ schema: z.object({ answer: z.string() }) }),
-    maxRetries: 0,
-    abortSignal: AbortSignal.timeout(10_000),
-    prompt: 'Capital of France?',
-  }).catch((e: unknown) => e);
-  assert.ok(APICallError.isInstance(error), `got ${String(error)}`);
-  assert.equal(error.statusCode, 409);
-  assert.match(error.responseBody ?? '', /is how the Vercel AI SDK asks Bedrock for structured output, so script a call of it/);
+  assert.match(
+    refusal(await askCapital(session)).responseBody ?? '',
+    /is how the Vercel AI SDK asks Bedrock for structured output, so script a call of it/,
+  );
 });

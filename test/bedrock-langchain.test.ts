@@ -7,11 +7,10 @@
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import { ChatBedrockConverse } from '@langchain/aws';
-import { AIMessage, AIMessageChunk, HumanMessage, ToolMessage } from '@langchain/core/messages';
-import { tool } from '@langchain/core/tools';
-import { z } from 'zod';
+import { AIMessage, AIMessageChunk, HumanMessage } from '@langchain/core/messages';
 import { startUnderstudy, type Understudy, type UnderstudySession } from '../src/client/index.js';
 import { scriptParisWeather, scriptZipCodeCall } from './support/aisdk.js';
+import { runToolCalls, weatherTool } from './support/langchain.js';
 import { bedrockClient } from './support/bedrock.js';
 
 const MODEL = 'anthropic.claude-3-haiku-20240307-v1:0';
@@ -31,23 +30,6 @@ function chatModel(session: UnderstudySession): ChatBedrockConverse {
     client: bedrockClient(mock, { apiKey: session.apiKey }),
     maxRetries: 0,
   });
-}
-
-function weatherTool(cityType: 'string' | 'number', ran: unknown[]) {
-  const city = cityType === 'string' ? z.string() : z.number();
-  return tool(
-    async (input: { city: string | number }) => {
-      ran.push(input);
-      return `sunny in ${input.city}`;
-    },
-    { name: 'weather', description: 'Current weather for a city', schema: z.object({ city }) },
-  );
-}
-
-async function runToolCalls(reply: AIMessage, weather: ReturnType<typeof weatherTool>): Promise<ToolMessage[]> {
-  const results: ToolMessage[] = [];
-  for (const call of reply.tool_calls ?? []) results.push(await weather.invoke(call));
-  return results;
 }
 
 test('ChatBedrockConverse.bindTools: a tool round by hand through Converse [langchain-bedrock.tools.json +]', async () => {

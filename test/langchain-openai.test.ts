@@ -5,13 +5,13 @@
 
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
-import { AIMessage, AIMessageChunk, HumanMessage, ToolMessage, type BaseMessage } from '@langchain/core/messages';
-import { tool } from '@langchain/core/tools';
+import { AIMessage, AIMessageChunk, HumanMessage, type BaseMessage } from '@langchain/core/messages';
 import { ChatOpenAI } from '@langchain/openai';
 import OpenAI from 'openai';
 import { z } from 'zod';
 import { startUnderstudy, type Understudy, type UnderstudySession } from '../src/client/index.js';
 import { scriptParisWeather, scriptZipCodeCall } from './support/aisdk.js';
+import { runToolCalls, weatherTool } from './support/langchain.js';
 
 let mock: Understudy;
 before(async () => {
@@ -30,24 +30,6 @@ function chatModel(session: UnderstudySession, options: { useResponsesApi?: bool
     timeout: 10_000,
     ...options,
   });
-}
-
-function weatherTool(cityType: 'string' | 'number', ran: unknown[]) {
-  const city = cityType === 'string' ? z.string() : z.number();
-  return tool(
-    async (input: { city: string | number }) => {
-      ran.push(input);
-      return `sunny in ${input.city}`;
-    },
-    { name: 'weather', description: 'Current weather for a city', schema: z.object({ city }) },
-  );
-}
-
-/** Runs the tool calls of `reply` and returns the ToolMessages to send back. */
-async function runToolCalls(reply: AIMessage, weather: ReturnType<typeof weatherTool>): Promise<ToolMessage[]> {
-  const results: ToolMessage[] = [];
-  for (const call of reply.tool_calls ?? []) results.push(await weather.invoke(call));
-  return results;
 }
 
 async function streamed(model: { stream: (input: BaseMessage[]) => Promise<AsyncIterable<AIMessageChunk>> }, input: BaseMessage[]) {

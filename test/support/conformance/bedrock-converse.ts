@@ -61,13 +61,23 @@ function usageOf(usage: TokenUsage | undefined): Answer['usage'] {
   return { input: usage.inputTokens + (usage.cacheReadInputTokens ?? 0) + (usage.cacheWriteInputTokens ?? 0), output: usage.outputTokens };
 }
 
+/** A document as JSON reads it: where the runtime lets it (Node 22's JSON.parse with source text),
+ * the AWS client hands integers past 2^53 back as BigInt, which a scripted JSON number is not. */
+function asJsonNumbers(value: unknown): unknown {
+  if (typeof value === 'bigint') return Number(value);
+  if (Array.isArray(value)) return value.map(asJsonNumbers);
+  if (value !== null && typeof value === 'object')
+    return Object.fromEntries(Object.entries(value).map(([key, member]) => [key, asJsonNumbers(member)]));
+  return value;
+}
+
 function answerOf(response: ConverseResponse & { $metadata: { requestId?: string } }): Answer {
   let text = '';
   const toolCalls: Answer['toolCalls'] = [];
   for (const block of (response.output?.message?.content ?? []) as ContentBlock[]) {
     if (block.text !== undefined) text += block.text;
     if (block.toolUse)
-      toolCalls.push({ id: block.toolUse.toolUseId ?? '', name: block.toolUse.name ?? '', arguments: block.toolUse.input });
+      toolCalls.push({ id: block.toolUse.toolUseId ?? '', name: block.toolUse.name ?? '', arguments: asJsonNumbers(block.toolUse.input) });
   }
   return {
     text,
