@@ -491,7 +491,7 @@ describe('what comes before a route, over HTTP/2', () => {
         stream.on('data', (c: string) => (body += c));
         stream.on('error', () => {});
         stream.on('close', () => resolve({ status, body }));
-        setTimeout(() => resolve({ status: 0, body: 'no answer within 5 s' }), 5000).unref();
+        setTimeout(() => resolve({ status: 0, body: `status ${status}, but the stream was not closed within 5 s` }), 5000).unref();
       });
       assert.equal(slow.status, 408, slow.body);
       assert.match(slow.body, /request_timeout/);

@@ -114,11 +114,13 @@ export class Http2Side {
     const timer = setTimeout(() => {
       res.off('close', clear);
       if (req.readableEnded) return;
+      // Once the 408 is out, the client is asked to stop sending (RFC 9113 §8.1: RST_STREAM
+      // NO_ERROR after a complete response); closed at once, the reset would overtake the answer.
+      res.stream.once('finish', () => res.stream.close(constants.NGHTTP2_NO_ERROR));
       this.options.refuse(req as unknown as IncomingMessage, res as unknown as ServerResponse, REQUEST_TIMEOUT);
       // The body's reader learns that it will not come (body.ts answers nothing more).
       if (req.listenerCount('error') === 0) req.on('error', () => {});
       req.destroy(new Error('request timeout'));
-      res.stream.close(constants.NGHTTP2_CANCEL);
     }, this.options.requestTimeoutMs);
     const clear = () => clearTimeout(timer);
     req.once('end', clear);
