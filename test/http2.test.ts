@@ -491,7 +491,7 @@ describe('what comes before a route, over HTTP/2', () => {
         stream.on('data', (c: string) => (body += c));
         stream.on('error', () => {});
         stream.on('close', () => resolve({ status, body }));
-        setTimeout(() => resolve({ status: 0, body: 'no answer within 5 s' }), 5000).unref();
+        setTimeout(() => resolve({ status: 0, body: `status ${status}, but the stream was not closed within 5 s` }), 5000).unref();
       });
       assert.equal(slow.status, 408, slow.body);
       assert.match(slow.body, /request_timeout/);
@@ -542,7 +542,7 @@ describe('what comes before a route, over HTTP/2', () => {
 
 describe('slow readers and shutdown over HTTP/2', () => {
   test('a client that stops reading a large stream holds neither its session’s other streams nor other connections, and is cut after stalledReaderMs', async () => {
-    const own = await startUnderstudy({ stalledReaderMs: 500 });
+    const own = await startUnderstudy({ stalledReaderMs: 3000 });
     const sdk = http2Fetch();
     try {
       const session = await own.session();
@@ -580,11 +580,12 @@ describe('slow readers and shutdown over HTTP/2', () => {
         }),
       );
       assert.equal(otherSession, 'small answer');
-      assert.ok(performance.now() - started < 400, `the others waited ${performance.now() - started} ms`);
+      // Well inside stalledReaderMs: held behind the unread stream, they would wait for its cut.
+      assert.ok(performance.now() - started < 1500, `the others waited ${performance.now() - started} ms`);
       assert.equal(await cut, http2.constants.NGHTTP2_CANCEL);
       const journal = await journalWhen(session, (entries) => entries.some((e) => e.event === 'request_aborted'));
       const stalled = journal.entries.find((e) => e.event === 'request_aborted') as { error?: { message: string } } | undefined;
-      assert.match(stalled?.error?.message ?? '', /stopped reading its answer for 500 ms/);
+      assert.match(stalled?.error?.message ?? '', /stopped reading its answer for 3000 ms/);
       assert.equal(client.closed || client.destroyed, false, 'the session outlived its stalled stream');
       client.destroy();
       // The step was released: the whole stream goes to the next reader.
@@ -631,7 +632,7 @@ describe('slow readers and shutdown over HTTP/2', () => {
     await h2Request(open, { ':path': '/_understudy/health' });
     const started = Date.now();
     await quick.close();
-    assert.ok(Date.now() - started < 1000, `close() waited ${Date.now() - started} ms for an idle session`);
+    assert.ok(Date.now() - started < 2000, `close() waited ${Date.now() - started} ms for an idle session`);
     open.destroy();
   });
 });

@@ -17,7 +17,7 @@ import { invalidRequest, type NeutralError } from '../core/errors.js';
 /** node:http2's response, with what the writers use of node:http's meaning what it means there: a
  * subclass, so node:http2 itself is left as it is. `destroyed`, which node:http2's lacks, says the
  * client is gone; `writableFinished`, which node:http2's also reports for a stream its client
- * reset, says the whole answer went out (ended, and the stream closed without a reset). */
+ * reset part-way, says the whole answer went out (ended, every write done, not reset before). */
 class Http2Response extends Http2ServerResponse {
   /** node:http2's destroys the stream with NO_ERROR, which its clients read as an answer that
    * ended: an answer given up on part-way (an error after the headers, an owner's answer that
@@ -36,7 +36,9 @@ Object.defineProperties(Http2Response.prototype, {
   writableFinished: {
     get(this: Http2ServerResponse): boolean {
       const stream = this.stream;
-      return this.writableEnded && stream.writableFinished && !stream.aborted && !(stream.rstCode > 0);
+      // A reset that comes once everything went out (a client that stops at the stream's last
+      // event, before its END_STREAM) leaves it delivered, as a socket's buffer handed to the kernel.
+      return this.writableEnded && stream.writableFinished && !stream.aborted;
     },
   },
 });
@@ -116,11 +118,13 @@ export class Http2Side {
     const timer = setTimeout(() => {
       res.off('close', clear);
       if (req.readableEnded) return;
+      // Once the 408 is out, the client is asked to stop sending (RFC 9113 §8.1: RST_STREAM
+      // NO_ERROR after a complete response); closed at once, the reset would overtake the answer.
+      res.stream.once('finish', () => res.stream.close(constants.NGHTTP2_NO_ERROR));
       this.options.refuse(req as unknown as IncomingMessage, res as unknown as ServerResponse, REQUEST_TIMEOUT);
       // The body's reader learns that it will not come (body.ts answers nothing more).
       if (req.listenerCount('error') === 0) req.on('error', () => {});
       req.destroy(new Error('request timeout'));
-      res.stream.close(constants.NGHTTP2_CANCEL);
     }, this.options.requestTimeoutMs);
     const clear = () => clearTimeout(timer);
     req.once('end', clear);
