@@ -54,6 +54,26 @@ for (const registration of DIALECTS) {
   }
 }
 
+/** The first segment of a path (`model` of `/model/x/converse`). */
+function firstSegment(path: string): string {
+  const end = path.indexOf('/', 1);
+  return end < 0 ? path.slice(1) : path.slice(1, end);
+}
+
+/** The patterns a path may match, by its first segment: a pattern whose first segment is fixed can
+ * match only paths that start with it, so a request tries a handful of them, not every dialect's.
+ * Patterns whose first segment is a parameter are in every list, each list in registration order. */
+const patternsByFirst = new Map<string, PatternRoute[]>();
+const openFirst = patterns.filter((route) => firstSegment(route.spec.path).includes('{'));
+for (const route of patterns) {
+  const first = firstSegment(route.spec.path);
+  if (first.includes('{') || patternsByFirst.has(first)) continue;
+  patternsByFirst.set(
+    first,
+    patterns.filter((other) => other === route || firstSegment(other.spec.path) === first || openFirst.includes(other)),
+  );
+}
+
 /** A path pattern's regular expression and the names of its `{param}` segments, in order. */
 function compiled(path: string): { regex: RegExp; names: string[] } {
   const names: string[] = [];
@@ -123,7 +143,7 @@ export function matchRoute(method: string, rawPath: string): RouteResult {
     return { notFound: true, dialect: first.dialect, allow: [...methods.keys()].join(', '), sessionId };
   }
   let wrongMethod: PatternRoute | undefined;
-  for (const route of patterns) {
+  for (const route of patternsByFirst.get(firstSegment(path)) ?? openFirst) {
     const m = route.regex.exec(path);
     if (!m) continue;
     if (route.spec.method !== method) {
@@ -170,11 +190,18 @@ function infoPattern(method: string, path: string, sessionId: string | undefined
   return undefined;
 }
 
+let lastEncoded = '';
+let lastDecoded = '';
+
 /** A path segment percent-decoded, or undefined when its escapes are malformed. */
 export function decodedSegment(text: string): string | undefined {
   if (!text.includes('%')) return text;
+  // Requests repeat their segments (a Bedrock model id's `%3A`): the last one decoded is kept.
+  if (text === lastEncoded) return lastDecoded;
   try {
-    return decodeURIComponent(text);
+    lastDecoded = decodeURIComponent(text);
+    lastEncoded = text;
+    return lastDecoded;
   } catch {
     return undefined;
   }
