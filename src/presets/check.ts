@@ -28,7 +28,8 @@ function pointer(path: (string | number)[]): string {
 function asJson(value: unknown, path: (string | number)[], fail: (problem: string) => never): JsonValue {
   if (value === null || typeof value === 'string' || typeof value === 'boolean') return value;
   if (typeof value === 'number') {
-    if (Number.isFinite(value)) return value;
+    // -0 is sent as 0 (JSON has no negative zero), so it is built as 0.
+    if (Number.isFinite(value)) return value === 0 ? 0 : value;
     return fail(`at ${pointer(path)}: must be a finite number; found ${String(value)}`);
   }
   if (Array.isArray(value)) return value.map((item, i) => asJson(item, [...path, i], fail));
