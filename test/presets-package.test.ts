@@ -43,6 +43,7 @@ try {
 `;
 
 const TYPED = `
+import { ScenarioBuilder } from 'llm-understudy';
 import { presets, PRESET_NAMES, type CalculatorArguments, type WeatherResult, type PresetDefinition } from 'llm-understudy/presets';
 
 const args: CalculatorArguments = { expression: '1 + 1' };
@@ -51,6 +52,10 @@ const definition: PresetDefinition<'weather'> = presets.weather.definition();
 const parameters: Record<string, unknown> = definition.parameters;
 const result: WeatherResult = { location: 'Paris', temperature: 21, unit: 'fahrenheit', condition: 'sunny' };
 const name: 'apply_patch' = PRESET_NAMES.apply_patch;
+// Fixtures go straight into the scenario builder, and a result spreads into a changed one.
+const weather = presets.weather.success({ location: 'Paris' }, result, { delayMs: 5 });
+new ScenarioBuilder('w').callsTools([weather.call]).thenWhenToolResult(weather.call.name, weather.call.id, weather.result).replies('ok');
+const changed: WeatherResult = { ...weather.result, temperature: 22 };
 // @ts-expect-error: the unit is celsius or fahrenheit
 presets.weather.call({ location: 'Paris', unit: 'kelvin' });
 // @ts-expect-error: read_file needs its offset
@@ -59,7 +64,7 @@ presets.read_file.call({ path: 'a' });
 presets.calculator.result({ value: '42' });
 // @ts-expect-error: no such preset
 void presets.clock;
-export { call, parameters, result, name };
+export { call, parameters, result, name, changed };
 `;
 
 let project: string;

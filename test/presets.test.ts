@@ -155,6 +155,112 @@ test('a call whose arguments the offered definition refuses is a 409 fixture_mis
   );
 });
 
+const WEATHER = presets.weather.success(
+  { location: 'Paris', unit: 'celsius' },
+  { location: 'Paris', temperature: 21, unit: 'celsius', condition: 'sunny' },
+  { id: 'call_paris', delayMs: 300 },
+);
+
+async function scriptWeather(session: UnderstudySession): Promise<void> {
+  await session
+    .scenario('weather')
+    .callsTools([WEATHER.call])
+    .delayedBy(WEATHER.delayMs!)
+    .thenWhenToolResult(WEATHER.call.name, WEATHER.call.id, WEATHER.result)
+    .replies(ANSWER);
+}
+
+function weatherAsk(result?: unknown): [ChatCompletionMessageParam[], ChatCompletionFunctionTool[]] {
+  const messages: ChatCompletionMessageParam[] = [{ role: 'user', content: 'Weather in Paris?' }];
+  if (result !== undefined) {
+    messages.push(
+      {
+        role: 'assistant',
+        content: null,
+        tool_calls: [
+          { id: WEATHER.call.id, type: 'function', function: { name: 'weather', arguments: JSON.stringify(WEATHER.call.arguments) } },
+        ],
+      },
+      { role: 'tool', tool_call_id: WEATHER.call.id, content: JSON.stringify(result) },
+    );
+  }
+  return [messages, [offered(WEATHER.definition)]];
+}
+
+test('a preset result matches structurally (member order aside); a changed one is refused without consuming the step', async () => {
+  const session = await mock.session('preset-result-match');
+  await scriptWeather(session);
+  const client = sdk(session);
+  const [messages, tools] = weatherAsk();
+  await client.chat.completions.create({ model: 'gpt-4o-mini', messages, tools });
+
+  const changed = { ...WEATHER.result, temperature: 22 };
+  const [changedMessages] = weatherAsk(changed);
+  const error = await client.chat.completions.create({ model: 'gpt-4o-mini', messages: changedMessages, tools }).then(
+    () => assert.fail('expected a 409'),
+    (e: unknown) => e,
+  );
+  assert.ok(error instanceof OpenAI.ConflictError, String(error));
+  assert.equal(error.code, 'no_match');
+  assert.match(error.message, /toolResult/);
+
+  const reordered = { condition: 'sunny', unit: 'celsius', temperature: 21, location: 'Paris' };
+  const [sameMessages] = weatherAsk(reordered);
+  const answer = await client.chat.completions.create({ model: 'gpt-4o-mini', messages: sameMessages, tools });
+  assert.equal(answer.choices[0].message.content, ANSWER);
+  const { entries } = await session.journal();
+  assert.deepEqual(
+    entries.map((e) => [e.status, e.step ?? null]),
+    [
+      [200, 'step-1'],
+      [409, null],
+      [200, 'step-2'],
+    ],
+  );
+  // The refused request stays a problem; the ledger keeps the first result sent for a call (the
+  // changed one), so the expectation names the call and its arguments.
+  const report = await session.check({ toolCalled: [{ name: 'weather', id: 'call_paris', arguments: WEATHER.call.arguments }] });
+  assert.deepEqual(
+    report.problems.map((p) => p.kind),
+    ['no_match'],
+    report.report,
+  );
+});
+
+test('a preset call delayed by its fixture and cancelled by the client consumes nothing; the retry gets the same call id', async () => {
+  const session = await mock.session('preset-delay-abort');
+  await scriptWeather(session);
+  const client = sdk(session);
+  const [messages, tools] = weatherAsk();
+  const controller = new AbortController();
+  const started = Date.now();
+  const aborted = client.chat.completions.create({ model: 'gpt-4o-mini', messages, tools }, { signal: controller.signal });
+  setTimeout(() => controller.abort(), 50);
+  await assert.rejects(aborted, (e: unknown) => e instanceof OpenAI.APIUserAbortError);
+  assert.ok(Date.now() - started < WEATHER.delayMs!, 'the abort ended the request before the delay');
+  await new Promise((resolve) => setTimeout(resolve, 50));
+
+  const retried = Date.now();
+  const first = await client.chat.completions.create({ model: 'gpt-4o-mini', messages, tools });
+  assert.ok(Date.now() - retried >= WEATHER.delayMs! - 10, 'the fixture’s delay applies');
+  assert.equal(first.choices[0].message.tool_calls?.[0]?.id, 'call_paris');
+  const [withResult] = weatherAsk(WEATHER.result);
+  assert.equal(
+    (await client.chat.completions.create({ model: 'gpt-4o-mini', messages: withResult, tools })).choices[0].message.content,
+    ANSWER,
+  );
+  const { entries } = await session.journal();
+  assert.deepEqual(
+    entries.map((e) => [e.event, e.status, e.step]),
+    [
+      ['request_aborted', 499, 'step-1'],
+      ['reply_returned', 200, 'step-1'],
+      ['reply_returned', 200, 'step-2'],
+    ],
+  );
+  await session.verify();
+});
+
 describe('values are checked as they are built', () => {
   const refused = (build: () => unknown, ...mentions: (string | RegExp)[]) => {
     let caught: unknown;

@@ -3,7 +3,7 @@
 // schemas as it is built, so a mistake in a test's script shows where it was written, not as a 409
 // later. Nothing here evaluates, reads a clock, fetches, touches a file or runs anything.
 
-import type { JsonValue, ScriptedToolCall, ToolDefinition } from '../core/model.js';
+import type { ScriptedToolCall, ToolDefinition } from '../core/model.js';
 import { PRESET_CATALOGUE, type JsonSchemaObject, type PresetDescriptor, type PresetName } from './catalogue.js';
 import { checkedCallId, checkedJson, PresetValueError } from './check.js';
 import type { PresetArguments, PresetError, PresetErrorResult, PresetResult } from './types.js';
@@ -12,7 +12,7 @@ import type { PresetArguments, PresetError, PresetErrorResult, PresetResult } fr
 export interface PresetCall<N extends PresetName> extends ScriptedToolCall {
   id: string;
   name: N;
-  arguments: PresetArguments<N> & { [key: string]: JsonValue };
+  arguments: PresetArguments<N>;
 }
 
 /** The neutral tool definition of a preset, to offer in the provider's own tool shape. */
@@ -35,14 +35,14 @@ export interface PresetSuccess<N extends PresetName> extends FixtureOf<N> {
   kind: 'success';
   isError: false;
   /** The tool-result content the application sends back: the result itself, no envelope. */
-  result: PresetResult<N> & JsonValue;
+  result: PresetResult<N>;
 }
 
 export interface PresetFailure<N extends PresetName> extends FixtureOf<N> {
   kind: 'failure';
   isError: true;
   /** The tool-result content the application sends back: the error envelope. */
-  result: PresetErrorResult & JsonValue;
+  result: PresetErrorResult;
 }
 
 export type PresetFixture<N extends PresetName = PresetName> = PresetSuccess<N> | PresetFailure<N>;
@@ -71,17 +71,17 @@ export class PresetTool<N extends PresetName> {
   call(args: PresetArguments<N>, id: string = `call_${this.name}`): PresetCall<N> {
     const checkedId = checkedCallId(this.name, id);
     const checkedArgs = checkedJson(this.name, 'arguments', this.descriptor.parameters, args);
-    return { id: checkedId, name: this.name, arguments: checkedArgs as PresetCall<N>['arguments'] };
+    return { id: checkedId, name: this.name, arguments: checkedArgs };
   }
 
   /** A success result, checked against the result schema: the typed root itself. */
-  result(value: PresetResult<N>): PresetResult<N> & JsonValue {
-    return checkedJson(this.name, 'result', this.descriptor.resultSchema, value) as PresetResult<N> & JsonValue;
+  result(value: PresetResult<N>): PresetResult<N> {
+    return checkedJson(this.name, 'result', this.descriptor.resultSchema, value) as PresetResult<N>;
   }
 
   /** The error envelope `{ error: { code, message, retryable } }`, checked against the error schema. */
-  error(error: PresetError): PresetErrorResult & JsonValue {
-    return checkedJson(this.name, 'error', this.descriptor.errorSchema, { error }) as PresetErrorResult & JsonValue;
+  error(error: PresetError): PresetErrorResult {
+    return checkedJson(this.name, 'error', this.descriptor.errorSchema, { error }) as PresetErrorResult;
   }
 
   success(args: PresetArguments<N>, result: PresetResult<N>, options: FixtureOptions = {}): PresetSuccess<N> {
