@@ -2,6 +2,8 @@
 //   src/index.ts     -> dist/index.js     (the library: `import { startUnderstudy } from 'llm-understudy'`)
 //   src/cli/main.ts  -> dist/cli/main.js  (the `understudy` bin: shebang kept, made executable)
 //   src/runners/*.ts -> dist/runners/*.js (llm-understudy/vitest, /jest, /node-test)
+//   src/presets/index.ts -> dist/presets/index.js (llm-understudy/presets: imports zod, which the
+//                           library itself loads only when it checks a script)
 // `tsc -p tsconfig.build.json` runs before it: it type-checks and writes the .d.ts files the package
 // exports (emitDeclarationOnly), so every .js file under dist/ is one of these two.
 //
@@ -65,6 +67,7 @@ const result = await build({
     'runners/vitest': 'src/runners/vitest.ts',
     'runners/jest': 'src/runners/jest.ts',
     'runners/node-test': 'src/runners/node-test.ts',
+    'presets/index': 'src/presets/index.ts',
   },
   plugins: [libraryRootExternal],
   outdir: DIST,

@@ -147,3 +147,57 @@ test('dist/cli/main.js is executable, keeps its shebang and serves a YAML fixtur
   assert.equal(validated.code, 0, validated.stderr);
   assert.match(validated.stdout, /ok {2}examples\/weather\.yaml/);
 });
+
+const DIST_PRESETS = join(ROOT, 'dist', 'presets', 'index.js');
+const presetsNotBuilt = notBuilt || (!existsSync(DIST_PRESETS) ? 'dist/presets/ is not built (npm run build)' : false);
+
+test('the build bundles llm-understudy/presets and package.json exports it', () => {
+  assert.match(readFileSync(join(ROOT, 'scripts', 'bundle.mjs'), 'utf8'), /'presets\/index': 'src\/presets\/index\.ts'/);
+  const exported = (JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { exports: Record<string, unknown> }).exports;
+  assert.deepEqual(exported['./presets'], { types: './dist/presets/index.d.ts', default: './dist/presets/index.js' });
+});
+
+test(
+  'llm-understudy/presets, resolved through package.json "exports" by plain node, scripts a checked calculator round',
+  { skip: presetsNotBuilt },
+  async () => {
+    assert.ok(existsSync(join(ROOT, 'dist', 'presets', 'index.d.ts')), 'the declarations are built');
+    // The package imports itself by name: what resolves is what a consumer's import resolves to.
+    const program = `
+    const { presets, PRESET_DESCRIPTORS, PresetValueError } = await import('llm-understudy/presets');
+    const { startUnderstudy } = await import('llm-understudy');
+    let refused = '';
+    try { presets.calculator.call({ expression: '' }); } catch (e) { refused = (e instanceof PresetValueError) + ' ' + e.message; }
+    const round = presets.calculator.success({ expression: '6 * 7' }, { value: 42 });
+    const mock = await startUnderstudy();
+    const session = await mock.session('presets-dist');
+    await session.scenario('calc').callsTools([round.call]).then().whenToolResult('calculator', round.call.id, round.result).replies('42');
+    const { name, description, parameters } = round.definition;
+    const ask = (messages) => fetch(mock.url('openai') + '/chat/completions', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', authorization: 'Bearer ' + session.apiKey },
+      body: JSON.stringify({ model: 'gpt-4o', messages, tools: [{ type: 'function', function: { name, description, parameters } }] }),
+    }).then((r) => r.json());
+    const messages = [{ role: 'user', content: 'What is 6 * 7?' }];
+    const first = await ask(messages);
+    const message = first.choices[0].message;
+    messages.push(message, { role: 'tool', tool_call_id: message.tool_calls[0].id, content: JSON.stringify(round.result) });
+    const second = await ask(messages);
+    const report = await session.check();
+    await mock.close();
+    console.log(JSON.stringify({ count: PRESET_DESCRIPTORS.length, refused, call: message.tool_calls[0], answer: second.choices[0].message.content, ok: report.ok }));
+  `;
+    const done = await run(['--input-type=module', '-e', program]);
+    assert.equal(done.code, 0, done.stderr);
+    const out = JSON.parse(done.stdout.trim().split('\n').at(-1) as string);
+    assert.equal(out.count, 12);
+    assert.match(out.refused, /^true preset calculator: invalid arguments: at \/expression/);
+    assert.deepEqual(out.call, {
+      id: 'call_calculator',
+      type: 'function',
+      function: { name: 'calculator', arguments: '{"expression":"6 * 7"}' },
+    });
+    assert.equal(out.answer, '42');
+    assert.equal(out.ok, true);
+  },
+);

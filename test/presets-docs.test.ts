@@ -1,0 +1,66 @@
+// docs/presets.md's example, run as written (its imports pointed at this checkout): with nothing
+// where it says the application runs, verify() fails (the call was never made); with the
+// application's two requests there, the round passes and the process exits by itself.
+
+import { after, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { rm, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { ROOT } from './support/cli-process.js';
+
+const DOC = readFileSync(join(ROOT, 'docs', 'presets.md'), 'utf8');
+const SNIPPET = /```ts\n(import OpenAI[\s\S]*?)```/.exec(DOC)?.[1] ?? '';
+const APP_LINE = /^ {2}\/\/ … the application runs.*$/m;
+
+// What the application does: ask, run the tool (here: answer with the scripted result), ask again.
+const APP = `
+  const messages: any[] = [{ role: 'user', content: 'What is the weather in Paris?' }];
+  const first = await openai.chat.completions.create({ model: 'gpt-4o', messages, tools });
+  const call = first.choices[0].message.tool_calls![0] as any;
+  messages.push(first.choices[0].message, { role: 'tool', tool_call_id: call.id, content: JSON.stringify(weather.result) });
+  const second = await openai.chat.completions.create({ model: 'gpt-4o', messages, tools });
+  console.log(call.id, call.function.arguments, second.choices[0].message.content);
+`;
+
+const files: string[] = [];
+after(async () => {
+  for (const file of files) await rm(file, { force: true });
+});
+
+async function run(name: string, source: string): Promise<{ code: number | null; output: string }> {
+  // Inside the checkout (so 'openai' resolves), ignored by git (*.tmp.mts).
+  const file = join(ROOT, 'test', `.presets-doc-${name}-${process.pid}.tmp.mts`);
+  files.push(file);
+  await writeFile(
+    file,
+    source
+      .replace(`from 'llm-understudy/presets'`, `from '../src/presets/index.js'`)
+      .replace(`from 'llm-understudy'`, `from '../src/index.js'`),
+  );
+  const child = spawn(process.execPath, ['--import', 'tsx', file], { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
+  let output = '';
+  child.stdout.setEncoding('utf8').on('data', (d: string) => (output += d));
+  child.stderr.setEncoding('utf8').on('data', (d: string) => (output += d));
+  return new Promise((resolve) => {
+    const timer = setTimeout(() => child.kill('SIGKILL'), 20_000);
+    child.once('close', (code) => {
+      clearTimeout(timer);
+      resolve({ code, output });
+    });
+  });
+}
+
+test('the docs/presets.md example with nothing under test fails verification and exits', async () => {
+  assert.match(SNIPPET, APP_LINE, 'the example marks where the application runs');
+  const { code, output } = await run('idle', SNIPPET);
+  assert.equal(code, 1, output);
+  assert.match(output, /scenario "weather" step "step-1" was never used/);
+});
+
+test('the docs/presets.md example with the application in place passes', async () => {
+  const { code, output } = await run('app', SNIPPET.replace(APP_LINE, APP));
+  assert.equal(code, 0, output);
+  assert.match(output, /^call_paris \{"location":"Paris","unit":"celsius"\} Paris is sunny, 21 °C\.$/m);
+});

@@ -1,0 +1,136 @@
+// llm-understudy/presets as a consumer gets it (issue 20): the package packed as npm would publish
+// it, unpacked into a temporary project's node_modules (its dependencies and the openai SDK linked
+// from ours: nothing is fetched), a calculator round run there with the real openai SDK through
+// `llm-understudy/presets`, and TypeScript resolving the export's types (wrong arguments are type
+// errors; @ts-expect-error lines fail the check if the types went loose). Skipped when dist/ has
+// not been built (`npm run build`).
+
+import assert from 'node:assert/strict';
+import { execFileSync, spawn } from 'node:child_process';
+import { existsSync, mkdirSync, mkdtempSync, renameSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { after, before, test } from 'node:test';
+import { fileURLToPath } from 'node:url';
+
+const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
+const LINKED = ['ajv', 'ajv-formats', 'yaml', 'zod', 'openai', '@types/node'];
+const notBuilt = !existsSync(join(ROOT, 'dist', 'presets', 'index.js')) ? 'dist/presets/ is not built (npm run build)' : false;
+
+const ROUND = `
+import OpenAI from 'openai';
+import { startUnderstudy } from 'llm-understudy';
+import { presets } from 'llm-understudy/presets';
+
+const sum = presets.calculator.success({ expression: '6 * 7' }, { value: 42 });
+const mock = await startUnderstudy();
+try {
+  const session = await mock.session('consumer');
+  await session.scenario('sum').callsTools([sum.call]).thenWhenToolResult('calculator', sum.call.id, sum.result).replies('It is 42.');
+  const { name, description, parameters } = sum.definition;
+  const tools = [{ type: 'function', function: { name, description, parameters } }];
+  const openai = new OpenAI({ baseURL: mock.url('openai'), apiKey: session.apiKey, maxRetries: 0, timeout: 10000 });
+  const messages = [{ role: 'user', content: 'What is 6 * 7?' }];
+  const first = await openai.chat.completions.create({ model: 'gpt-4o', messages, tools });
+  const call = first.choices[0].message.tool_calls[0];
+  messages.push(first.choices[0].message, { role: 'tool', tool_call_id: call.id, content: JSON.stringify(sum.result) });
+  const second = await openai.chat.completions.create({ model: 'gpt-4o', messages, tools });
+  await session.verify({ toolCalled: [{ name: 'calculator', id: call.id, arguments: { expression: '6 * 7' }, result: { value: 42 } }] });
+  console.log(JSON.stringify({ id: call.id, arguments: call.function.arguments, answer: second.choices[0].message.content }));
+} finally {
+  await mock.close();
+}
+`;
+
+const TYPED = `
+import { ScenarioBuilder } from 'llm-understudy';
+import { presets, PRESET_NAMES, type CalculatorArguments, type WeatherResult, type PresetDefinition } from 'llm-understudy/presets';
+
+const args: CalculatorArguments = { expression: '1 + 1' };
+const call: { id: string; name: 'calculator' } = presets.calculator.call(args);
+const definition: PresetDefinition<'weather'> = presets.weather.definition();
+const parameters: Record<string, unknown> = definition.parameters;
+const result: WeatherResult = { location: 'Paris', temperature: 21, unit: 'fahrenheit', condition: 'sunny' };
+const name: 'apply_patch' = PRESET_NAMES.apply_patch;
+// Fixtures go straight into the scenario builder, and a result spreads into a changed one.
+const weather = presets.weather.success({ location: 'Paris' }, result, { delayMs: 5 });
+new ScenarioBuilder('w').callsTools([weather.call]).thenWhenToolResult(weather.call.name, weather.call.id, weather.result).replies('ok');
+const changed: WeatherResult = { ...weather.result, temperature: 22 };
+// @ts-expect-error: the unit is celsius or fahrenheit
+presets.weather.call({ location: 'Paris', unit: 'kelvin' });
+// @ts-expect-error: read_file needs its offset
+presets.read_file.call({ path: 'a' });
+// @ts-expect-error: a calculator result is a number
+presets.calculator.result({ value: '42' });
+// @ts-expect-error: no such preset
+void presets.clock;
+export { call, parameters, result, name, changed };
+`;
+
+let project: string;
+
+before(() => {
+  if (notBuilt) return;
+  project = mkdtempSync(join(tmpdir(), 'understudy-presets-'));
+  const packed = execFileSync('npm', ['pack', '--ignore-scripts', '--json', '--pack-destination', project], {
+    cwd: ROOT,
+    encoding: 'utf8',
+  });
+  const tarball = join(project, (JSON.parse(packed) as { filename: string }[])[0]?.filename as string);
+  const modules = join(project, 'node_modules');
+  mkdirSync(join(modules, '@types'), { recursive: true });
+  execFileSync('tar', ['xzf', tarball, '-C', project]);
+  renameSync(join(project, 'package'), join(modules, 'llm-understudy'));
+  for (const name of LINKED) symlinkSync(join(ROOT, 'node_modules', name), join(modules, name));
+  writeFileSync(join(project, 'package.json'), JSON.stringify({ name: 'presets-consumer', type: 'module', private: true }));
+  writeFileSync(join(project, 'round.mjs'), ROUND);
+  writeFileSync(join(project, 'typed.ts'), TYPED);
+  writeFileSync(
+    join(project, 'tsconfig.json'),
+    JSON.stringify({
+      compilerOptions: {
+        strict: true,
+        module: 'nodenext',
+        moduleResolution: 'nodenext',
+        target: 'es2022',
+        noEmit: true,
+        skipLibCheck: true,
+        types: ['node'],
+      },
+      files: ['typed.ts'],
+    }),
+  );
+});
+
+after(() => {
+  if (project) rmSync(project, { recursive: true, force: true });
+});
+
+function run(args: string[]): Promise<{ code: number | null; output: string }> {
+  const child = spawn(process.execPath, args, { cwd: project, stdio: ['ignore', 'pipe', 'pipe'] });
+  let output = '';
+  child.stdout.setEncoding('utf8').on('data', (d: string) => (output += d));
+  child.stderr.setEncoding('utf8').on('data', (d: string) => (output += d));
+  return new Promise((resolve) => {
+    const timer = setTimeout(() => child.kill('SIGKILL'), 40_000);
+    child.once('close', (code) => {
+      clearTimeout(timer);
+      resolve({ code, output });
+    });
+  });
+}
+
+test('a consumer project runs a calculator round through llm-understudy/presets and the openai SDK', { skip: notBuilt }, async () => {
+  const { code, output } = await run(['round.mjs']);
+  assert.equal(code, 0, output);
+  assert.deepEqual(JSON.parse(output.trim().split('\n').at(-1) as string), {
+    id: 'call_calculator',
+    arguments: '{"expression":"6 * 7"}',
+    answer: 'It is 42.',
+  });
+});
+
+test('TypeScript resolves the types of llm-understudy/presets in a consumer project', { skip: notBuilt }, async () => {
+  const { code, output } = await run([join(ROOT, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', '.']);
+  assert.equal(code, 0, output);
+});
