@@ -9,6 +9,7 @@ import { given, isObject } from '../wire-kit/values.js';
 import { VERSION_2026 } from './api-version.js';
 import { cacheControl } from './cache-control.js';
 import { expectArray, expectBoolean, expectEnum, expectObject, expectString, fail, requiredMember, tag } from './wording.js';
+import { pushUserTurn } from '../wire-kit/user-turn.js';
 
 const BLOCK_TAGS = [
   'text',
@@ -242,20 +243,7 @@ export function decodeMessages(raw: unknown, scope: Scope): Message[] {
       messages.push({ role, parts });
       return;
     }
-    // Each tool result is a neutral tool message; the other blocks stay a user message, in order.
-    let pending: Part[] = [];
-    let pushed = false;
-    for (const part of parts) {
-      if (part.type !== 'tool_result') {
-        pending.push(part);
-        continue;
-      }
-      if (pending.length > 0) messages.push({ role: 'user', parts: pending });
-      pending = [];
-      messages.push({ role: 'tool', parts: [part] });
-      pushed = true;
-    }
-    if (pending.length > 0 || !pushed) messages.push({ role: 'user', parts: pending });
+    pushUserTurn(parts, messages);
   });
 
   for (let t = 0; t < turns.length; t++) {

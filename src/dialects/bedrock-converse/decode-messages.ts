@@ -19,26 +19,10 @@ import {
 } from '../bedrock/wording.js';
 import { cachePoint, contentBlock, guardContent } from './decode-blocks.js';
 import type { Scope } from './decode-scope.js';
+import { pushUserTurn } from '../wire-kit/user-turn.js';
 
 const MESSAGE_MEMBERS = new Set(['role', 'content']);
 const ROLES = ['user', 'assistant'] as const;
-
-/** Splits a user message's parts: each tool result its own `tool` message, the rest `user` ones. */
-function userMessages(parts: Part[], out: Message[]): void {
-  let pending: Part[] = [];
-  let pushed = false;
-  for (const part of parts) {
-    if (part.type !== 'tool_result') {
-      pending.push(part);
-      continue;
-    }
-    if (pending.length > 0) out.push({ role: 'user', parts: pending });
-    pending = [];
-    out.push({ role: 'tool', parts: [part] });
-    pushed = true;
-  }
-  if (pending.length > 0 || !pushed) out.push({ role: 'user', parts: pending });
-}
 
 export function decodeMessages(raw: unknown, scope: Scope): Message[] {
   const wire = expectArray(raw, 'messages');
@@ -83,7 +67,7 @@ export function decodeMessages(raw: unknown, scope: Scope): Message[] {
       out.push({ role, parts });
     } else {
       checkAnswered(asked, results, `${path}.content`);
-      userMessages(parts, out);
+      pushUserTurn(parts, out);
     }
     asked = role === 'assistant' ? uses : [];
   });
