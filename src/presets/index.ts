@@ -24,6 +24,7 @@ export {
   type PresetSuccess,
 } from './preset-tool.js';
 export type * from './types.js';
+export { anthropicTool, bedrockTool, geminiFunctionDeclaration, openaiChatTool, responsesTool } from './offer.js';
 
 /** The builders, by function name: `presets.weather.call({ location: 'Paris' })`. */
 export const presets: { readonly [N in PresetName]: PresetTool<N> } = Object.freeze(
