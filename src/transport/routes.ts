@@ -122,6 +122,10 @@ export type RouteResult =
 
 const SESSION_PREFIX = /^\/s\/([^/]+)(\/.*)$/;
 
+/** The last path a pattern route answered (with its frozen params): requests repeat their path
+ * (a Bedrock model's), so the next one skips the patterns and the percent-decoding. */
+let lastPatternMatch: { method: string; path: string; operation: Operation; params: Record<string, string> } | undefined;
+
 export function matchRoute(method: string, rawPath: string): RouteResult {
   let path = rawPath;
   let sessionId: string | undefined;
@@ -142,6 +146,10 @@ export function matchRoute(method: string, rawPath: string): RouteResult {
     const first = methods.values().next().value as Operation;
     return { notFound: true, dialect: first.dialect, allow: [...methods.keys()].join(', '), sessionId };
   }
+  const repeated = lastPatternMatch;
+  if (repeated && repeated.path === path && repeated.method === method) {
+    return { operation: repeated.operation, params: repeated.params, sessionId };
+  }
   let wrongMethod: PatternRoute | undefined;
   for (const route of patternsByFirst.get(firstSegment(path)) ?? openFirst) {
     const m = route.regex.exec(path);
@@ -156,6 +164,8 @@ export function matchRoute(method: string, rawPath: string): RouteResult {
       if (value === undefined) return badPath(m[i + 1], route.spec.dialect);
       params[route.names[i]] = value;
     }
+    Object.freeze(params);
+    lastPatternMatch = { method, path, operation: route.operation, params };
     return { operation: route.operation, params, sessionId };
   }
   if (wrongMethod) return { notFound: true, dialect: wrongMethod.spec.dialect, allow: wrongMethod.spec.method, sessionId };
