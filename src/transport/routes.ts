@@ -200,18 +200,11 @@ function infoPattern(method: string, path: string, sessionId: string | undefined
   return undefined;
 }
 
-let lastEncoded = '';
-let lastDecoded = '';
-
 /** A path segment percent-decoded, or undefined when its escapes are malformed. */
 export function decodedSegment(text: string): string | undefined {
   if (!text.includes('%')) return text;
-  // Requests repeat their segments (a Bedrock model id's `%3A`): the last one decoded is kept.
-  if (text === lastEncoded) return lastDecoded;
   try {
-    lastDecoded = decodeURIComponent(text);
-    lastEncoded = text;
-    return lastDecoded;
+    return decodeURIComponent(text);
   } catch {
     return undefined;
   }
