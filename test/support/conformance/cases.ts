@@ -497,8 +497,9 @@ export const CASES: ConformanceCase[] = [
       if (kind === 'close' && ctx.mode === 'stream' && ctx.driver.streamCutEndsQuietly) {
         const cut = await ctx.client.ask({ prompt: PROMPT }, ctx.mode);
         assert.ok(
-          cut.text.length > 0 && cut.text.length < TEXT.length && TEXT.startsWith(cut.text),
-          `a cut answer (the events before the fault, then nothing) expected, got ${JSON.stringify(cut.text)}`,
+          cut.text.length < TEXT.length && TEXT.startsWith(cut.text),
+          // Empty is a cut answer too: Claude's first two events on InvokeModel carry no text.
+          `a cut answer (a prefix of the text, short of it) expected, got ${JSON.stringify(cut.text)}`,
         );
       } else {
         const error = await rejection(ctx, { prompt: PROMPT });
