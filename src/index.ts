@@ -1,5 +1,5 @@
-export { startUnderstudy, connectUnderstudy, VerificationError, ScenarioBuilder } from './client/index.js';
-export type { Understudy, UnderstudySession, Provider, Loadable, JournalSnapshot } from './client/index.js';
+export { startUnderstudy, createUnderstudy, connectUnderstudy, VerificationError, ScenarioBuilder } from './client/index.js';
+export type { Understudy, UnderstudySession, InProcessOptions, Provider, Loadable, JournalSnapshot } from './client/index.js';
 export type {
   FixtureSpec,
   ScenarioSpec,
@@ -16,3 +16,8 @@ export type { JournalEntry, JournalCounters } from './engine/journal.js';
 export type { SessionOptions } from './engine/session.js';
 export { UnderstudyServer, type ServerOptions } from './server/understudy-server.js';
 export { loadFixtureFile, formatProblems, type FixtureResult, type FixtureProblem } from './engine/fixture-file.js';
+export { UnderstudyModelError } from './in-process/exchange.js';
+/** For the framework-native models' entries (llm-understudy/ai-sdk, /langchain), which share this
+ * module's sessions: not part of the documented API. */
+export { answerInProcess as _answerInProcess, type InProcessCall, type InProcessAnswer } from './in-process/exchange.js';
+export { engineSessionOf as _engineSessionOf } from './client/index.js';

@@ -71,13 +71,26 @@ function checked(value: unknown, source: string, limits: ReplyLimits): FixtureSp
   return result.fixture;
 }
 
+// The engine session behind each in-process handle, for the framework-native models
+// (src/in-process/), which answer from it with no HTTP.
+const engineSessions = new WeakMap<UnderstudySession, Session>();
+
+/** The engine session of a session made in this process (startUnderstudy, createUnderstudy);
+ * undefined for one reached over HTTP (connectUnderstudy). */
+export function engineSessionOf(session: UnderstudySession): Session | undefined {
+  return engineSessions.get(session);
+}
+
 class LocalSession implements UnderstudySession {
   /** Builders of this session; one whose `next` names a missing step is not applied until it resolves. */
   private readonly builders: ScenarioBuilder[] = [];
   constructor(
     private readonly server: UnderstudyServer,
     private readonly session: Session,
-  ) {}
+    private readonly listening = true,
+  ) {
+    engineSessions.set(this, session);
+  }
   get id() {
     return this.session.id;
   }
@@ -85,6 +98,7 @@ class LocalSession implements UnderstudySession {
     return this.session.apiKey;
   }
   url(provider: Provider = 'openai') {
+    if (!this.listening) throw new Error(NOT_LISTENING);
     return this.server.providerUrl(provider);
   }
   scenario(name: string): ScenarioBuilder {
@@ -130,22 +144,46 @@ class LocalSession implements UnderstudySession {
   }
 }
 
+/** What an Understudy with no server takes: the default session's options, fixtures and reply limits. */
+export type InProcessOptions = Pick<ServerOptions, 'defaultSession' | 'fixtures' | 'maxReplyBytes' | 'maxStreamChunks'>;
+
+const NOT_LISTENING =
+  'this Understudy was made by createUnderstudy(): no server is listening, so there is no base URL; use the in-process models (llm-understudy/ai-sdk, llm-understudy/langchain), or startUnderstudy() for HTTP';
+
 /** Starts Understudy in this process on 127.0.0.1 and an ephemeral port unless told otherwise. */
 export async function startUnderstudy(options: ServerOptions = {}): Promise<Understudy> {
+  const server = serverOf(options, 'startUnderstudy()');
+  const { url } = await server.listen();
+  return handleOf(server, url, true);
+}
+
+/** Understudy in this process with no server listening: sessions, scripts, journal and verify()
+ * as with startUnderstudy(), answered only by the in-process framework models
+ * (llm-understudy/ai-sdk, llm-understudy/langchain). `url()` throws; `close()` ends nothing but
+ * the handle. */
+export async function createUnderstudy(options: InProcessOptions = {}): Promise<Understudy> {
+  return handleOf(serverOf(options, 'createUnderstudy()'), '', false);
+}
+
+function serverOf(options: ServerOptions, caller: string): UnderstudyServer {
   // Fixtures given here are checked as any loaded script is (limits included) before the server starts.
   const limits = replyLimits({ replyBytes: options.maxReplyBytes, streamChunks: options.maxStreamChunks });
-  const fixtures = options.fixtures?.map((fixture, i) => checked(fixture, `startUnderstudy() fixtures[${i}]`, limits));
-  const server = new UnderstudyServer(fixtures ? { ...options, fixtures } : options);
-  const { url } = await server.listen();
-  const defaultSession = new LocalSession(server, server.registry.defaultSession);
+  const fixtures = options.fixtures?.map((fixture, i) => checked(fixture, `${caller} fixtures[${i}]`, limits));
+  return new UnderstudyServer(fixtures ? { ...options, fixtures } : options);
+}
+
+function handleOf(server: UnderstudyServer, baseUrl: string, listening: boolean): Understudy {
   return {
-    baseUrl: url,
-    url: (provider: Provider = 'openai') => server.providerUrl(provider),
-    async session(id?: string, sessionOptions: Omit<SessionOptions, 'id'> = {}) {
-      return new LocalSession(server, server.registry.create({ ...sessionOptions, id }));
+    baseUrl,
+    url: (provider: Provider = 'openai') => {
+      if (!listening) throw new Error(NOT_LISTENING);
+      return server.providerUrl(provider);
     },
-    defaultSession,
-    close: (options?: { graceMs?: number }) => server.close(options),
+    async session(id?: string, sessionOptions: Omit<SessionOptions, 'id'> = {}) {
+      return new LocalSession(server, server.registry.create({ ...sessionOptions, id }), listening);
+    },
+    defaultSession: new LocalSession(server, server.registry.defaultSession, listening),
+    close: (options?: { graceMs?: number }) => (listening ? server.close(options) : Promise.resolve()),
   };
 }
 
