@@ -4,7 +4,7 @@
 // handed to the caller, released if the caller aborted during the step's delay.
 
 import { understudyConflict, type NeutralError } from '../core/errors.js';
-import type { ChatRequest, ResolvedReply } from '../core/model.js';
+import type { ChatRequest, ResolvedReply, StreamFault } from '../core/model.js';
 import { answerRequest } from '../engine/exchange.js';
 import { ABORTED_STATUS, newRecord, type JournalRecord } from '../engine/journal.js';
 import type { Session } from '../engine/session.js';
@@ -18,6 +18,8 @@ export class UnderstudyModelError extends Error {
   readonly kind: NeutralError['kind'];
   /** Whether the framework may retry (a scripted 429 or 5xx, as the providers' SDKs decide). */
   readonly isRetryable: boolean;
+  /** A scripted error meant for inside a stream (a streamed call reports it as a stream error). */
+  readonly inStream: boolean;
   constructor(error: NeutralError) {
     super(`Understudy answered ${error.status}${error.code ? ` ${error.code}` : ''}: ${error.message}`);
     this.name = 'UnderstudyModelError';
@@ -25,6 +27,7 @@ export class UnderstudyModelError extends Error {
     this.code = error.code;
     this.kind = error.kind;
     this.isRetryable = error.kind === 'scripted' && (error.status === 429 || error.status >= 500);
+    this.inStream = error.inStream === true;
   }
 }
 
@@ -43,6 +46,8 @@ export interface InProcessAnswer {
   responseId: string;
   /** Seconds since the epoch, from the session clock. */
   created: number;
+  /** The step's failure part-way through its answer, for the model to act out in its own terms. */
+  fault?: StreamFault;
 }
 
 const ABORTED = 'the caller aborted before its answer was delivered';
@@ -92,7 +97,9 @@ export async function answerInProcess(session: Session, request: ChatRequest, ca
   entry.reply = answer.reply;
   entry.usage = answer.reply.usage;
   session.journal.add(entry);
-  return { reply: answer.reply, requestId, responseId: `resp_${session.nextId()}`, created: session.clock };
+  const done: InProcessAnswer = { reply: answer.reply, requestId, responseId: `resp_${session.nextId()}`, created: session.clock };
+  if (answer.fault) done.fault = answer.fault;
+  return done;
 }
 
 function fail(session: Session, entry: JournalRecord, error: NeutralError): UnderstudyModelError {
