@@ -1,0 +1,400 @@
+// The in-process LangChain chat model (llm-understudy/langchain) against sessions of
+// createUnderstudy(), with no server listening: invoke, bindTools, stream, structured output and
+// LangChain's createAgent tool loops, with the same contract checks, journal and verify() as over
+// HTTP, and refusals surfacing as UnderstudyModelError.
+
+import assert from 'node:assert/strict';
+import { after, before, test } from 'node:test';
+import { AIMessage, HumanMessage, SystemMessage, ToolMessage, type AIMessageChunk, type BaseMessage } from '@langchain/core/messages';
+import { tool } from '@langchain/core/tools';
+import { createAgent } from 'langchain';
+import { z } from 'zod';
+import { createUnderstudy, type Understudy, type UnderstudySession } from '../src/client/index.js';
+import { ZERO_CONFIG_TEXT } from '../src/engine/zero-config.js';
+import { UnderstudyChatModel, UnderstudyModelError } from '../src/in-process/langchain/index.js';
+
+let understudy: Understudy;
+before(async () => {
+  understudy = await createUnderstudy();
+});
+after(() => understudy.close());
+
+const TIMEOUT = 10_000;
+
+function chatModel(session: UnderstudySession, fields: { model?: string; maxRetries?: number } = {}) {
+  return new UnderstudyChatModel({ session, maxRetries: 0, ...fields });
+}
+
+/** The geocode → forecast tools, recording each run. */
+function tripTools(ran: [string, unknown][]) {
+  const geocode = tool(
+    async (input: { city: string }) => {
+      ran.push(['geocode', input]);
+      return JSON.stringify({ lat: 45.76, lon: 4.84 });
+    },
+    { name: 'geocode', description: 'Coordinates of a city', schema: z.object({ city: z.string() }) },
+  );
+  const forecast = tool(
+    async (input: { lat: number; lon: number }) => {
+      ran.push(['forecast', input]);
+      return 'sunny, 24 °C';
+    },
+    { name: 'forecast', description: 'Forecast at coordinates', schema: z.object({ lat: z.number(), lon: z.number() }) },
+  );
+  return [geocode, forecast];
+}
+
+/** Scripts user → geocode → (its result) forecast → (its result) the final text. */
+function scriptTrip(session: UnderstudySession, geocodeArgs: Record<string, unknown> = { city: 'Lyon' }) {
+  session
+    .scenario('trip')
+    .whenLatestUser({ contains: 'Lyon' })
+    .callsTool('geocode', geocodeArgs, 'call_geo')
+    .thenWhenToolResult('geocode', 'call_geo')
+    .callsTool('forecast', { lat: 45.76, lon: 4.84 }, 'call_fc')
+    .thenWhenToolResult('forecast', 'call_fc')
+    .replies('Lyon is sunny, 24 °C.');
+}
+
+async function rejection(promise: Promise<unknown>): Promise<unknown> {
+  return promise.then(
+    (value) => assert.fail(`expected an error, got ${JSON.stringify(value)?.slice(0, 200)}`),
+    (error: unknown) => error,
+  );
+}
+
+function modelError(error: unknown, status: number, code: string | null): UnderstudyModelError {
+  assert.ok(error instanceof UnderstudyModelError, `got ${String(error)}`);
+  assert.equal(error.status, status);
+  assert.equal(error.code, code);
+  return error;
+}
+
+async function streamed(run: AsyncIterable<AIMessageChunk>) {
+  const chunks: AIMessageChunk[] = [];
+  for await (const chunk of run) chunks.push(chunk);
+  const whole = chunks.reduce((all, chunk) => all.concat(chunk));
+  return { chunks, whole };
+}
+
+test('invoke: a scripted text, usage and response metadata, journalled, with nothing listening [langchain-inprocess.chat.json +]', async () => {
+  const session = await understudy.session('lc-in-text');
+  assert.throws(() => session.url('openai'), /no server is listening/);
+  assert.throws(() => understudy.url(), /no server is listening/);
+  session.scenario('hello').whenModel('understudy-small').whenLatestUser({ contains: 'hello' }).replies('Hello from the script.');
+
+  const reply = await chatModel(session, { model: 'understudy-small' }).invoke(
+    [new SystemMessage('Be brief.'), new HumanMessage('Say hello')],
+    { signal: AbortSignal.timeout(TIMEOUT) },
+  );
+  assert.equal(reply.content, 'Hello from the script.');
+  assert.equal(reply.response_metadata.finish_reason, 'stop');
+  assert.equal(reply.response_metadata.model_name, 'understudy-small');
+  assert.ok((reply.usage_metadata?.input_tokens ?? 0) > 0);
+  assert.ok((reply.usage_metadata?.output_tokens ?? 0) > 0);
+  assert.equal(reply.usage_metadata?.total_tokens, reply.usage_metadata!.input_tokens + reply.usage_metadata!.output_tokens);
+
+  const { entries } = await session.journal();
+  assert.deepEqual(
+    entries.map((e) => [e.route, e.status, e.stream, e.script, e.requestId === reply.response_metadata.request_id]),
+    [['langchain invoke', 200, false, 'hello', true]],
+  );
+  assert.deepEqual(
+    entries[0].request?.messages.map((m) => [m.role, m.parts.map((p) => (p.type === 'text' ? p.text : p.type))]),
+    [
+      ['system', ['Be brief.']],
+      ['user', ['Say hello']],
+    ],
+  );
+  await session.verify();
+});
+
+test('invoke: no script matched surfaces as a 409 no_match naming the near miss [langchain-inprocess.chat.json -]', async () => {
+  const session = await understudy.session('lc-in-nomatch');
+  session.scenario('weather').whenLatestUser({ contains: 'Paris' }).replies('Sunny.');
+  const error = modelError(await rejection(chatModel(session).invoke('What about Lyon?')), 409, 'no_match');
+  assert.equal(error.kind, 'no_match');
+  assert.match(error.message, /scenario "weather" step "step-1"/);
+  assert.match(error.message, /Lyon/);
+  const { entries, counters } = await session.journal();
+  assert.deepEqual([entries.length, entries[0].status, counters.unmatched], [1, 409, 1]);
+});
+
+test('bindTools: a scripted tool call with its id and arguments, then the answer on its result [langchain-inprocess.tools.json +]', async () => {
+  const session = await understudy.session('lc-in-tools');
+  session
+    .scenario('weather')
+    .whenHasTool('weather')
+    .callsTool('weather', { city: 'Paris' }, 'call_paris')
+    .thenWhenToolResult('weather', 'call_paris', 'sunny in Paris')
+    .replies('Paris is sunny.');
+  const weather = tool(async (input: { city: string }) => `sunny in ${input.city}`, {
+    name: 'weather',
+    description: 'Current weather for a city',
+    schema: z.object({ city: z.string() }),
+  });
+  const model = chatModel(session).bindTools([weather], { tool_choice: 'auto' });
+  const question = new HumanMessage('Weather in Paris?');
+  const first = await model.invoke([question]);
+  assert.deepEqual(
+    first.tool_calls?.map((c) => [c.name, c.args, c.id]),
+    [['weather', { city: 'Paris' }, 'call_paris']],
+  );
+  assert.equal(first.response_metadata.finish_reason, 'tool_calls');
+  const result = (await weather.invoke(first.tool_calls![0])) as ToolMessage;
+  const second = await model.invoke([question, first, result]);
+  assert.equal(second.content, 'Paris is sunny.');
+
+  const { entries } = await session.journal();
+  const sent = entries[0].request!;
+  assert.equal(sent.tools[0].name, 'weather');
+  assert.deepEqual((sent.tools[0].parameters as { required?: string[] }).required, ['city']);
+  assert.deepEqual(sent.toolChoice, { type: 'auto' });
+  await session.verify({
+    toolCalled: [{ name: 'weather', id: 'call_paris', arguments: { city: 'Paris' }, result: 'sunny in Paris', times: 1 }],
+  });
+});
+
+test('bindTools: a scripted call whose arguments violate the bound schema is a 409 fixture_mismatch, nothing consumed [langchain-inprocess.tools.json -]', async () => {
+  const session = await understudy.session('lc-in-mismatch');
+  session.scenario('weather').callsTool('weather', { city: 75001 }, 'call_zip').then().replies('Done.');
+  const stringCity = tool(async () => 'sunny', { name: 'weather', description: 'Weather', schema: z.object({ city: z.string() }) });
+  const error = modelError(await rejection(chatModel(session).bindTools([stringCity]).invoke('Weather?')), 409, 'fixture_mismatch');
+  assert.equal(error.kind, 'mismatch');
+  assert.match(error.message, /city/);
+
+  const numberCity = tool(async () => 'sunny', { name: 'weather', description: 'Weather', schema: z.object({ city: z.number() }) });
+  const reply = await chatModel(session).bindTools([numberCity]).invoke('Weather?');
+  assert.deepEqual(
+    reply.tool_calls?.map((c) => c.args),
+    [{ city: 75001 }],
+  );
+  const { entries, counters } = await session.journal();
+  assert.deepEqual(
+    entries.map((e) => [e.status, e.error?.code ?? null, e.step ?? null]),
+    [
+      [409, 'fixture_mismatch', 'step-1'],
+      [200, null, 'step-1'],
+    ],
+  );
+  assert.deepEqual([counters.mismatched, counters.matched], [1, 1]);
+});
+
+test('stream: the scripted chunks, one by one, then the finish reason and usage [langchain-inprocess.chat.stream +]', async () => {
+  const session = await understudy.session('lc-in-stream');
+  session.scenario('story').replies('Once upon a time.', { chunks: ['Once', ' upon', ' a time.'] });
+  const { chunks, whole } = await streamed(await chatModel(session).stream('Tell me a story', { signal: AbortSignal.timeout(TIMEOUT) }));
+  assert.deepEqual(
+    chunks.map((c) => c.content),
+    ['Once', ' upon', ' a time.', ''],
+  );
+  assert.equal(whole.content, 'Once upon a time.');
+  assert.equal(whole.response_metadata.finish_reason, 'stop');
+  assert.ok((whole.usage_metadata?.output_tokens ?? 0) > 0);
+  const { entries } = await session.journal();
+  assert.deepEqual(
+    entries.map((e) => [e.route, e.stream, e.status]),
+    [['langchain stream', true, 200]],
+  );
+});
+
+test('stream: a fault part-way delivers the chunks before it, then throws the fault error [langchain-inprocess.chat.stream -]', async () => {
+  const session = await understudy.session('lc-in-stream-fault');
+  session
+    .scenario('story')
+    .replies('Once upon a time.', { chunks: ['Once', ' upon', ' a time.'] })
+    .withFault({ kind: 'error', afterChunks: 2, error: { status: 503, message: 'overloaded' } });
+  const seen: unknown[] = [];
+  const error = await rejection(
+    (async () => {
+      for await (const chunk of await chatModel(session).stream('Tell me a story')) seen.push(chunk.content);
+    })(),
+  );
+  assert.deepEqual(seen, ['Once', ' upon']);
+  const modelErr = modelError(error, 503, null);
+  assert.match(modelErr.message, /overloaded/);
+});
+
+test('bindTools stream: tool calls arrive as tool_call_chunks and merge into tool_calls [langchain-inprocess.tools.stream +]', async () => {
+  const session = await understudy.session('lc-in-tools-stream');
+  session.scenario('two').callsTools([
+    { name: 'geocode', arguments: { city: 'Lyon' }, id: 'call_a' },
+    { name: 'geocode', arguments: { city: 'Paris' }, id: 'call_b' },
+  ]);
+  const [geocode] = tripTools([]);
+  const { chunks, whole } = await streamed(await chatModel(session).bindTools([geocode]).stream('Where are Lyon and Paris?'));
+  assert.deepEqual(
+    chunks.flatMap((c) => c.tool_call_chunks ?? []).map((c) => [c.index, c.id, c.name, c.args]),
+    [
+      [0, 'call_a', 'geocode', '{"city":"Lyon"}'],
+      [1, 'call_b', 'geocode', '{"city":"Paris"}'],
+    ],
+  );
+  assert.deepEqual(
+    whole.tool_calls?.map((c) => [c.id, c.name, c.args]),
+    [
+      ['call_a', 'geocode', { city: 'Lyon' }],
+      ['call_b', 'geocode', { city: 'Paris' }],
+    ],
+  );
+  assert.equal(whole.response_metadata.finish_reason, 'tool_calls');
+});
+
+test('bindTools stream: a contract failure throws before any chunk, nothing consumed [langchain-inprocess.tools.stream -]', async () => {
+  const session = await understudy.session('lc-in-tools-stream-mismatch');
+  session.scenario('trip').callsTool('geocode', { town: 'Lyon' }, 'call_geo');
+  const [geocode] = tripTools([]);
+  const seen: unknown[] = [];
+  const error = await rejection(
+    (async () => {
+      for await (const chunk of await chatModel(session).bindTools([geocode]).stream('Where is Lyon?')) seen.push(chunk);
+    })(),
+  );
+  modelError(error, 409, 'fixture_mismatch');
+  assert.deepEqual(seen, []);
+  const report = await session.check();
+  assert.equal(report.ok, false);
+  assert.match(report.report, /was never used/);
+});
+
+function lastText(messages: BaseMessage[]): string {
+  const last = messages[messages.length - 1];
+  assert.ok(AIMessage.isInstance(last), `the run ends with ${last?.type}`);
+  return last.text;
+}
+
+test('createAgent: the two-tool loop runs to the final text, every step used [langchain-inprocess.agent-loop.json +]', async () => {
+  const session = await understudy.session('lc-in-agent');
+  scriptTrip(session);
+  const ran: [string, unknown][] = [];
+  const agent = createAgent({ model: chatModel(session), tools: tripTools(ran) });
+  const result = await agent.invoke(
+    { messages: [{ role: 'user', content: 'Weather in Lyon?' }] },
+    { signal: AbortSignal.timeout(TIMEOUT) },
+  );
+  assert.equal(lastText(result.messages), 'Lyon is sunny, 24 °C.');
+  assert.deepEqual(ran, [
+    ['geocode', { city: 'Lyon' }],
+    ['forecast', { lat: 45.76, lon: 4.84 }],
+  ]);
+  await session.verify({
+    toolCalled: [
+      { name: 'geocode', id: 'call_geo', arguments: { city: 'Lyon' }, result: { lat: 45.76, lon: 4.84 }, times: 1 },
+      { name: 'forecast', id: 'call_fc', arguments: { lat: 45.76, lon: 4.84 }, result: 'sunny, 24 °C', times: 1 },
+    ],
+    toolOrder: ['geocode', 'forecast'],
+  });
+  const { entries } = await session.journal();
+  assert.deepEqual(
+    entries.map((e) => [e.step, e.status]),
+    [
+      ['step-1', 200],
+      ['step-2', 200],
+      ['step-3', 200],
+    ],
+  );
+});
+
+test('createAgent: zero-config calls the tool with schema-valid arguments, then says the zero-config sentence [langchain-inprocess.agent-loop.json +]', async () => {
+  const session = await understudy.session('lc-in-agent-zero', { fallback: 'auto' });
+  const ran: unknown[] = [];
+  const booking = tool(
+    async (input) => {
+      ran.push(input);
+      return 'booked';
+    },
+    {
+      name: 'book_table',
+      description: 'Books a table',
+      schema: z.object({ restaurant: z.string().min(3), guests: z.number().int().min(1).max(12), time: z.enum(['19:00', '20:00']) }),
+    },
+  );
+  const agent = createAgent({ model: chatModel(session), tools: [booking] });
+  const result = await agent.invoke({ messages: [{ role: 'user', content: 'Book me a table' }] }, { signal: AbortSignal.timeout(TIMEOUT) });
+  assert.equal(lastText(result.messages), ZERO_CONFIG_TEXT);
+  assert.equal(ran.length, 1);
+  const args = ran[0] as { restaurant: string; guests: number; time: string };
+  assert.ok(args.restaurant.length >= 3 && args.guests >= 1 && ['19:00', '20:00'].includes(args.time), JSON.stringify(args));
+  await session.verify({ toolCalled: [{ name: 'book_table', times: 1 }] });
+  const { entries } = await session.journal();
+  assert.deepEqual(
+    entries.map((e) => [e.source, e.status]),
+    [
+      ['zero_config', 200],
+      ['zero_config', 200],
+    ],
+  );
+});
+
+test('createAgent: a contract failure stops the run with the 409, no tool runs, nothing consumed [langchain-inprocess.agent-loop.json -]', async () => {
+  const session = await understudy.session('lc-in-agent-mismatch');
+  scriptTrip(session, { town: 'Lyon' });
+  const ran: [string, unknown][] = [];
+  const agent = createAgent({ model: chatModel(session), tools: tripTools(ran) });
+  const error = await rejection(
+    agent.invoke({ messages: [{ role: 'user', content: 'Weather in Lyon?' }] }, { signal: AbortSignal.timeout(TIMEOUT) }),
+  );
+  modelError(error, 409, 'fixture_mismatch');
+  assert.deepEqual(ran, []);
+  const { entries, counters } = await session.journal();
+  assert.deepEqual(
+    entries.map((e) => [e.status, e.error?.code]),
+    [[409, 'fixture_mismatch']],
+  );
+  assert.deepEqual([counters.mismatched, counters.matched], [1, 0]);
+  const report = await session.check();
+  assert.match(report.report, /step "step-1" was never used/);
+  assert.match(report.report, /fixture_mismatch/);
+});
+
+test('createAgent streamMode "messages": the final answer streams as the scripted chunks [langchain-inprocess.agent-loop.stream +]', async () => {
+  const session = await understudy.session('lc-in-agent-stream');
+  session
+    .scenario('trip')
+    .whenLatestUser({ contains: 'Lyon' })
+    .callsTool('geocode', { city: 'Lyon' }, 'call_geo')
+    .thenWhenToolResult('geocode', 'call_geo')
+    .replies('Lyon is at 45.76, 4.84.', { chunks: ['Lyon is', ' at 45.76,', ' 4.84.'] });
+  const ran: [string, unknown][] = [];
+  const agent = createAgent({ model: chatModel(session), tools: tripTools(ran) });
+  const texts: string[] = [];
+  const stream = await agent.stream(
+    { messages: [{ role: 'user', content: 'Where is Lyon?' }] },
+    { streamMode: 'messages', signal: AbortSignal.timeout(TIMEOUT) },
+  );
+  for await (const [message] of stream) {
+    if (AIMessage.isInstance(message) || message.type === 'ai') texts.push(message.text);
+  }
+  assert.deepEqual(
+    texts.filter((t) => t !== ''),
+    ['Lyon is', ' at 45.76,', ' 4.84.'],
+  );
+  assert.deepEqual(ran, [['geocode', { city: 'Lyon' }]]);
+  const { entries } = await session.journal();
+  assert.deepEqual(
+    entries.map((e) => [e.route, e.stream]),
+    [
+      ['langchain stream', true],
+      ['langchain stream', true],
+    ],
+  );
+  await session.verify();
+});
+
+test('createAgent streamMode "messages": a contract failure ends the stream with the 409 [langchain-inprocess.agent-loop.stream -]', async () => {
+  const session = await understudy.session('lc-in-agent-stream-mismatch');
+  scriptTrip(session, { city: 69000 });
+  const ran: [string, unknown][] = [];
+  const agent = createAgent({ model: chatModel(session), tools: tripTools(ran) });
+  const error = await rejection(
+    (async () => {
+      const stream = await agent.stream(
+        { messages: [{ role: 'user', content: 'Weather in Lyon?' }] },
+        { streamMode: 'messages', signal: AbortSignal.timeout(TIMEOUT) },
+      );
+      for await (const part of stream) void part;
+    })(),
+  );
+  modelError(error, 409, 'fixture_mismatch');
+  assert.deepEqual(ran, []);
+});
