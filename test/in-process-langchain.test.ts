@@ -7,11 +7,30 @@ import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import { AIMessage, HumanMessage, SystemMessage, ToolMessage, type AIMessageChunk, type BaseMessage } from '@langchain/core/messages';
 import { tool } from '@langchain/core/tools';
-import { createAgent } from 'langchain';
 import { z } from 'zod';
-import { createUnderstudy, type Understudy, type UnderstudySession } from '../src/client/index.js';
+import { connectUnderstudy, createUnderstudy, startUnderstudy, type Understudy, type UnderstudySession } from '../src/client/index.js';
+import type { JsonValue } from '../src/core/model.js';
 import { ZERO_CONFIG_TEXT } from '../src/engine/zero-config.js';
-import { UnderstudyChatModel, UnderstudyModelError } from '../src/in-process/langchain/index.js';
+import { UnderstudyChatModel, UnderstudyFaultError, UnderstudyModelError } from '../src/in-process/langchain/index.js';
+
+// An application writes `import { createAgent } from 'langchain'`. Here the type checker must not
+// follow that specifier: langchain's root types pull in @langchain/core/testing's augmentation of
+// vitest's Assertion, whose type parameters clash with src/runners/vitest.ts's (TS2428). So the
+// test loads it by a specifier held in a variable, typed as much as it uses.
+interface Agent {
+  invoke(
+    input: { messages: unknown[] },
+    config?: { signal?: AbortSignal },
+  ): Promise<{ messages: BaseMessage[]; structuredResponse?: unknown }>;
+  stream(
+    input: { messages: unknown[] },
+    config: { streamMode: 'messages'; signal?: AbortSignal },
+  ): Promise<AsyncIterable<[BaseMessage, Record<string, unknown>]>>;
+}
+const LANGCHAIN = 'langchain';
+const { createAgent } = (await import(LANGCHAIN)) as {
+  createAgent: (params: { model: UnderstudyChatModel; tools: unknown[]; responseFormat?: unknown }) => Agent;
+};
 
 let understudy: Understudy;
 before(async () => {
@@ -45,7 +64,7 @@ function tripTools(ran: [string, unknown][]) {
 }
 
 /** Scripts user → geocode → (its result) forecast → (its result) the final text. */
-function scriptTrip(session: UnderstudySession, geocodeArgs: Record<string, unknown> = { city: 'Lyon' }) {
+function scriptTrip(session: UnderstudySession, geocodeArgs: JsonValue = { city: 'Lyon' }) {
   session
     .scenario('trip')
     .whenLatestUser({ contains: 'Lyon' })
@@ -397,4 +416,175 @@ test('createAgent streamMode "messages": a contract failure ends the stream with
   );
   modelError(error, 409, 'fixture_mismatch');
   assert.deepEqual(ran, []);
+});
+
+const Person = z.object({ name: z.string(), age: z.number().int() }).describe('A person');
+
+test('withStructuredOutput: a zod schema becomes a json_schema output, the scripted JSON is parsed [langchain-inprocess.structured.json +]', async () => {
+  const session = await understudy.session('lc-in-structured');
+  session.scenario('person').repliesJson({ name: 'Ada', age: 36 });
+  const structured = chatModel(session).withStructuredOutput(Person, { name: 'person', includeRaw: true });
+  const { parsed, raw } = await structured.invoke('Who wrote the first program?');
+  assert.deepEqual(parsed, { name: 'Ada', age: 36 });
+  assert.equal(raw.content, '{"name":"Ada","age":36}');
+  const { entries } = await session.journal();
+  const output = entries[0].request!.output;
+  assert.equal(output.type, 'json_schema');
+  assert.equal(output.type === 'json_schema' && output.name, 'person');
+  assert.deepEqual(output.type === 'json_schema' && (output.schema as { required?: string[] }).required, ['name', 'age']);
+  assert.deepEqual(entries[0].request!.tools, []);
+
+  session.scenario('any-json').repliesJson({ ok: true });
+  const jsonMode = await chatModel(session)
+    .withStructuredOutput(z.object({ ok: z.boolean() }), { method: 'jsonMode' })
+    .invoke('Is it ok? Answer in JSON.');
+  assert.deepEqual(jsonMode, { ok: true });
+  assert.deepEqual((await session.journal()).entries[1].request!.output, { type: 'json_object' });
+});
+
+test('withStructuredOutput: scripted JSON the schema refuses is a 409 fixture_mismatch [langchain-inprocess.structured.json -]', async () => {
+  const session = await understudy.session('lc-in-structured-mismatch');
+  session.scenario('person').repliesJson({ name: 'Ada', age: 'thirty-six' });
+  const error = modelError(await rejection(chatModel(session).withStructuredOutput(Person).invoke('Who?')), 409, 'fixture_mismatch');
+  assert.match(error.message, /age/);
+  const { counters } = await session.journal();
+  assert.deepEqual([counters.mismatched, counters.matched], [1, 0]);
+});
+
+test('createAgent responseFormat: the provider strategy asks for json_schema and returns the structured response [langchain-inprocess.structured.json +]', async () => {
+  const session = await understudy.session('lc-in-agent-structured');
+  session.scenario('person').repliesJson({ name: 'Grace', age: 85 });
+  const agent = createAgent({ model: chatModel(session), tools: [], responseFormat: Person });
+  const result = await agent.invoke(
+    { messages: [{ role: 'user', content: 'Who found the first bug?' }] },
+    { signal: AbortSignal.timeout(TIMEOUT) },
+  );
+  assert.deepEqual(result.structuredResponse, { name: 'Grace', age: 85 });
+  const { entries } = await session.journal();
+  assert.equal(entries[0].request!.output.type, 'json_schema');
+});
+
+test('a scripted 429 surfaces as UnderstudyModelError, retryable; a scripted 503 is retried under maxRetries [langchain-inprocess.errors.json +]', async () => {
+  const session = await understudy.session('lc-in-errors');
+  session
+    .scenario('busy')
+    .fails(429, 'Rate limit reached', { code: 'rate_limit_exceeded' })
+    .then()
+    .fails(503, 'Overloaded')
+    .then()
+    .replies('Recovered.');
+  const error = modelError(await rejection(chatModel(session).invoke('Hi')), 429, 'rate_limit_exceeded');
+  assert.equal(error.kind, 'scripted');
+  assert.equal(error.isRetryable, true);
+  assert.match(error.message, /Rate limit reached/);
+
+  // LangChain's own retry (AsyncCaller) takes the 503 and asks again: the next step answers.
+  const reply = await chatModel(session, { maxRetries: 1 }).invoke('Hi', { signal: AbortSignal.timeout(TIMEOUT) });
+  assert.equal(reply.content, 'Recovered.');
+  const { entries } = await session.journal();
+  assert.deepEqual(
+    entries.map((e) => e.status),
+    [429, 503, 200],
+  );
+});
+
+test('a 409 is never retried, whatever maxRetries says [langchain-inprocess.errors.json -]', async () => {
+  const session = await understudy.session('lc-in-errors-no-retry');
+  session.scenario('weather').whenLatestUser({ contains: 'Paris' }).replies('Sunny.');
+  modelError(await rejection(chatModel(session, { maxRetries: 3 }).invoke('Lyon?')), 409, 'no_match');
+  const { entries } = await session.journal();
+  assert.equal(entries.length, 1);
+});
+
+test('abort during a delayed step: the call rejects with the abort, nothing is consumed, the step answers next time', async () => {
+  const session = await understudy.session('lc-in-abort');
+  session.scenario('slow').replies('Finally.').delayedBy(400);
+  const controller = new AbortController();
+  setTimeout(() => controller.abort(new Error('the caller gave up')), 30);
+  const error = await rejection(chatModel(session).invoke('Hi', { signal: controller.signal }));
+  assert.match(String((error as Error).message), /gave up|abort/i);
+  const before = await session.journal();
+  assert.deepEqual(
+    before.entries.map((e) => [e.status, e.error?.code]),
+    [[499, 'client_closed_request']],
+  );
+  assert.deepEqual([before.counters.aborted, before.counters.matched], [1, 0]);
+
+  const reply = await chatModel(session).invoke('Hi', { signal: AbortSignal.timeout(TIMEOUT) });
+  assert.equal(reply.content, 'Finally.');
+});
+
+test('a session reached over HTTP (connectUnderstudy) is refused with a clear message', async () => {
+  const server = await startUnderstudy();
+  try {
+    const remote = await connectUnderstudy(server.baseUrl);
+    const session = await remote.session('lc-in-remote');
+    assert.throws(() => new UnderstudyChatModel({ session }), /needs a session of this process.*connectUnderstudy/);
+  } finally {
+    await server.close();
+  }
+});
+
+test('faults: a whole answer with a fault fails; a truncated stream ends without its last chunk; a stall waits for the timeout', async () => {
+  const session = await understudy.session('lc-in-faults');
+  session
+    .scenario('faults')
+    .replies('Cut short.')
+    .withFault({ kind: 'close' })
+    .then()
+    .replies('One two three.', { chunks: ['One', ' two', ' three.'] })
+    .withFault({ kind: 'truncate', afterChunks: 2 })
+    .then()
+    .replies('Never.')
+    .withFault({ kind: 'stall', afterChunks: 0 });
+  const closed = await rejection(chatModel(session).invoke('Hi'));
+  assert.ok(closed instanceof UnderstudyFaultError && closed.fault === 'close', String(closed));
+
+  const { chunks, whole } = await streamed(await chatModel(session).stream('Hi'));
+  assert.deepEqual(
+    chunks.map((c) => c.content),
+    ['One', ' two'],
+  );
+  assert.equal(whole.usage_metadata, undefined);
+  assert.equal(whole.response_metadata.finish_reason, undefined);
+
+  const started = Date.now();
+  const stalled = await rejection(chatModel(session).invoke('Hi', { timeout: 100 }));
+  assert.match(String(stalled), /abort|timeout/i);
+  assert.ok(Date.now() - started >= 90, 'the stall lasted until the timeout');
+});
+
+test('messages: tool results with status error, images, developer messages and tool_choice map to the neutral request', async () => {
+  const session = await understudy.session('lc-in-messages', { fallback: 'auto' });
+  const [geocode, forecast] = tripTools([]);
+  const history = [
+    new SystemMessage({ content: 'Be terse.', additional_kwargs: { __openai_role__: 'developer' } }),
+    new HumanMessage({
+      content: [
+        { type: 'text', text: 'Where is this?' },
+        { type: 'image_url', image_url: { url: 'https://example.test/lyon.png' } },
+        { type: 'image', data: 'iVBORw0KGgo=', mimeType: 'image/png' },
+      ],
+    }),
+    new AIMessage({ content: '', tool_calls: [{ id: 'call_geo', name: 'geocode', args: { city: 'Lyon' } }] }),
+    new ToolMessage({ content: 'geocoder down', tool_call_id: 'call_geo', status: 'error' }),
+  ];
+  await chatModel(session).bindTools([geocode, forecast], { tool_choice: 'any', parallel_tool_calls: false }).invoke(history);
+  const request = (await session.journal()).entries[0].request!;
+  assert.deepEqual(
+    request.messages.map((m) => m.role),
+    ['developer', 'user', 'assistant', 'tool'],
+  );
+  assert.deepEqual(request.messages[1].parts.slice(1), [
+    { type: 'image', url: 'https://example.test/lyon.png' },
+    { type: 'image', url: 'data:image/png;base64,iVBORw0KGgo=', mediaType: 'image/png' },
+  ]);
+  assert.deepEqual(request.messages[3].parts, [
+    { type: 'tool_result', callId: 'call_geo', name: 'geocode', content: 'geocoder down', isError: true },
+  ]);
+  assert.deepEqual(request.toolChoice, { type: 'required' });
+  assert.equal(request.parallelToolCalls, false);
+
+  const named = chatModel(session).bindTools([geocode], { tool_choice: 'forecast' });
+  await assert.rejects(named.invoke('Hi'), /tool_choice names "forecast", which is not a bound tool/);
 });

@@ -81,7 +81,13 @@ function stall(signal: AbortSignal | undefined): Promise<never> {
     );
   }
   return new Promise((_, reject) => {
-    const fail = () => reject(signal.reason ?? new DOMException('the caller aborted a stalled answer', 'AbortError'));
+    // A stalled connection keeps a process alive; AbortSignal.timeout's timer does not, so the
+    // stall holds a timer of its own until the signal ends it.
+    const alive = setInterval(() => {}, 60_000);
+    const fail = () => {
+      clearInterval(alive);
+      reject(signal.reason ?? new DOMException('the caller aborted a stalled answer', 'AbortError'));
+    };
     if (signal.aborted) fail();
     else signal.addEventListener('abort', fail, { once: true });
   });
