@@ -585,6 +585,10 @@ test('messages: tool results with status error, images, developer messages and t
   assert.deepEqual(request.toolChoice, { type: 'required' });
   assert.equal(request.parallelToolCalls, false);
 
-  const named = chatModel(session).bindTools([geocode], { tool_choice: 'forecast' });
+  // Refused at once, before any request, and not retried under maxRetries.
+  const named = chatModel(session, { maxRetries: 3 }).bindTools([geocode], { tool_choice: 'forecast' });
+  const started = Date.now();
   await assert.rejects(named.invoke('Hi'), /tool_choice names "forecast", which is not a bound tool/);
+  assert.ok(Date.now() - started < 900, `refused after ${Date.now() - started} ms`);
+  assert.equal((await session.journal()).entries.length, 1);
 });

@@ -131,25 +131,25 @@ export class UnderstudyChatModel extends BaseChatModel<UnderstudyChatModelCallOp
     await runManager?.handleLLMNewToken('', undefined, undefined, undefined, undefined, { chunk: last });
   }
 
-  /** The session's answer, retried as LangChain retries a provider call (maxRetries; a scripted 5xx
-   * or a 429 with a short retry-after), built anew for each attempt. */
+  /** The session's answer, retried as LangChain retries a provider call (maxRetries: a scripted
+   * 5xx, a 429 whose message says when to try again). The request is made once, outside the
+   * retries: a call the model cannot express fails at once. */
   private answer(messages: BaseMessage[], options: this['ParsedCallOptions'], stream: boolean): Promise<InProcessAnswer> {
-    const route = stream ? 'langchain stream' : 'langchain invoke';
-    const operation = stream ? 'langchain.stream' : 'langchain.invoke';
-    return this.caller.callWithOptions({ signal: options.signal }, () => {
-      const tools = toolDefinitions(options.tools, options.strict);
-      const request = neutralRequest({
-        model: this.model,
-        messages: neutralMessages(messages),
-        tools,
-        toolChoice: toolChoiceOf(options.tool_choice, tools),
-        parallelToolCalls: options.parallel_tool_calls,
-        output: outputOf(options.response_format),
-        stream,
-        maxOutputTokens: this.maxTokens,
-      });
-      return _answerInProcess(this.engineSession, request, { route, operation, signal: options.signal });
+    const tools = toolDefinitions(options.tools, options.strict);
+    const request = neutralRequest({
+      model: this.model,
+      messages: neutralMessages(messages),
+      tools,
+      toolChoice: toolChoiceOf(options.tool_choice, tools),
+      parallelToolCalls: options.parallel_tool_calls,
+      output: outputOf(options.response_format),
+      stream,
+      maxOutputTokens: this.maxTokens,
     });
+    const call = stream
+      ? { route: 'langchain stream', operation: 'langchain.stream', signal: options.signal }
+      : { route: 'langchain invoke', operation: 'langchain.invoke', signal: options.signal };
+    return this.caller.callWithOptions({ signal: options.signal }, () => _answerInProcess(this.engineSession, request, call));
   }
 
   override withStructuredOutput<RunOutput extends Record<string, any> = Record<string, any>>(
