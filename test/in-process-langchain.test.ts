@@ -7,6 +7,7 @@ import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import { AIMessage, HumanMessage, SystemMessage, ToolMessage, type AIMessageChunk, type BaseMessage } from '@langchain/core/messages';
 import { tool } from '@langchain/core/tools';
+import fc from 'fast-check';
 import { z } from 'zod';
 import { connectUnderstudy, createUnderstudy, startUnderstudy, type Understudy, type UnderstudySession } from '../src/client/index.js';
 import type { JsonValue } from '../src/core/model.js';
@@ -591,4 +592,119 @@ test('messages: tool results with status error, images, developer messages and t
   await assert.rejects(named.invoke('Hi'), /tool_choice names "forecast", which is not a bound tool/);
   assert.ok(Date.now() - started < 900, `refused after ${Date.now() - started} ms`);
   assert.equal((await session.journal()).entries.length, 1);
+});
+
+test('createAgent: a tool that throws sends its error back as an error result, and the loop ends on it', async () => {
+  const session = await understudy.session('lc-in-agent-tool-error');
+  session
+    .scenario('trip')
+    .callsTools([
+      { name: 'geocode', arguments: { city: 'Lyon' }, id: 'call_lyon' },
+      { name: 'geocode', arguments: { city: 'Atlantis' }, id: 'call_atlantis' },
+    ])
+    .thenWhenToolResult('geocode', 'call_atlantis')
+    .replies('Lyon is at 45.76, 4.84; Atlantis is nowhere.');
+  const geocode = tool(
+    async (input: { city: string }) => {
+      if (input.city === 'Atlantis') throw new Error('no such city');
+      return '45.76, 4.84';
+    },
+    { name: 'geocode', description: 'Coordinates of a city', schema: z.object({ city: z.string() }) },
+  );
+  const agent = createAgent({ model: chatModel(session), tools: [geocode] });
+  const result = await agent.invoke(
+    { messages: [{ role: 'user', content: 'Where are Lyon and Atlantis?' }] },
+    { signal: AbortSignal.timeout(TIMEOUT) },
+  );
+  assert.equal(lastText(result.messages), 'Lyon is at 45.76, 4.84; Atlantis is nowhere.');
+  const { entries } = await session.journal();
+  const results = entries[1].request!.messages.flatMap((m) => m.parts).filter((p) => p.type === 'tool_result');
+  assert.deepEqual(
+    results.map((p) => [p.callId, p.name, p.isError]),
+    [
+      ['call_lyon', 'geocode', false],
+      ['call_atlantis', 'geocode', true],
+    ],
+  );
+  await session.verify({ toolCalled: [{ name: 'geocode', times: 2 }] });
+});
+
+test('withStructuredOutput functionCalling: the schema is the one tool the script must call, its arguments the output', async () => {
+  const session = await understudy.session('lc-in-structured-tool');
+  session.scenario('person').whenHasTool('person').callsTool('person', { name: 'Ada', age: 36 });
+  const person = await chatModel(session).withStructuredOutput(Person, { name: 'person', method: 'functionCalling' }).invoke('Who?');
+  assert.deepEqual(person, { name: 'Ada', age: 36 });
+  const request = (await session.journal()).entries[0].request!;
+  assert.deepEqual(
+    [request.tools.map((t) => t.name), request.toolChoice, request.output.type],
+    [['person'], { type: 'named', name: 'person' }, 'text'],
+  );
+});
+
+test('property: any scripted chunks stream as exactly those chunks, and invoke answers their concatenation', async () => {
+  const session = await understudy.session('lc-in-chunks-property');
+  const model = chatModel(session);
+  await fc.assert(
+    fc.asyncProperty(
+      fc.array(fc.string({ minLength: 1, maxLength: 12, unit: 'grapheme' }), { minLength: 1, maxLength: 8 }),
+      async (chunks) => {
+        await session.reset();
+        session.scenario('text').replies(chunks.join(''), { chunks }).then().replies(chunks.join(''), { chunks });
+        const { chunks: streamedChunks, whole } = await streamed(await model.stream('Hi'));
+        assert.deepEqual(
+          streamedChunks.map((c) => c.content),
+          [...chunks, ''],
+        );
+        assert.equal(whole.content, chunks.join(''));
+        assert.equal((await model.invoke('Hi')).content, chunks.join(''));
+      },
+    ),
+    { numRuns: 40 },
+  );
+});
+
+test('property: a conversation of text, tool calls and results keeps its roles, texts and call ids in order', async () => {
+  const session = await understudy.session('lc-in-history-property', { fallback: 'auto' });
+  const model = chatModel(session);
+  const turn = fc.oneof(
+    fc.record({ kind: fc.constant('system' as const), text: fc.string({ minLength: 1 }) }),
+    fc.record({ kind: fc.constant('human' as const), text: fc.string({ minLength: 1 }) }),
+    fc.record({ kind: fc.constant('ai' as const), text: fc.string({ minLength: 1 }) }),
+    fc.record({
+      kind: fc.constant('call' as const),
+      id: fc.stringMatching(/^call_[a-z0-9]{1,8}$/),
+      result: fc.string(),
+      failed: fc.boolean(),
+    }),
+  );
+  await fc.assert(
+    fc.asyncProperty(fc.array(turn, { minLength: 1, maxLength: 8 }), async (turns) => {
+      await session.reset();
+      const history: BaseMessage[] = [];
+      const expected: [string, string][] = [];
+      for (const t of turns) {
+        if (t.kind === 'system') history.push(new SystemMessage(t.text));
+        else if (t.kind === 'human') history.push(new HumanMessage(t.text));
+        else if (t.kind === 'ai') history.push(new AIMessage(t.text));
+        else {
+          history.push(new AIMessage({ content: '', tool_calls: [{ id: t.id, name: 'lookup', args: { q: t.id } }] }));
+          history.push(new ToolMessage({ content: t.result, tool_call_id: t.id, status: t.failed ? 'error' : 'success' }));
+        }
+        if (t.kind === 'call')
+          expected.push(['assistant', `call ${t.id} lookup {"q":"${t.id}"}`], ['tool', `result ${t.id} lookup ${t.failed} ${t.result}`]);
+        else expected.push([{ system: 'system', human: 'user', ai: 'assistant' }[t.kind], `text ${t.text}`]);
+      }
+      await model.invoke(history);
+      const request = (await session.journal()).entries[0].request!;
+      const actual = request.messages.map((m): [string, string] => {
+        const [p] = m.parts;
+        if (p.type === 'text') return [m.role, `text ${p.text}`];
+        if (p.type === 'tool_call') return [m.role, `call ${p.id} ${p.name} ${p.argumentsText}`];
+        if (p.type === 'tool_result') return [m.role, `result ${p.callId} ${p.name} ${p.isError} ${p.content}`];
+        return [m.role, p.type];
+      });
+      assert.deepEqual(actual, expected);
+    }),
+    { numRuns: 60 },
+  );
 });

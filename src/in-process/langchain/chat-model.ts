@@ -12,7 +12,11 @@ import {
   type LangSmithParams,
 } from '@langchain/core/language_models/chat_models';
 import type { ModelProfile } from '@langchain/core/language_models/profile';
-import { assembleStructuredOutputPipeline, createContentParser } from '@langchain/core/language_models/structured_output';
+import {
+  assembleStructuredOutputPipeline,
+  createContentParser,
+  createFunctionCallingParser,
+} from '@langchain/core/language_models/structured_output';
 import type { AIMessageChunk, BaseMessage } from '@langchain/core/messages';
 import { ChatGenerationChunk, type ChatResult } from '@langchain/core/outputs';
 import type { Runnable } from '@langchain/core/runnables';
@@ -161,35 +165,37 @@ export class UnderstudyChatModel extends BaseChatModel<UnderstudyChatModelCallOp
     config?: StructuredOutputMethodOptions<true>,
   ): Runnable<BaseLanguageModelInput, { raw: BaseMessage; parsed: RunOutput }>;
   /** Structured output as the request's JSON output format (`jsonSchema`, the default: a
-   * json_schema output; `jsonMode`: json_object), parsed from the answer's text; `functionCalling`
-   * keeps LangChain's own tool-call path. */
+   * json_schema output; `jsonMode`: json_object), parsed from the answer's text; or
+   * (`functionCalling`) as one bound tool the answer must call, parsed from its arguments. */
   override withStructuredOutput<RunOutput extends Record<string, any> = Record<string, any>>(
     outputSchema: InteropZodType<RunOutput> | SerializableSchema<RunOutput> | Record<string, any>,
     config?: StructuredOutputMethodOptions<boolean>,
   ): Runnable<BaseLanguageModelInput, RunOutput> | Runnable<BaseLanguageModelInput, { raw: BaseMessage; parsed: RunOutput }> {
     const method = config?.method ?? 'jsonSchema';
-    if (method === 'functionCalling') {
-      return super.withStructuredOutput(
-        outputSchema as Record<string, any>,
-        { ...config, strict: undefined } as StructuredOutputMethodOptions<true>,
-      );
-    }
-    if (method !== 'jsonSchema' && method !== 'jsonMode')
+    if (method !== 'jsonSchema' && method !== 'jsonMode' && method !== 'functionCalling') {
       throw new TypeError(`withStructuredOutput: method "${method}" is not one Understudy maps (jsonSchema, jsonMode, functionCalling)`);
+    }
     const schema = jsonSchemaOf(outputSchema);
-    const name =
-      config?.name ?? (typeof (schema as { title?: unknown }).title === 'string' ? (schema as { title: string }).title : 'extract');
+    const title = (schema as { title?: unknown }).title;
+    const name = config?.name ?? (typeof title === 'string' ? title : 'extract');
+    const description = getSchemaDescription(schema as Record<string, unknown>);
+    const runName = config?.includeRaw ? 'StructuredOutputRunnable' : 'StructuredOutput';
+    if (method === 'functionCalling') {
+      // The schema as the one tool the answer must call; its arguments are the output.
+      const fn = { name, parameters: schema, ...(description !== undefined && { description }) };
+      const llm = this.bindTools([{ type: 'function', function: fn }], {
+        tool_choice: name,
+        ...(config?.strict !== undefined && { strict: config.strict }),
+        ls_structured_output_format: { kwargs: { method: 'function_calling' }, schema: { title: name, ...(schema as object) } },
+      } as Partial<UnderstudyChatModelCallOptions>);
+      return assembleStructuredOutputPipeline(llm, createFunctionCallingParser<RunOutput>(outputSchema, name), config?.includeRaw, runName);
+    }
     const response_format: ResponseFormat =
       method === 'jsonMode'
         ? { type: 'json_object' }
         : {
             type: 'json_schema',
-            json_schema: {
-              name,
-              description: getSchemaDescription(schema as Record<string, unknown>),
-              schema,
-              ...(config?.strict !== undefined && { strict: config.strict }),
-            },
+            json_schema: { name, description, schema, ...(config?.strict !== undefined && { strict: config.strict }) },
           };
     const llm = this.withConfig({
       response_format,
@@ -198,11 +204,6 @@ export class UnderstudyChatModel extends BaseChatModel<UnderstudyChatModelCallOp
         schema: { title: name, ...(schema as object) },
       },
     } as Partial<UnderstudyChatModelCallOptions>);
-    return assembleStructuredOutputPipeline(
-      llm,
-      createContentParser<RunOutput>(outputSchema),
-      config?.includeRaw,
-      config?.includeRaw ? 'StructuredOutputRunnable' : 'StructuredOutput',
-    );
+    return assembleStructuredOutputPipeline(llm, createContentParser<RunOutput>(outputSchema), config?.includeRaw, runName);
   }
 }
