@@ -708,3 +708,32 @@ test('property: a conversation of text, tool calls and results keeps its roles, 
     { numRuns: 60 },
   );
 });
+
+test('reasoning, maxTokens and a scripted finish reason reach the message; reasoning in history goes back as reasoning', async () => {
+  const session = await understudy.session('lc-in-reasoning');
+  session
+    .scenario('think')
+    .reply({ text: 'Forty-two.', reasoning: 'Six times seven.', finishReason: 'length' })
+    .then()
+    .reply({ text: 'Forty-two.', reasoning: 'Six times seven.', finishReason: 'length' })
+    .then()
+    .replies('Still forty-two.');
+  const model = new UnderstudyChatModel({ session, maxRetries: 0, maxTokens: 64 });
+  const whole = await model.invoke('What is the answer?');
+  assert.deepEqual(
+    [whole.content, whole.additional_kwargs.reasoning_content, whole.response_metadata.finish_reason],
+    ['Forty-two.', 'Six times seven.', 'length'],
+  );
+  assert.ok((whole.usage_metadata?.output_tokens ?? 0) > 0);
+  const { chunks, whole: streamedWhole } = await streamed(await model.stream('What is the answer?'));
+  assert.equal(chunks[0].additional_kwargs.reasoning_content, 'Six times seven.');
+  assert.deepEqual([streamedWhole.content, streamedWhole.additional_kwargs.reasoning_content], ['Forty-two.', 'Six times seven.']);
+
+  await model.invoke([new HumanMessage('What is the answer?'), whole, new HumanMessage('Sure?')]);
+  const { entries } = await session.journal();
+  assert.equal(entries[0].request!.maxOutputTokens, 64);
+  assert.deepEqual(entries[2].request!.messages[1].parts, [
+    { type: 'reasoning', text: 'Six times seven.' },
+    { type: 'text', text: 'Forty-two.' },
+  ]);
+});
