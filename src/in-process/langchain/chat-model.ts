@@ -26,7 +26,7 @@ import { _answerInProcess, _engineSessionOf, type InProcessAnswer, type Understu
 import { neutralRequest } from '../neutral-request.js';
 import { actOut, beforeFault } from './fault.js';
 import { neutralMessages } from './messages.js';
-import { finalChunk, replyChunks, replyMessage } from './reply-message.js';
+import { finalChunk, replyChunks, replyMessage, usageMetadata } from './reply-message.js';
 import { boundTool, jsonSchemaOf, outputOf, toolChoiceOf, toolDefinitions, type ResponseFormat } from './tools.js';
 
 type EngineSession = NonNullable<ReturnType<typeof _engineSessionOf>>;
@@ -78,8 +78,7 @@ export class UnderstudyChatModel extends BaseChatModel<UnderstudyChatModelCallOp
     return { toolCalling: true, toolChoice: true, structuredOutput: true, imageInputs: true, imageUrlInputs: true, reasoningOutput: true };
   }
 
-  override getLsParams(options: this['ParsedCallOptions']): LangSmithParams {
-    void options;
+  override getLsParams(): LangSmithParams {
     return { ls_provider: 'understudy', ls_model_name: this.model, ls_model_type: 'chat', ls_max_tokens: this.maxTokens };
   }
 
@@ -98,7 +97,7 @@ export class UnderstudyChatModel extends BaseChatModel<UnderstudyChatModelCallOp
     const answer = await this.answer(messages, options, false);
     if (answer.fault) await actOut(answer.fault, options.signal, false);
     const message = replyMessage(answer, this.model);
-    const usage = message.usage_metadata!;
+    const usage = usageMetadata(answer.reply);
     return {
       generations: [{ text: message.text, message, generationInfo: { finish_reason: answer.reply.finishReason } }],
       llmOutput: {

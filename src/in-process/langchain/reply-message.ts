@@ -77,15 +77,16 @@ function parsedObject(text: string): Record<string, unknown> | undefined {
 
 export function usageMetadata(reply: ResolvedReply): UsageMetadata {
   const { usage } = reply;
-  const usageMetadata: UsageMetadata = {
+  return {
     input_tokens: usage.inputTokens,
     output_tokens: usage.outputTokens,
     total_tokens: usage.inputTokens + usage.outputTokens,
-    input_token_details: { cache_read: usage.cachedInputTokens },
+    input_token_details: {
+      cache_read: usage.cachedInputTokens,
+      ...(usage.cacheWriteTokens !== undefined && { cache_creation: usage.cacheWriteTokens }),
+    },
     output_token_details: { reasoning: usage.reasoningTokens },
   };
-  if (usage.cacheWriteTokens !== undefined) usageMetadata.input_token_details!.cache_creation = usage.cacheWriteTokens;
-  return usageMetadata;
 }
 
 function responseMetadata(answer: InProcessAnswer, model: string) {
