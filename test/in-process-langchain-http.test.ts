@@ -52,13 +52,14 @@ function tools() {
   ];
 }
 
-/** What of a request both paths must agree on: messages, tools, tool choice and output (JSON
+/** What of a request both paths must agree on: messages, tools, tool choice, output (JSON
  * values; a schema's `$schema` aside: ChatOpenAI's converter says 2020-12, LangChain's generic
  * one draft-07, for the same schema). */
 function essentials(request: ChatRequest | undefined) {
   assert.ok(request);
   const tools = request.tools.map((t) => ({ ...t, parameters: { ...(t.parameters as object), $schema: undefined } }));
-  return JSON.parse(JSON.stringify({ messages: request.messages, tools, toolChoice: request.toolChoice, output: request.output }));
+  const { messages, toolChoice, parallelToolCalls, output, maxOutputTokens } = request;
+  return JSON.parse(JSON.stringify({ messages, tools, toolChoice, parallelToolCalls, output, maxOutputTokens }));
 }
 
 test('createAgent over HTTP (ChatOpenAI) and in process (UnderstudyChatModel): same loop, same steps, same neutral requests', async () => {
@@ -97,4 +98,52 @@ test('createAgent over HTTP (ChatOpenAI) and in process (UnderstudyChatModel): s
   };
   await overHttp.verify(expectations);
   await inProcess.verify(expectations);
+});
+
+test('zero-config over HTTP and in process: the same smallest arguments, the same sentence, the same requests', async () => {
+  const overHttp = await mock.session('lc-twin-zero-http', { fallback: 'auto' });
+  const inProcess = await mock.session('lc-twin-zero-in-process', { fallback: 'auto' });
+  const ran: [string, unknown][] = [];
+  const booking = (path: string) =>
+    tool(
+      async (input) => {
+        ran.push([path, input]);
+        return 'booked';
+      },
+      {
+        name: 'book_table',
+        description: 'Books a table',
+        schema: z.object({ restaurant: z.string().min(3), guests: z.number().int().min(1), time: z.enum(['19:00', '20:00']) }),
+      },
+    );
+  const chatOpenAI = new ChatOpenAI({
+    model: 'understudy',
+    apiKey: overHttp.apiKey,
+    configuration: { baseURL: overHttp.url('openai') },
+    maxRetries: 0,
+    timeout: 10_000,
+  });
+  const question = { messages: [{ role: 'user', content: 'Book me a table' }] };
+  const viaHttp = await createAgent({ model: chatOpenAI, tools: [booking('http')] }).invoke(question, {
+    signal: AbortSignal.timeout(10_000),
+  });
+  const viaProcess = await createAgent({
+    model: new UnderstudyChatModel({ session: inProcess, maxRetries: 0 }),
+    tools: [booking('process')],
+  }).invoke(question, { signal: AbortSignal.timeout(10_000) });
+  assert.equal(viaProcess.messages.at(-1)?.text, viaHttp.messages.at(-1)?.text);
+  assert.deepEqual(
+    ran.map(([path]) => path),
+    ['http', 'process'],
+  );
+  assert.deepEqual(ran[1][1], ran[0][1]);
+  const http = await overHttp.journal();
+  const local = await inProcess.journal();
+  assert.equal(local.entries.length, 2);
+  // Generated call ids differ between sessions; everything else is the same.
+  const withoutIds = (request: ChatRequest | undefined) =>
+    JSON.parse(JSON.stringify(essentials(request)).replace(/"call_[A-Za-z0-9_-]+"/g, '"id"'));
+  for (let i = 0; i < http.entries.length; i++) {
+    assert.deepEqual(withoutIds(local.entries[i].request), withoutIds(http.entries[i].request), `request ${i + 1}`);
+  }
 });
