@@ -3,12 +3,11 @@
 // Each prints the scripted answer and exits by itself (nothing listens, nothing keeps it alive); a
 // changed script makes verify() fail it.
 
-import { after, test } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
-import { rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import { runTsProgram, type ProgramRun } from './support/child-program.js';
 import { ROOT } from './support/cli-process.js';
 
 const README = readFileSync(join(ROOT, 'README.md'), 'utf8');
@@ -16,32 +15,13 @@ const README_SNIPPET = /## In process, with no HTTP\n[\s\S]*?```ts\n([\s\S]*?)``
 const DOC = readFileSync(join(ROOT, 'docs', 'in-process.md'), 'utf8');
 const DOC_BLOCKS = [...DOC.matchAll(/```ts\n([\s\S]*?)```/g)].map((m) => m[1]);
 
-const files: string[] = [];
-after(async () => {
-  for (const file of files) await rm(file, { force: true });
-});
-
-async function run(name: string, source: string): Promise<{ code: number | null; output: string }> {
-  // Inside the checkout (so 'ai' resolves), ignored by git (*.tmp.mts).
-  const file = join(ROOT, 'test', `.in-process-doc-${name}-${process.pid}.tmp.mts`);
-  files.push(file);
-  await writeFile(
-    file,
+function run(name: string, source: string): Promise<ProgramRun> {
+  return runTsProgram(
+    `in-process-doc-${name}`,
     source
       .replace(`from 'llm-understudy/ai-sdk'`, `from '../src/in-process/ai-sdk/index.js'`)
       .replace(`from 'llm-understudy'`, `from '../src/index.js'`),
   );
-  const child = spawn(process.execPath, ['--import', 'tsx', file], { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
-  let output = '';
-  child.stdout.setEncoding('utf8').on('data', (d: string) => (output += d));
-  child.stderr.setEncoding('utf8').on('data', (d: string) => (output += d));
-  return new Promise((resolve) => {
-    const timer = setTimeout(() => child.kill('SIGKILL'), 20_000);
-    child.once('close', (code) => {
-      clearTimeout(timer);
-      resolve({ code, output });
-    });
-  });
 }
 
 test('the README in-process snippet prints the scripted answer and exits by itself', { timeout: 30_000 }, async () => {
