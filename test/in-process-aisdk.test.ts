@@ -458,6 +458,44 @@ describe('streams and their failures', () => {
     },
   );
 
+  test('a stall fault: the chunks before it, then nothing until the caller aborts; truncate ends without a finish', TIMEOUT, async () => {
+    const session = await mock.session('stall');
+    session
+      .scenario('stalls')
+      .replies('Never finished.')
+      .inChunks(['Never ', 'finished.'])
+      .withFault({ kind: 'stall', afterChunks: 1 })
+      .then()
+      .replies('Cut short.')
+      .inChunks(['Cut ', 'short.'])
+      .withFault({ kind: 'truncate', afterChunks: 1 });
+    const controller = new AbortController();
+    const errors: unknown[] = [];
+    const stalled = streamText({
+      model: understudyModel(session),
+      prompt: 'Hi',
+      maxRetries: 0,
+      abortSignal: controller.signal,
+      onError: ({ error }) => void errors.push(error),
+    });
+    const seen: string[] = [];
+    const started = Date.now();
+    setTimeout(() => controller.abort(), 150);
+    await assert.rejects(
+      (async () => {
+        for await (const delta of stalled.textStream) seen.push(delta);
+        await stalled.finishReason;
+      })(),
+    );
+    assert.deepEqual(seen, ['Never ']);
+    assert.ok(Date.now() - started >= 140, 'nothing more arrived until the abort');
+    const cut = streamText({ model: understudyModel(session), prompt: 'Hi', maxRetries: 0 });
+    const parts: string[] = [];
+    for await (const part of cut.fullStream) parts.push(part.type === 'text-delta' ? `text:${part.text}` : part.type);
+    assert.ok(parts.includes('text:Cut ') && !parts.includes('text:short.'), parts.join(' '));
+    await session.verify();
+  });
+
   test('a delayed step the caller aborts consumes nothing, and is journalled as aborted', TIMEOUT, async () => {
     const session = await mock.session('abort');
     session.scenario('slow').replies('Late.').delayedBy(2_000);

@@ -146,10 +146,19 @@ function cutError(fault: StreamFault): Error {
   return new Error(`Understudy fault "${fault.kind}": the scripted answer was cut part-way (as a broken connection would cut it)`);
 }
 
-/** Resolves when the signal aborts (never, without one: a stall lasts until the caller gives up). */
+/** Resolves when the signal aborts (never, without one: a stall lasts until the caller gives up).
+ * A timer holds the process open meanwhile, as the open connection of a stalled answer does. */
 function abortedOf(signal: AbortSignal | undefined): Promise<void> {
   return new Promise((resolve) => {
     if (signal?.aborted) return resolve();
-    signal?.addEventListener('abort', () => resolve(), { once: true });
+    const holder = setInterval(() => {}, 60_000);
+    signal?.addEventListener(
+      'abort',
+      () => {
+        clearInterval(holder);
+        resolve();
+      },
+      { once: true },
+    );
   });
 }
