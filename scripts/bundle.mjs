@@ -4,6 +4,9 @@
 //   src/runners/*.ts -> dist/runners/*.js (llm-understudy/vitest, /jest, /node-test)
 //   src/presets/index.ts -> dist/presets/index.js (llm-understudy/presets: imports zod, which the
 //                           library itself loads only when it checks a script)
+//   src/in-process/ai-sdk/index.ts, src/in-process/langchain/index.ts -> dist/ai-sdk/index.js,
+//                           dist/langchain/index.js (llm-understudy/ai-sdk, /langchain: the
+//                           framework-native models)
 // `tsc -p tsconfig.build.json` runs before it: it type-checks and writes the .d.ts files the package
 // exports (emitDeclarationOnly), so every .js file under dist/ is one of these two.
 //
@@ -47,14 +50,16 @@ function removeJavaScript(dir) {
 
 const started = performance.now();
 removeJavaScript(DIST);
-// The test-runner entry points (llm-understudy/vitest, /jest, /node-test) import the library through
-// its root: kept external, so that they share dist/index.js (one copy of the library, one
-// VerificationError) instead of each bundling its own.
+// The test-runner entry points (llm-understudy/vitest, /jest, /node-test) and the framework-native
+// models (llm-understudy/ai-sdk, /langchain) import the library through its root: kept external, so
+// that they share dist/index.js (one copy of the library, its sessions, one VerificationError)
+// instead of each bundling its own. Each of them is written one folder below dist/.
+const ROOT_IMPORTERS = [join('src', 'runners'), join('src', 'in-process', 'ai-sdk'), join('src', 'in-process', 'langchain')];
 const libraryRootExternal = {
   name: 'library-root-external',
   setup(b) {
-    b.onResolve({ filter: /^\.\.\/index\.js$/ }, (args) =>
-      args.importer.includes(`${join('src', 'runners')}`) ? { path: '../index.js', external: true } : undefined,
+    b.onResolve({ filter: /^(\.\.\/)+index\.js$/ }, (args) =>
+      ROOT_IMPORTERS.some((dir) => args.importer.includes(dir)) ? { path: '../index.js', external: true } : undefined,
     );
   },
 };
@@ -68,6 +73,7 @@ const result = await build({
     'runners/jest': 'src/runners/jest.ts',
     'runners/node-test': 'src/runners/node-test.ts',
     'presets/index': 'src/presets/index.ts',
+    'ai-sdk/index': 'src/in-process/ai-sdk/index.ts',
   },
   plugins: [libraryRootExternal],
   outdir: DIST,

@@ -10,6 +10,7 @@ import { Cohere, CohereClientV2, CohereError } from 'cohere-ai';
 import fc from 'fast-check';
 
 import { startUnderstudy, type Understudy, type UnderstudySession } from '../src/client/index.js';
+import { ZERO_CONFIG_TEXT } from '../src/engine/zero-config.js';
 
 const MODEL = 'command-a-03-2025';
 const WEATHER: Cohere.ToolV2 = {
@@ -180,7 +181,7 @@ describe('cohere-ai CohereClientV2: a tool round with a tool plan', () => {
       {
         role: 'assistant',
         toolPlan: plan,
-        toolCalls: [{ id: call.id, type: 'function', function: { name: call.name, arguments: call.arguments } }],
+        toolCalls: [{ id: call.id!, type: 'function', function: { name: call.name!, arguments: call.arguments } }],
       },
       {
         role: 'tool',
@@ -310,6 +311,43 @@ describe('cohere-ai CohereClientV2: a tool round with a tool plan', () => {
       entries.map((e) => e.source),
       ['zero_config', 'zero_config'],
     );
+  });
+
+  test('zero-config streamed: the call whole in one tool-call-delta, then the sentence once its result is back [cohere-chat.zero-config.stream +]', async () => {
+    const session = await mock.session('cohere-zero-config-stream', { fallback: 'auto' });
+    const ask = [{ role: 'user' as const, content: 'Weather in Paris?' }];
+    const first = await readStream(await client(session).chatStream({ model: MODEL, messages: ask, tools: [WEATHER] }));
+    assert.equal(first.calls.length, 1);
+    assert.equal(first.types.filter((t) => t === 'tool-call-delta').length, 1, `events: ${first.types.join(' ')}`);
+    const [call] = first.calls;
+    assert.equal(typeof (JSON.parse(call.arguments) as { city: unknown }).city, 'string');
+    assert.equal(first.finish, 'TOOL_CALL');
+    const second = await readStream(
+      await client(session).chatStream({
+        model: MODEL,
+        messages: [
+          ...ask,
+          {
+            role: 'assistant',
+            toolPlan: first.plan,
+            toolCalls: [{ id: call.id!, type: 'function', function: { name: call.name!, arguments: call.arguments } }],
+          },
+          { role: 'tool', toolCallId: call.id!, content: '{"sky":"sunny"}' },
+        ],
+        tools: [WEATHER],
+      }),
+    );
+    assert.equal(second.text, ZERO_CONFIG_TEXT);
+    assert.deepEqual([second.calls.length, second.finish], [0, 'COMPLETE']);
+  });
+
+  test('zero-config streamed, off: an unscripted stream request is a 409 no_match before any event [cohere-chat.zero-config.stream -]', async () => {
+    const session = await mock.session('cohere-zero-config-stream-off');
+    const error = await rejection(
+      client(session).chatStream({ model: MODEL, messages: [{ role: 'user', content: 'Weather in Paris?' }], tools: [WEATHER] }),
+    );
+    assert.equal(error.statusCode, 409);
+    assert.equal((error.body as { code: string }).code, 'no_match');
   });
 
   test('zero-config: a scripted-free session without fallback answers 409 no_match [cohere-chat.zero-config.json -]', async () => {

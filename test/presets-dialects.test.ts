@@ -1,6 +1,6 @@
 // A preset offered through each dialect's own tool shape (issue 20 §5, llm-understudy/presets'
 // openaiChatTool, responsesTool, anthropicTool, geminiFunctionDeclaration, bedrockTool), one weather
-// round per official SDK: the SDK gets the scripted call, the tool result sent back matches the next
+// round per official SDK (Ollama and Cohere v2 take openaiChatTool's shape): the SDK gets the scripted call, the tool result sent back matches the next
 // step, and the schema the server decoded is the catalogue's, member for member. Then the same
 // round with a changed argument schema is refused (the offered shape is what the contract checks).
 
@@ -9,6 +9,8 @@ import { after, before, test } from 'node:test';
 import Anthropic from '@anthropic-ai/sdk';
 import { ConverseCommand, type Message } from '@aws-sdk/client-bedrock-runtime';
 import { GoogleGenAI, type Content } from '@google/genai';
+import { CohereClientV2, type Cohere } from 'cohere-ai';
+import { Ollama, type Message as OllamaMessage } from 'ollama';
 import OpenAI from 'openai';
 
 import { startUnderstudy, type Understudy, type UnderstudySession } from '../src/client/index.js';
@@ -16,6 +18,7 @@ import {
   anthropicTool,
   bedrockTool,
   geminiFunctionDeclaration,
+  openaiChatTool,
   PRESET_CATALOGUE,
   presets,
   responsesTool,
@@ -142,6 +145,50 @@ test('Bedrock Converse: bedrockTool offers the preset, a weather round with the 
   }
 });
 
+test('Ollama: openaiChatTool offers the preset, a weather round with ollama-js [ollama-chat.presets.json +]', async () => {
+  const session = await scripted('preset-ollama');
+  const ollama = ollamaFor(session);
+  const tools = [openaiChatTool(WEATHER.definition)];
+  const messages: OllamaMessage[] = [{ role: 'user', content: 'Weather in Paris?' }];
+  const first = await ollama.chat({ model: 'llama3.2', messages, tools });
+  const [call] = first.message.tool_calls ?? [];
+  assert.deepEqual([call?.function.name, call?.function.arguments], ['weather', WEATHER.call.arguments]);
+  messages.push(first.message, { role: 'tool', content: JSON.stringify(WEATHER.result), tool_name: 'weather' });
+  const second = await ollama.chat({ model: 'llama3.2', messages, tools });
+  assert.equal(second.message.content, ANSWER);
+  await checkBothSides(session);
+});
+
+test('Cohere v2: openaiChatTool offers the preset, a weather round with cohere-ai [cohere-chat.presets.json +]', async () => {
+  const session = await scripted('preset-cohere');
+  const cohere = cohereFor(session);
+  const tools = [openaiChatTool(WEATHER.definition)];
+  const messages: Cohere.ChatMessageV2[] = [{ role: 'user', content: 'Weather in Paris?' }];
+  const first = await cohere.chat({ model: 'command-a-03-2025', messages, tools });
+  const [call] = first.message.toolCalls ?? [];
+  assert.deepEqual(
+    [call?.id, call?.function?.name, JSON.parse(call?.function?.arguments ?? 'null')],
+    [WEATHER.call.id, 'weather', WEATHER.call.arguments],
+  );
+  messages.push(
+    { role: 'assistant', toolPlan: first.message.toolPlan, toolCalls: first.message.toolCalls },
+    { role: 'tool', toolCallId: WEATHER.call.id, content: JSON.stringify(WEATHER.result) },
+  );
+  const second = await cohere.chat({ model: 'command-a-03-2025', messages, tools });
+  assert.equal(second.message.content?.[0]?.type === 'text' && second.message.content[0].text, ANSWER);
+  await checkBothSides(session);
+});
+
+/** ollama-js has no timeout of its own: every request gets one here. */
+function ollamaFor(session: UnderstudySession): Ollama {
+  const fetchWithTimeout: typeof fetch = (input, init) => fetch(input, { ...init, signal: AbortSignal.timeout(10_000) });
+  return new Ollama({ host: mock.url('ollama'), headers: { Authorization: `Bearer ${session.apiKey}` }, fetch: fetchWithTimeout });
+}
+
+function cohereFor(session: UnderstudySession): CohereClientV2 {
+  return new CohereClientV2({ token: session.apiKey, environment: mock.url('cohere'), maxRetries: 0, timeoutInSeconds: 10 });
+}
+
 /** The weather definition with `location` made a number: the scripted call's string breaks it. */
 function withNumericLocation(definition: PresetDefinition): PresetDefinition {
   const parameters = structuredClone(definition.parameters) as { properties: Record<string, unknown> };
@@ -149,7 +196,7 @@ function withNumericLocation(definition: PresetDefinition): PresetDefinition {
   return { ...definition, parameters };
 }
 
-test('each shape carries the schema the contract checks: a definition the scripted call breaks is a 409, nothing consumed [openai-responses.presets.json -] [anthropic-messages.presets.json -] [gemini.presets.json -] [bedrock-converse.presets.json -]', async () => {
+test('each shape carries the schema the contract checks: a definition the scripted call breaks is a 409, nothing consumed [openai-responses.presets.json -] [anthropic-messages.presets.json -] [gemini.presets.json -] [bedrock-converse.presets.json -] [ollama-chat.presets.json -] [cohere-chat.presets.json -]', async () => {
   const session = await scripted('preset-shapes-refused');
   const changed = withNumericLocation(WEATHER.definition);
   const openai = new OpenAI({ baseURL: mock.url('openai'), apiKey: session.apiKey, maxRetries: 0, timeout: 10_000 });
@@ -157,9 +204,10 @@ test('each shape carries the schema the contract checks: a definition the script
   const ai = new GoogleGenAI({ apiKey: session.apiKey, httpOptions: { baseUrl: mock.url('gemini'), timeout: 10_000 } });
   const aws = bedrockClient(mock, { apiKey: session.apiKey });
   const statusOf = (thrown: unknown): number | undefined => {
-    const e = thrown as { status?: number; $metadata?: { httpStatusCode?: number } };
-    return e.status ?? e.$metadata?.httpStatusCode;
+    const e = thrown as { status?: number; status_code?: number; statusCode?: number; $metadata?: { httpStatusCode?: number } };
+    return e.status ?? e.status_code ?? e.statusCode ?? e.$metadata?.httpStatusCode;
   };
+  const ask = [{ role: 'user' as const, content: 'Weather in Paris?' }];
   const refusals = await Promise.all([
     openai.responses.create({ model: 'gpt-4o', input: 'Weather in Paris?', tools: [responsesTool(changed)] }).catch(statusOf),
     anthropic.messages
@@ -186,13 +234,19 @@ test('each shape carries the schema the contract checks: a definition the script
         }),
       )
       .catch(statusOf),
+    ollamaFor(session)
+      .chat({ model: 'llama3.2', messages: ask, tools: [openaiChatTool(changed)] })
+      .catch(statusOf),
+    cohereFor(session)
+      .chat({ model: 'command-a-03-2025', messages: ask, tools: [openaiChatTool(changed)] })
+      .catch(statusOf),
   ]);
   aws.destroy();
-  assert.deepEqual(refusals, [409, 409, 409, 409]);
+  assert.deepEqual(refusals, [409, 409, 409, 409, 409, 409]);
   const { entries, counters } = await session.journal();
   assert.deepEqual(
     entries.map((e) => e.error?.code),
-    ['fixture_mismatch', 'fixture_mismatch', 'fixture_mismatch', 'fixture_mismatch'],
+    Array(6).fill('fixture_mismatch'),
   );
   assert.equal(counters.matched, 0, 'nothing was consumed');
 });

@@ -458,6 +458,20 @@ export const CASES: ConformanceCase[] = [
     },
   },
   {
+    // The loop-ending rule, keyed on the latest turn: a tool result after the latest user message
+    // ends the round with the sentence, as a real model's agent loop ends.
+    name: 'zero-config loop: the sentence once the tool result is back',
+    modes: BOTH,
+    zeroConfig: true,
+    async run(ctx) {
+      const answer = await ctx.client.ask({ prompt: PROMPT, tools: [WEATHER], toolResult: { ...CALL, result: 'sunny, 21 C' } }, ctx.mode);
+      assert.equal(answer.text, ZERO_CONFIG_TEXT);
+      assert.deepEqual(answer.toolCalls, []);
+      const [entry] = (await journalled(ctx)).entries;
+      assert.deepEqual([entry.status, entry.source, entry.reply?.toolCalls.length], [200, 'zero_config', 0]);
+    },
+  },
+  {
     name: 'zero-config call of the tool the request names',
     modes: BOTH,
     zeroConfig: true,
