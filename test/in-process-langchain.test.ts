@@ -737,3 +737,19 @@ test('reasoning, maxTokens and a scripted finish reason reach the message; reaso
     { type: 'text', text: 'Forty-two.' },
   ]);
 });
+
+test('streamEvents: on_chat_model_stream carries the scripted chunks, on_chat_model_end the whole answer', async () => {
+  const session = await understudy.session('lc-in-stream-events');
+  session.scenario('story').replies('Once upon a time.', { chunks: ['Once', ' upon', ' a time.'] });
+  const streamedTexts: unknown[] = [];
+  let ended: unknown;
+  for await (const event of chatModel(session).streamEvents('Tell me a story', { version: 'v2', signal: AbortSignal.timeout(TIMEOUT) })) {
+    if (event.event === 'on_chat_model_stream') streamedTexts.push(event.data.chunk.content);
+    if (event.event === 'on_chat_model_end') ended = event.data.output.content;
+  }
+  assert.deepEqual(
+    streamedTexts.filter((t) => t !== ''),
+    ['Once', ' upon', ' a time.'],
+  );
+  assert.equal(ended, 'Once upon a time.');
+});
