@@ -74,6 +74,7 @@ const result = await build({
     'runners/node-test': 'src/runners/node-test.ts',
     'presets/index': 'src/presets/index.ts',
     'ai-sdk/index': 'src/in-process/ai-sdk/index.ts',
+    'langchain/index': 'src/in-process/langchain/index.ts',
   },
   plugins: [libraryRootExternal],
   outdir: DIST,

@@ -4,21 +4,13 @@
 
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
-import type { BaseMessage } from '@langchain/core/messages';
 import { tool } from '@langchain/core/tools';
 import { ChatOpenAI } from '@langchain/openai';
+import { createAgent } from 'langchain';
 import { z } from 'zod';
 import { startUnderstudy, type Understudy, type UnderstudySession } from '../src/client/index.js';
 import type { ChatRequest } from '../src/core/model.js';
 import { UnderstudyChatModel } from '../src/in-process/langchain/index.js';
-
-// createAgent by a specifier the type checker does not follow (see in-process-langchain.test.ts).
-const LANGCHAIN = 'langchain';
-const { createAgent } = (await import(LANGCHAIN)) as {
-  createAgent: (params: { model: unknown; tools: unknown[] }) => {
-    invoke(input: { messages: unknown[] }, config?: { signal?: AbortSignal }): Promise<{ messages: BaseMessage[] }>;
-  };
-};
 
 let mock: Understudy;
 before(async () => {

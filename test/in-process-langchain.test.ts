@@ -13,25 +13,7 @@ import { connectUnderstudy, createUnderstudy, startUnderstudy, type Understudy, 
 import type { JsonValue } from '../src/core/model.js';
 import { ZERO_CONFIG_TEXT } from '../src/engine/zero-config.js';
 import { UnderstudyChatModel, UnderstudyFaultError, UnderstudyModelError } from '../src/in-process/langchain/index.js';
-
-// An application writes `import { createAgent } from 'langchain'`. Here the type checker must not
-// follow that specifier: langchain's root types pull in @langchain/core/testing's augmentation of
-// vitest's Assertion, whose type parameters clash with src/runners/vitest.ts's (TS2428). So the
-// test loads it by a specifier held in a variable, typed as much as it uses.
-interface Agent {
-  invoke(
-    input: { messages: unknown[] },
-    config?: { signal?: AbortSignal },
-  ): Promise<{ messages: BaseMessage[]; structuredResponse?: unknown }>;
-  stream(
-    input: { messages: unknown[] },
-    config: { streamMode: 'messages'; signal?: AbortSignal },
-  ): Promise<AsyncIterable<[BaseMessage, Record<string, unknown>]>>;
-}
-const LANGCHAIN = 'langchain';
-const { createAgent } = (await import(LANGCHAIN)) as {
-  createAgent: (params: { model: UnderstudyChatModel; tools: unknown[]; responseFormat?: unknown }) => Agent;
-};
+import { createAgent } from 'langchain';
 
 let understudy: Understudy;
 before(async () => {

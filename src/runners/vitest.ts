@@ -32,7 +32,9 @@ interface UnderstudyMatchers<R = unknown> {
   toHaveNoUnusedSteps(): Promise<R>;
 }
 
+// Matchers (vitest 3.2 and later), not Assertion: another package augmenting Assertion with other
+// type parameters (@langchain/core's test matchers do) would clash with an Assertion of ours.
 declare module 'vitest' {
   // eslint-disable-next-line @typescript-eslint/no-empty-object-type
-  interface Assertion<T = any> extends UnderstudyMatchers<T> {}
+  interface Matchers<T = any> extends UnderstudyMatchers<T> {}
 }
