@@ -6,14 +6,15 @@ import { formatProblems, validateFixtureValue } from '../engine/fixture-file.js'
 import type { JournalCounters, JournalEntry } from '../engine/journal.js';
 import type { Session, SessionOptions } from '../engine/session.js';
 import { replyLimits, type ReplyLimits } from '../engine/reply-limits.js';
-import type { FixtureSpec, ScenarioSpec } from '../engine/spec.js';
+import type { FixtureInput, FixtureSpec, ScenarioInput } from '../engine/spec.js';
 import type { VerifyExpectations, VerifyReport } from '../engine/verify.js';
 import { UnderstudyServer, type ServerOptions } from '../server/understudy-server.js';
 import { ScenarioBuilder } from './builder.js';
 
 /** A provider name the server knows (see GET /_understudy/health `providerPaths`). */
 export type Provider = 'openai' | 'anthropic' | 'gemini' | (string & {});
-export type Loadable = FixtureSpec | ScenarioSpec | ScenarioBuilder | (ScenarioSpec | ScenarioBuilder)[];
+/** A script to load: what a fixture file holds (preset calls included), scenarios, or builders. */
+export type Loadable = FixtureInput | ScenarioInput | ScenarioBuilder | (ScenarioInput | ScenarioBuilder)[];
 export interface JournalSnapshot {
   entries: JournalEntry[];
   counters: JournalCounters;
@@ -59,10 +60,10 @@ export interface Understudy {
   close(options?: { graceMs?: number }): Promise<void>;
 }
 
-function toFixture(value: Loadable): FixtureSpec {
+function toFixture(value: Loadable): FixtureInput {
   const list = Array.isArray(value) ? value : [value];
   if (!Array.isArray(value) && 'scenarios' in value) return value;
-  return { scenarios: list.map((x) => (x instanceof ScenarioBuilder ? x.build() : (x as ScenarioSpec))) };
+  return { scenarios: list.map((x) => (x instanceof ScenarioBuilder ? x.build() : (x as ScenarioInput))) };
 }
 
 function checked(value: unknown, source: string, limits: ReplyLimits): FixtureSpec {
