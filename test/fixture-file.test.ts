@@ -1218,6 +1218,7 @@ test('the JSON Schema accepts the valid examples', async () => {
     ['VALID_SPEC + $schema', { $schema: 'x', ...VALID_SPEC }],
     ['examples/weather.yaml', parseYaml(await readFile(repoPath('examples/weather.yaml'), 'utf8'))],
     ['examples/queue.yaml', parseYaml(await readFile(repoPath('examples/queue.yaml'), 'utf8'))],
+    ['examples/presets.yaml', parseYaml(await readFile(repoPath('examples/presets.yaml'), 'utf8'))],
   ];
   for (const [name, value] of samples) {
     assert.equal(validate(value), true, `${name}: ${JSON.stringify(validate.errors)}`);
