@@ -48,16 +48,22 @@ function parseJsonText(text: string): JsonValue | undefined {
   }
 }
 
-// A tool result's content parsed once per request however many steps compare it (the parts are the
-// request's own objects); only asked by a step that compares content.
+// A tool result's content parsed once per request however many steps compare it: the parsed values
+// of the latest request's results (recentToolResults gives each request its own list), asked only
+// by a step that compares content. Selection and its explanations run synchronously per request.
 const NOT_JSON = Symbol('not JSON');
-const parsedContents = new WeakMap<ToolResultPart, JsonValue | typeof NOT_JSON>();
+let parsedOf: readonly ToolResultPart[] | undefined;
+let parsedValues: (JsonValue | typeof NOT_JSON | undefined)[] = [];
 
-function parsedContent(part: ToolResultPart): JsonValue | typeof NOT_JSON {
-  let parsed = parsedContents.get(part);
+function parsedContent(results: readonly ToolResultPart[], i: number): JsonValue | typeof NOT_JSON {
+  if (results !== parsedOf) {
+    parsedOf = results;
+    parsedValues = new Array<JsonValue | typeof NOT_JSON | undefined>(results.length);
+  }
+  let parsed = parsedValues[i];
   if (parsed === undefined) {
-    const value = parseJsonText(part.content);
-    parsedContents.set(part, (parsed = value === undefined ? NOT_JSON : value));
+    const value = parseJsonText(results[i].content);
+    parsedValues[i] = parsed = value === undefined ? NOT_JSON : value;
   }
   return parsed;
 }
@@ -101,14 +107,15 @@ function toolResultPredicate(want: ToolResultSpec): Predicate {
   ]
     .filter(Boolean)
     .join(', ');
-  const contentMatches = (result: ToolResultPart): boolean =>
-    content === undefined || result.content === sameText || jsonEquals(parsedContent(result), content);
+  const contentMatches = (results: readonly ToolResultPart[], i: number): boolean =>
+    content === undefined || results[i].content === sameText || jsonEquals(parsedContent(results, i), content);
   const argumentsMatch = (request: ChatRequest, result: ToolResultPart): boolean =>
     args === undefined || jsonEquals(callAnswered(request, result)?.arguments, args);
   /** Why a result of the right tool and id is not the one: what differs, first. */
-  const whyNot = (request: ChatRequest, result: ToolResultPart): string => {
-    if (!contentMatches(result)) {
-      const parsed = parsedContent(result);
+  const whyNot = (request: ChatRequest, results: readonly ToolResultPart[], i: number): string => {
+    const result = results[i];
+    if (!contentMatches(results, i)) {
+      const parsed = parsedContent(results, i);
       return parsed === NOT_JSON
         ? `${contentWord} is not JSON: ${preview(result.content)}`
         : `${contentWord} differs ${jsonDifference(content, parsed, preview)}`;
@@ -122,10 +129,11 @@ function toolResultPredicate(want: ToolResultSpec): Predicate {
     name: 'toolResult',
     check: (r) => {
       const results = recentToolResults(r);
-      for (const result of results) {
+      for (let i = 0; i < results.length; i++) {
+        const result = results[i];
         if (name !== undefined && result.name !== name) continue;
         if (want.id !== undefined && result.callId !== want.id) continue;
-        if (!contentMatches(result) || !argumentsMatch(r, result)) continue;
+        if (!contentMatches(results, i) || !argumentsMatch(r, result)) continue;
         return null;
       }
       return fail(() => ({
@@ -133,9 +141,9 @@ function toolResultPredicate(want: ToolResultSpec): Predicate {
         expected: `a tool result after the latest user message with ${expected}`,
         actual: results.length
           ? results
-              .map((x) => {
+              .map((x, i) => {
                 const same = (name === undefined || x.name === name) && (want.id === undefined || x.callId === want.id);
-                return `${x.name ?? '?'}/${x.callId}: ${same ? whyNot(r, x) : preview(x.content)}`;
+                return `${x.name ?? '?'}/${x.callId}: ${same ? whyNot(r, results, i) : preview(x.content)}`;
               })
               .join('; ')
           : '(no tool results after the latest user message)',
