@@ -310,6 +310,56 @@ scenarios:
     await session.verify({ toolCalled: [{ preset: 'current_time', id: 'call_clock', arguments: { time_zone: 'UTC' }, times: 3 }] });
   });
 
+  test('a graph: one call step, then the result or the error envelope picks the next step; restart and maxReplies hold', async () => {
+    const session = await fileSession(
+      'graph',
+      `
+scenarios:
+  - name: notes
+    exhausted: restart
+    maxReplies: 4
+    steps:
+      - id: read
+        reply: { toolCalls: [{ preset: read_file, id: call_notes, arguments: { path: notes.txt, offset: 0 } }] }
+        next: [found, missing]
+      - id: found
+        when: { toolResult: { preset: read_file, id: call_notes, result: { content: hello, truncated: false } } }
+        reply: { text: 'Your notes say hello.' }
+        next: complete
+      - id: missing
+        when: { toolResult: { preset: read_file, id: call_notes, error: { code: not_found, message: gone, retryable: false } } }
+        reply: { text: 'You have no notes.' }
+`,
+    );
+    const client = sdk(session);
+    const tools = [offered(presets.read_file.definition())];
+    const round = async (content: unknown) => {
+      const messages: ChatCompletionMessageParam[] = [{ role: 'user', content: 'Read my notes' }];
+      const first = await client.chat.completions.create({ model: 'gpt-4o-mini', messages, tools });
+      messages.push(first.choices[0].message, { role: 'tool', tool_call_id: 'call_notes', content: JSON.stringify(content) });
+      return (await client.chat.completions.create({ model: 'gpt-4o-mini', messages, tools })).choices[0].message.content;
+    };
+    assert.equal(await round({ truncated: false, content: 'hello' }), 'Your notes say hello.');
+    // Restarted: the same call, and the failure's envelope takes the other branch.
+    assert.equal(await round({ error: { retryable: false, message: 'gone', code: 'not_found' } }), 'You have no notes.');
+    const limit = await conflict(
+      client.chat.completions.create({ model: 'gpt-4o-mini', messages: [{ role: 'user', content: 'Read my notes' }], tools }),
+    );
+    assert.equal(limit.code, 'scenario_exhausted');
+    assert.match(limit.message, /reached its limit of 4 replies/);
+    const { entries } = await session.journal();
+    assert.deepEqual(
+      entries.map((e) => [e.step ?? null, e.source ?? null]),
+      [
+        ['read', 'script'],
+        ['found', 'script'],
+        ['read', 'restart'],
+        ['missing', 'script'],
+        [null, null],
+      ],
+    );
+  });
+
   test('a delayed preset step cancelled by the client consumes nothing and records no result; the retry gets the same call', async () => {
     const session = await fileSession(
       'cancelled',
@@ -490,6 +540,26 @@ describe('the control API', () => {
     });
     assert.equal(refused.status, 400);
     assert.match(((await refused.json()) as { error: { message: string } }).error.message, /\/toolCalled\/0: expected/);
+  });
+
+  test('the builder over HTTP: callsPreset and thenWhenPresetResult are sent as `preset:` and checked by the server', async () => {
+    const remote = await connectUnderstudy(mock.baseUrl);
+    const session = await remote.session('control-builder', { fallback: 'strict' });
+    const sum = presets.calculator.success({ expression: '6 * 7' }, { value: 42 });
+    await session.scenario('sum').callsPreset(sum).thenWhenPresetResult(sum).replies('42.');
+    const client = sdk(session);
+    const tools = [offered(sum.definition)];
+    const messages: ChatCompletionMessageParam[] = [{ role: 'user', content: 'six times seven' }];
+    const first = await client.chat.completions.create({ model: 'gpt-4o-mini', messages, tools });
+    assert.equal(first.choices[0].message.tool_calls?.[0]?.id, 'call_calculator');
+    messages.push(first.choices[0].message, { role: 'tool', tool_call_id: 'call_calculator', content: ' { "value": 42.0 } ' });
+    assert.equal((await client.chat.completions.create({ model: 'gpt-4o-mini', messages, tools })).choices[0].message.content, '42.');
+    await session.verify({ toolCalled: [sum] });
+    const handMade = { call: { id: 'call_x', name: 'calculator', arguments: { expression: '' } }, result: { value: 0 } };
+    await assert.rejects(
+      (async () => session.scenario('bad').callsPreset(handMade))() as Promise<unknown>,
+      /failed with 400: .*the fixture is invalid\n {2}\/scenarios\/0\/steps\/0\/reply\/toolCalls\/0\/arguments {2}expected arguments the "calculator" preset's parameters schema accepts; at \/expression: must NOT have fewer than 1 characters/,
+    );
   });
 
   test('a preset fixture problem over HTTP is a 400 invalid_fixture naming the path, line and what was expected', async () => {

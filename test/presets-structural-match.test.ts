@@ -153,3 +153,27 @@ test('the content is parsed once per request however many steps compare it, and 
     JSON.parse = parse;
   }
 });
+
+test('toolArguments near misses name what differed; jsonPath in the tool result shares the parse', () => {
+  const [args] = compileWhen({ toolArguments: { name: 'web_search', equals: { query: 'q', limit: 5 } } });
+  const [miss] = checkAll([args], request('{}', { query: 'q', limit: 6 }));
+  assert.match(miss.actual, /^web_search\({"query":"q","limit":6}\): arguments differ at \/limit: expected 5, found 6$/);
+
+  const content = '{"results":[{"title":"t"}]}';
+  const parse = JSON.parse;
+  let parsed = 0;
+  JSON.parse = ((text: string, reviver?: Parameters<typeof parse>[1]) => {
+    if (text === content) parsed++;
+    return parse(text, reviver);
+  }) as typeof JSON.parse;
+  try {
+    const r = request(content);
+    const path = compileWhen({ jsonPath: { path: '$.results[0].title', equals: 't', in: 'toolResult' } });
+    const result = compileWhen({ toolResult: { preset: 'web_search', result: { results: [{ title: 't' }] } } });
+    assert.equal(path[0].check(r), null);
+    assert.equal(result[0].check(r), null);
+    assert.equal(parsed, 1);
+  } finally {
+    JSON.parse = parse;
+  }
+});

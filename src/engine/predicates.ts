@@ -269,7 +269,14 @@ export function compileWhen(when: WhenSpec | undefined): Predicate[] {
         return fail(() => ({
           predicate: 'toolArguments',
           expected: `a tool call${want.name ? ` to ${want.name}` : ''}${want.id ? ` (${want.id})` : ''} with arguments ${preview(want.equals)}`,
-          actual: calls.length ? calls.map((c) => `${c.name}(${c.argumentsText})`).join('; ') : '(no such tool call)',
+          actual: calls.length
+            ? calls
+                .map(
+                  (c) =>
+                    `${c.name}(${c.argumentsText})${c.arguments === undefined ? ' (not JSON)' : `: arguments differ ${jsonDifference(want.equals, c.arguments, preview)}`}`,
+                )
+                .join('; ')
+            : '(no such tool call)',
         }));
       },
     });
@@ -283,14 +290,18 @@ export function compileWhen(when: WhenSpec | undefined): Predicate[] {
       name: 'jsonPath',
       check: (r) => {
         let source: string | undefined;
+        let parsed: JsonValue | undefined;
         if (where === 'toolResult') {
           const results = recentToolResults(r);
           source = results.length ? results[results.length - 1].content : undefined;
+          // Parsed once per request, with the results toolResult steps compare.
+          const value = results.length ? parsedContent(results, results.length - 1) : undefined;
+          parsed = value === NOT_JSON ? undefined : value;
         } else {
           const last = r.messages[r.messages.length - 1];
           source = last ? messageText(last) : undefined;
+          parsed = source === undefined ? undefined : parseJsonText(source);
         }
-        const parsed = source === undefined ? undefined : parseJsonText(source);
         const found = readJsonPath(parsed, segments);
         if (found !== undefined && jsonEquals(found, want.equals)) return null;
         return fail(() => ({
