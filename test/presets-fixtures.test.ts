@@ -18,6 +18,7 @@ import type { ChatCompletionFunctionTool, ChatCompletionMessageParam } from 'ope
 import { connectUnderstudy, startUnderstudy, type Understudy, type UnderstudySession } from '../src/client/index.js';
 import { ScenarioBuilder } from '../src/client/builder.js';
 import { loadFixtureFile } from '../src/engine/fixture-file.js';
+import type { FixtureInput } from '../src/index.js';
 import { presets, type PresetDefinition, type PresetName } from '../src/presets/index.js';
 import { PRESET_EXAMPLES } from './support/preset-examples.js';
 
@@ -175,6 +176,38 @@ function parisMessages(result: unknown, args: unknown = PARIS.args): ChatComplet
 }
 
 const WEATHER_TOOLS = [offered(presets.weather.definition())];
+
+test('startUnderstudy({ fixtures }) takes preset calls and results, checked before the server starts', async () => {
+  // Typed as what a fixture file holds: `preset` in place of `name`.
+  const value: FixtureInput = {
+    scenarios: [
+      {
+        name: 'sum',
+        steps: [
+          { reply: { toolCalls: [{ preset: 'calculator', id: 'call_sum', arguments: { expression: '6 * 7' } }] } },
+          { when: { toolResult: { preset: 'calculator', id: 'call_sum', result: { value: 42 } } }, reply: { text: '42.' } },
+        ],
+      },
+    ],
+  };
+  const own = await startUnderstudy({ fixtures: [structuredClone(value)] });
+  try {
+    const client = new OpenAI({ baseURL: own.url('openai'), apiKey: own.defaultSession.apiKey, maxRetries: 0, timeout: 10_000 });
+    const tools = [offered(presets.calculator.definition())];
+    const messages: ChatCompletionMessageParam[] = [{ role: 'user', content: 'six times seven' }];
+    const first = await client.chat.completions.create({ model: 'gpt-4o-mini', messages, tools });
+    messages.push(first.choices[0].message, { role: 'tool', tool_call_id: 'call_sum', content: '{"value":42}' });
+    assert.equal((await client.chat.completions.create({ model: 'gpt-4o-mini', messages, tools })).choices[0].message.content, '42.');
+  } finally {
+    await own.close();
+  }
+  const bad = structuredClone(value) as unknown as { scenarios: { steps: { when?: { toolResult: { result: unknown } } }[] }[] };
+  bad.scenarios[0].steps[1].when!.toolResult.result = { value: 'forty-two' };
+  await assert.rejects(
+    startUnderstudy({ fixtures: [bad as FixtureInput] }),
+    /startUnderstudy\(\) fixtures\[0\] {2}\/scenarios\/0\/steps\/1\/when\/toolResult\/result {2}expected a result the "calculator" preset's result schema accepts; at \/value: must be number/,
+  );
+});
 
 describe('boundary cases', () => {
   test('linear exhaustion: a queue of preset calls, used up, answers 409 scenario_exhausted (policy reject)', async () => {
@@ -492,6 +525,14 @@ describe('the builder takes preset fixtures', () => {
     assert.deepEqual(spec.steps?.[1].when, {
       toolResult: { preset: 'read_file', id: 'call_read', arguments: { path: 'missing.txt', offset: 0 }, error: missing.result.error },
     });
+  });
+
+  test('a failure fixture whose result is not the error envelope is refused where it is written', () => {
+    const notEnvelope = { call: { id: 'call_x', name: 'calculator', arguments: { expression: '1' } }, result: { value: 1 }, isError: true };
+    assert.throws(
+      () => new ScenarioBuilder('s').whenPresetResult(notEnvelope),
+      /scenario "s": a failure fixture's result is the error envelope \{ error: \{ code, message, retryable \} \}/,
+    );
   });
 
   test('a fixture-shaped object whose arguments break the preset is refused when the scenario is loaded', async () => {

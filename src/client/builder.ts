@@ -43,9 +43,15 @@ export class ScenarioBuilder {
    * error envelope), answering a call in the history that carried the fixture's arguments. */
   whenPresetResult(fixture: PresetFixtureShape): this {
     const { call } = fixture;
-    const value = isFailureFixture(fixture)
-      ? { error: (fixture.result as { error?: JsonValue } | null)?.error }
-      : { result: fixture.result as JsonValue };
+    let value: { error: JsonValue } | { result: JsonValue };
+    if (isFailureFixture(fixture)) {
+      const envelope = fixture.result as { error?: JsonValue } | null;
+      if (typeof envelope !== 'object' || envelope === null || envelope.error === undefined)
+        throw new Error(
+          `scenario "${this.name}": a failure fixture's result is the error envelope { error: { code, message, retryable } }`,
+        );
+      value = { error: envelope.error };
+    } else value = { result: fixture.result as JsonValue };
     return this.add({
       toolResult: {
         preset: call.name as PresetNameInCopy,

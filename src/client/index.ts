@@ -131,12 +131,14 @@ class LocalSession implements UnderstudySession {
   }
 }
 
-/** Starts Understudy in this process on 127.0.0.1 and an ephemeral port unless told otherwise. */
-export async function startUnderstudy(options: ServerOptions = {}): Promise<Understudy> {
+/** Starts Understudy in this process on 127.0.0.1 and an ephemeral port unless told otherwise.
+ * `fixtures` are what fixture files hold (preset calls included), checked here. */
+export async function startUnderstudy(options: Omit<ServerOptions, 'fixtures'> & { fixtures?: FixtureInput[] } = {}): Promise<Understudy> {
   // Fixtures given here are checked as any loaded script is (limits included) before the server starts.
   const limits = replyLimits({ replyBytes: options.maxReplyBytes, streamChunks: options.maxStreamChunks });
   const fixtures = options.fixtures?.map((fixture, i) => checked(fixture, `startUnderstudy() fixtures[${i}]`, limits));
-  const server = new UnderstudyServer(fixtures ? { ...options, fixtures } : options);
+  const { fixtures: _given, ...rest } = options;
+  const server = new UnderstudyServer(fixtures ? { ...rest, fixtures } : rest);
   const { url } = await server.listen();
   const defaultSession = new LocalSession(server, server.registry.defaultSession);
   return {
