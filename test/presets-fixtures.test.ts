@@ -574,6 +574,15 @@ describe('the control API', () => {
       badArgs.report,
       /arguments the preset's parameters schema refuses \(at \/unit: must be equal to one of the allowed values/,
     );
+    const badResult = await session.check({ toolCalled: [{ preset: 'weather', result: { ...PARIS.result, temperature: 'warm' } }] });
+    assert.match(
+      badResult.report,
+      /with a result neither its result schema nor the error envelope's accepts \(at \/temperature: must be number\)/,
+    );
+    const envelope = await session.check({
+      toolCalled: [{ preset: 'weather', result: { error: { code: 'x', message: 'y', retryable: false } }, times: 0 }],
+    });
+    assert.equal(envelope.ok, true, envelope.report);
     const refused = await fetch(`${mock.baseUrl}/_understudy/sessions/control-presets/verify`, {
       method: 'POST',
       headers: { 'content-type': 'application/json' },

@@ -122,11 +122,9 @@ function asNamed(want: ToolExpectation): { want: NamedToolExpectation; label: st
   if (rest.result !== undefined) {
     const asResult = presetValueProblems(preset, 'result', rest.result);
     const envelope = rest.result as { error?: unknown } | null;
-    const asError =
-      typeof envelope === 'object' && envelope !== null && 'error' in envelope
-        ? presetValueProblems(preset, 'error', envelope.error)
-        : ['-'];
-    if (asResult.length && asError.length)
+    const isEnvelope = typeof envelope === 'object' && envelope !== null && 'error' in envelope;
+    const envelopeOk = isEnvelope && presetValueProblems(preset, 'error', envelope.error).length === 0;
+    if (asResult.length && !envelopeOk)
       refused.push(`a result neither its result schema nor the error envelope's accepts (${asResult.join('; ')})`);
   }
   if (refused.length) return { problem: `expected a call to preset "${preset}" with ${refused.join(' and ')}` };
