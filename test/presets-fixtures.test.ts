@@ -516,6 +516,33 @@ describe('the builder takes preset fixtures', () => {
     );
   });
 
+  test('callsPresets makes parallel preset calls in one reply, after the longest of their delays', async () => {
+    const session = await mock.session('builder-parallel', { fallback: 'strict' });
+    const sum = presets.calculator.success({ expression: '6 * 7' }, { value: 42 }, { delayMs: 40 });
+    await session.scenario('both').callsPresets([weather, sum]).thenWhenPresetResult(sum).replies(ANSWER);
+    const client = sdk(session);
+    const tools = [offered(weather.definition), offered(sum.definition)];
+    const messages: ChatCompletionMessageParam[] = [{ role: 'user', content: 'weather and a sum' }];
+    const started = Date.now();
+    const first = await client.chat.completions.create({ model: 'gpt-4o-mini', messages, tools });
+    assert.ok(Date.now() - started >= 140, 'the longer delay (150 ms) applies');
+    assert.deepEqual(
+      first.choices[0].message.tool_calls?.map((c) => c.id),
+      ['call_paris', 'call_calculator'],
+    );
+    messages.push(
+      first.choices[0].message,
+      { role: 'tool', tool_call_id: 'call_paris', content: JSON.stringify(weather.result) },
+      { role: 'tool', tool_call_id: 'call_calculator', content: JSON.stringify(sum.result) },
+    );
+    assert.equal((await client.chat.completions.create({ model: 'gpt-4o-mini', messages, tools })).choices[0].message.content, ANSWER);
+    // A step has one toolResult condition: a second one is refused where it is written.
+    assert.throws(
+      () => new ScenarioBuilder('two').whenPresetResult(weather).whenPresetResult(sum),
+      /scenario "two": this step already waits for a tool result; a step has one toolResult condition/,
+    );
+  });
+
   test('the scenario it builds carries `preset:` (checked when loaded) and the structural result', () => {
     const spec = new ScenarioBuilder('spec').callsPreset(weather).thenWhenPresetResult(missing).replies('ok').build();
     assert.deepEqual(spec.steps?.[0].reply, {

@@ -1,8 +1,9 @@
 // A fluent way to write a scenario: `when…` methods describe the next step's predicates, a
 // reply method (`replies`, `repliesJson`, `callsTool`, `callsTools`, `callsPreset`, `fails`,
-// `reply`) closes the step. `onChange` lets an in-process session apply every change at once. Awaiting a builder
-// waits until its scenario is loaded (over HTTP: sent), so `await session.scenario('x').replies('hi')`
-// means what it says; `.then()` with no arguments only reads as a separator between steps.
+// `reply`) closes the step. `onChange` lets an in-process session apply every change at once.
+// Awaiting a builder waits until its scenario is loaded (over HTTP: sent), so
+// `await session.scenario('x').replies('hi')` means what it says; `.then()` with no arguments only
+// reads as a separator between steps.
 
 import type { JsonValue, Pacing, Reply, ScriptedToolCall, StreamFault } from '../core/model.js';
 import type { PresetNameInCopy } from '../core/preset-copy.js';
@@ -43,6 +44,10 @@ export class ScenarioBuilder {
    * error envelope), answering a call in the history that carried the fixture's arguments. */
   whenPresetResult(fixture: PresetFixtureShape): this {
     const { call } = fixture;
+    if (this.when.toolResult !== undefined)
+      throw new Error(
+        `scenario "${this.name}": this step already waits for a tool result; a step has one toolResult condition (wait for the other result in a step of its own)`,
+      );
     let value: { error: JsonValue } | { result: JsonValue };
     if (isFailureFixture(fixture)) {
       const envelope = fixture.result as { error?: JsonValue } | null;
