@@ -1,8 +1,10 @@
 export { startUnderstudy, createUnderstudy, connectUnderstudy, VerificationError, ScenarioBuilder } from './client/index.js';
-export type { Understudy, UnderstudySession, InProcessOptions, Provider, Loadable, JournalSnapshot } from './client/index.js';
+export type { Understudy, UnderstudySession, InProcessOptions, StartOptions, Provider, Loadable, JournalSnapshot } from './client/index.js';
 export type {
   FixtureSpec,
+  FixtureInput,
   ScenarioSpec,
+  ScenarioInput,
   StepSpec,
   WhenSpec,
   ReplySpec,
@@ -11,7 +13,15 @@ export type {
   FallbackMode,
 } from './engine/spec.js';
 export type { Reply, ScriptedToolCall, ScriptedError, JsonValue, Pacing, StreamFault, FaultKind } from './core/model.js';
-export type { VerifyReport, VerifyProblem, VerifyExpectations, ToolExpectation } from './engine/verify.js';
+export type {
+  VerifyReport,
+  VerifyProblem,
+  VerifyExpectations,
+  ToolExpectation,
+  NamedToolExpectation,
+  PresetToolExpectation,
+} from './engine/verify.js';
+export type { PresetFixtureShape } from './engine/preset-fixture.js';
 export type { JournalEntry, JournalCounters } from './engine/journal.js';
 export type { SessionOptions } from './engine/session.js';
 export { UnderstudyServer, type ServerOptions } from './server/understudy-server.js';

@@ -14,6 +14,7 @@ import { zodResponseFormat } from 'openai/helpers/zod';
 import { z } from 'zod';
 import { startUnderstudy, type Understudy, type UnderstudySession } from '../src/client/index.js';
 import { loadFixtureFile } from '../src/engine/fixture-file.js';
+import { openaiChatTool, presets } from '../src/presets/index.js';
 import { CLIS, killChildren, ROOT, runCli } from './support/cli-process.js';
 
 let mock: Understudy;
@@ -49,6 +50,7 @@ test('every example validates with `understudy validate`, and there is one per d
     'errors-and-faults.yaml',
     'greeting.json',
     'bedrock.yaml',
+    'presets.yaml',
   ]) {
     assert.ok(EXAMPLES.includes(name), `examples/${name} ships`);
   }
@@ -230,4 +232,49 @@ test('examples/greeting.json: a JSON fixture; its session.fallback strict and re
     );
   assert.deepEqual(texts, ['Hello from a JSON fixture.', 'And hello again.', 'Hello from a JSON fixture.']);
   await session.verify();
+});
+
+test('examples/presets.yaml: a weather preset round and a read_file failure, matched structurally, with openai', async () => {
+  const session = await sessionWith('presets.yaml');
+  const client = openai(session);
+  const tools = [openaiChatTool(presets.weather.definition()), openaiChatTool(presets.read_file.definition())];
+  const round = async (question: string, content: (args: unknown) => unknown) => {
+    const messages: OpenAI.ChatCompletionMessageParam[] = [{ role: 'user', content: question }];
+    const first = await client.chat.completions.create({ model: 'gpt-4o', messages, tools });
+    const call = first.choices[0].message.tool_calls?.[0];
+    assert.ok(call?.type === 'function');
+    messages.push(first.choices[0].message, {
+      role: 'tool',
+      tool_call_id: call.id,
+      content: JSON.stringify(content(JSON.parse(call.function.arguments)), null, 2),
+    });
+    return (await client.chat.completions.create({ model: 'gpt-4o', messages, tools })).choices[0].message.content;
+  };
+  // The application's JSON has its own member order.
+  const weather = await round('What is the weather in Paris?', () => ({
+    condition: 'sunny',
+    unit: 'celsius',
+    temperature: 21,
+    location: 'Paris',
+  }));
+  assert.equal(weather, 'Paris is sunny, 21 °C.');
+  const notes = await round('Please read my notes', (args) => {
+    assert.deepEqual(args, { path: 'notes.txt', offset: 0 });
+    return presets.read_file.error({ code: 'not_found', message: 'notes.txt does not exist', retryable: false });
+  });
+  assert.equal(notes, 'You have no notes yet.');
+  await session.verify({
+    toolCalled: [
+      presets.weather.success(
+        { location: 'Paris', unit: 'celsius' },
+        { location: 'Paris', temperature: 21, unit: 'celsius', condition: 'sunny' },
+        { id: 'call_paris' },
+      ),
+      {
+        preset: 'read_file',
+        id: 'call_notes',
+        result: { error: { code: 'not_found', message: 'notes.txt does not exist', retryable: false } },
+      },
+    ],
+  });
 });

@@ -72,6 +72,14 @@ scenarios:
         reply: { error: { status: 429, message: slow, code: rate, type: t, inStream: true, headers: { retry-after: '1' } }, delayMs: 5 }
   - name: queue
     replies: [{ text: first }, { json: { ok: true }, chunks: ['{"ok":true}'] }, { toolCalls: [{ name: lookup, arguments: raw }] }]
+  - name: presets
+    steps:
+      - reply: { toolCalls: [{ preset: read_file, id: call_read, arguments: { path: a.txt, offset: 0, length: 5 } }] }
+      - when:
+          toolResult: { preset: read_file, id: call_read, arguments: { path: a.txt, offset: 0, length: 5 }, result: { content: hello, truncated: true } }
+        reply: { text: read }
+      - when: { toolResult: { preset: calculator, error: { code: bad, message: no, retryable: false } } }
+        reply: { text: failed }
 `) as unknown;
 
 function pathsOf(value: unknown, at: (string | number)[] = [], out: (string | number)[][] = []): (string | number)[][] {

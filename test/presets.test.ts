@@ -217,9 +217,14 @@ test('a preset result matches structurally (member order aside); a changed one i
       [200, 'step-2'],
     ],
   );
-  // The refused request stays a problem; the ledger keeps the first result sent for a call (the
-  // changed one), so the expectation names the call and its arguments.
-  const report = await session.check({ toolCalled: [{ name: 'weather', id: 'call_paris', arguments: WEATHER.call.arguments }] });
+  // The refused request stays a problem; the ledger keeps the result of the answered request (a
+  // request refused with a 409 records none), so the expectation names the call and that result.
+  const report = await session.check({
+    toolCalled: [
+      { name: 'weather', id: 'call_paris', arguments: WEATHER.call.arguments, result: WEATHER.result, times: 1 },
+      { name: 'weather', id: 'call_paris', result: changed, times: 0 },
+    ],
+  });
   assert.deepEqual(
     report.problems.map((p) => p.kind),
     ['no_match'],

@@ -432,6 +432,72 @@ describe('serve --workers 2', { timeout: 60_000 }, () => {
     assert.equal(report.problems.filter((p) => p.kind === 'near_miss').length, sent);
   });
 
+  test('the tool ledger over both workers: a preset call scripted by `preset:`, a result refused with a 409 is not recorded, the answered one is', async () => {
+    // One repeating step: edges answer this session themselves and report to the owner.
+    const args = { location: 'Paris', unit: 'celsius' };
+    const created = await fetch(`${baseUrl}/_understudy/sessions`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({
+        id: 'ledger-workers',
+        apiKey: 'key-lw',
+        fallback: 'strict',
+        fixture: {
+          scenarios: [
+            {
+              name: 'paris',
+              exhausted: 'repeat_last',
+              steps: [{ when: { latestUser: 'go' }, reply: { toolCalls: [{ preset: 'weather', id: 'call_w', arguments: args }] } }],
+            },
+          ],
+        },
+      }),
+    });
+    assert.equal(created.status, 201, await created.clone().text());
+    const weather = {
+      type: 'function' as const,
+      function: { name: 'weather', parameters: { type: 'object', properties: { location: { type: 'string' }, unit: { type: 'string' } } } },
+    };
+    const right = { location: 'Paris', temperature: 21, unit: 'celsius', condition: 'sunny' };
+    const wrong = { ...right, condition: 'rainy' };
+    const history = (user: string, result: unknown): OpenAI.ChatCompletionMessageParam[] => [
+      { role: 'user', content: user },
+      {
+        role: 'assistant',
+        content: null,
+        tool_calls: [{ id: 'call_w', type: 'function', function: { name: 'weather', arguments: JSON.stringify(args) } }],
+      },
+      { role: 'tool', tool_call_id: 'call_w', content: JSON.stringify(result) },
+    ];
+    const send = (messages: OpenAI.ChatCompletionMessageParam[]) =>
+      client('key-lw').chat.completions.create({ model: 'gpt-4o-mini', tools: [weather], messages });
+    const first = await send([{ role: 'user', content: 'go' }]);
+    assert.equal(first.choices[0].message.tool_calls?.[0]?.id, 'call_w');
+    // Refused (the latest user message is not "go"), on fresh connections so both workers refuse.
+    const refused = await Promise.allSettled([0, 1, 2, 3, 4, 5].map(() => send(history('other', wrong))));
+    assert.ok(refused.every((r) => r.status === 'rejected' && (r.reason as { status?: number }).status === 409));
+    // The control call brings the edges' records to the owner before any result is answered.
+    const { entries } = (await journal('ledger-workers')) as unknown as { entries: { worker?: number; status: number }[] };
+    assert.deepEqual(new Set(entries.filter((e) => e.status === 409).map((e) => e.worker)), new Set([0, 1]), 'both workers refused');
+    await Promise.all([0, 1, 2, 3].map(() => send(history('go', right))));
+    const verify = await fetch(`${baseUrl}/_understudy/sessions/ledger-workers/verify`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({
+        toolCalled: [
+          { preset: 'weather', id: 'call_w', arguments: args, result: right },
+          { preset: 'weather', id: 'call_w', result: wrong, times: 0 },
+        ],
+      }),
+    });
+    const report = (await verify.json()) as { problems: { kind: string }[]; report: string };
+    assert.deepEqual(
+      report.problems.filter((p) => p.kind === 'tool_expectation'),
+      [],
+      report.report,
+    );
+  });
+
   test('[openai-chat.text.stream +] health pacing counts the paced writes of every worker, and a reset clears every worker', async () => {
     const session = await remote.session('paced');
     const chunks = Array.from({ length: 8 }, (_, i) => `p${i} `);

@@ -1,21 +1,24 @@
-// A fluent way to write a ScenarioSpec: `when…` methods describe the next step's predicates, a
-// reply method (`replies`, `repliesJson`, `callsTool`, `callsTools`, `fails`, `reply`) closes
-// the step. `onChange` lets an in-process session apply every change at once. Awaiting a builder
-// waits until its scenario is loaded (over HTTP: sent), so `await session.scenario('x').replies('hi')`
-// means what it says; `.then()` with no arguments only reads as a separator between steps.
+// A fluent way to write a scenario: `when…` methods describe the next step's predicates, a
+// reply method (`replies`, `repliesJson`, `callsTool`, `callsTools`, `callsPreset`, `fails`,
+// `reply`) closes the step. `onChange` lets an in-process session apply every change at once.
+// Awaiting a builder waits until its scenario is loaded (over HTTP: sent), so
+// `await session.scenario('x').replies('hi')` means what it says; `.then()` with no arguments only
+// reads as a separator between steps.
 
 import type { JsonValue, Pacing, Reply, ScriptedToolCall, StreamFault } from '../core/model.js';
-import type { ExhaustionPolicy, MessageSpec, ScenarioSpec, StepSpec, TextMatchSpec, WhenSpec } from '../engine/spec.js';
+import type { PresetNameInCopy } from '../core/preset-copy.js';
+import { isFailureFixture, type PresetFixtureShape } from '../engine/preset-fixture.js';
+import type { ExhaustionPolicy, MessageSpec, ReplyInput, ScenarioInput, StepInput, TextMatchSpec, WhenSpec } from '../engine/spec.js';
 
 export class ScenarioBuilder {
-  private readonly steps: StepSpec[] = [];
+  private readonly steps: StepInput[] = [];
   private when: WhenSpec = {};
   private exhausted?: ExhaustionPolicy;
   private maxReplies?: number;
 
   constructor(
     readonly name: string,
-    private readonly onChange?: (spec: ScenarioSpec) => void,
+    private readonly onChange?: (spec: ScenarioInput) => void,
     /** Settles once the session holds this scenario (sends it, over HTTP). */
     private readonly loaded?: () => Promise<void>,
   ) {}
@@ -35,6 +38,37 @@ export class ScenarioBuilder {
   /** Readable alias of whenToolResult for the step after a tool call. */
   thenWhenToolResult(name?: string, id?: string, content?: JsonValue): this {
     return this.whenToolResult(name, id, content);
+  }
+  /** The tool result of a preset fixture (`presets.weather.success(...)` or `failure(...)`): a
+   * result for its call's name and id, the content structurally equal to the fixture's result (or
+   * error envelope), answering a call in the history that carried the fixture's arguments. */
+  whenPresetResult(fixture: PresetFixtureShape): this {
+    const { call } = fixture;
+    if (this.when.toolResult !== undefined)
+      throw new Error(
+        `scenario "${this.name}": this step already waits for a tool result; a step has one toolResult condition (wait for the other result in a step of its own)`,
+      );
+    let value: { error: JsonValue } | { result: JsonValue };
+    if (isFailureFixture(fixture)) {
+      const envelope = fixture.result as { error?: JsonValue } | null;
+      if (typeof envelope !== 'object' || envelope === null || envelope.error === undefined)
+        throw new Error(
+          `scenario "${this.name}": a failure fixture's result is the error envelope { error: { code, message, retryable } }`,
+        );
+      value = { error: envelope.error };
+    } else value = { result: fixture.result as JsonValue };
+    return this.add({
+      toolResult: {
+        preset: call.name as PresetNameInCopy,
+        id: call.id,
+        ...(call.arguments !== undefined && { arguments: call.arguments as JsonValue }),
+        ...value,
+      },
+    });
+  }
+  /** Readable alias of whenPresetResult for the step after `callsPreset`. */
+  thenWhenPresetResult(fixture: PresetFixtureShape): this {
+    return this.whenPresetResult(fixture);
   }
   whenToolArguments(equals: JsonValue, name?: string, id?: string): this {
     return this.add({ toolArguments: { equals, ...(name !== undefined && { name }), ...(id !== undefined && { id }) } });
@@ -98,6 +132,23 @@ export class ScenarioBuilder {
   callsTools(calls: ScriptedToolCall[]): this {
     return this.reply({ toolCalls: calls });
   }
+  /** Calls a preset as its fixture says (`presets.weather.success(...)`): its call (preset name, id,
+   * arguments, checked against the preset when the scenario is loaded) after the fixture's delay. */
+  callsPreset(fixture: PresetFixtureShape): this {
+    return this.callsPresets([fixture]);
+  }
+  /** Several preset calls in one reply (give them distinct ids); the longest of their delays applies. */
+  callsPresets(fixtures: PresetFixtureShape[]): this {
+    const delays = fixtures.flatMap((f) => (f.delayMs === undefined ? [] : [f.delayMs]));
+    return this.reply({
+      toolCalls: fixtures.map(({ call }) => ({
+        preset: call.name as PresetNameInCopy,
+        id: call.id,
+        arguments: call.arguments as JsonValue,
+      })),
+      ...(delays.length > 0 && { delayMs: Math.max(...delays) }),
+    });
+  }
   fails(
     status: number,
     message: string,
@@ -105,8 +156,8 @@ export class ScenarioBuilder {
   ): this {
     return this.reply({ error: { status, message, ...options } });
   }
-  reply(reply: Reply, options: { id?: string; next?: string | string[] } = {}): this {
-    const step: StepSpec = { reply: structuredClone(reply) };
+  reply(reply: Reply | ReplyInput, options: { id?: string; next?: string | string[] } = {}): this {
+    const step: StepInput = { reply: structuredClone(reply) };
     if (Object.keys(this.when).length > 0) step.when = this.when;
     if (options.id !== undefined) step.id = options.id;
     if (options.next !== undefined) step.next = options.next;
@@ -158,8 +209,8 @@ export class ScenarioBuilder {
     return this.transact(() => (this.maxReplies = before));
   }
 
-  build(): ScenarioSpec {
-    const spec: ScenarioSpec = { name: this.name, steps: structuredClone(this.steps) };
+  build(): ScenarioInput {
+    const spec: ScenarioInput = { name: this.name, steps: structuredClone(this.steps) };
     if (this.exhausted) spec.exhausted = this.exhausted;
     if (this.maxReplies !== undefined) spec.maxReplies = this.maxReplies;
     return spec;
@@ -170,7 +221,7 @@ export class ScenarioBuilder {
     return this;
   }
 
-  private modifyLast(change: (step: StepSpec) => void): this {
+  private modifyLast(change: (step: StepInput) => void): this {
     const last = this.steps[this.steps.length - 1];
     if (!last) throw new Error(`scenario "${this.name}": add a reply before modifying it`);
     const before = structuredClone(last);

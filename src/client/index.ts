@@ -6,14 +6,15 @@ import { formatProblems, validateFixtureValue } from '../engine/fixture-file.js'
 import type { JournalCounters, JournalEntry } from '../engine/journal.js';
 import type { Session, SessionOptions } from '../engine/session.js';
 import { replyLimits, type ReplyLimits } from '../engine/reply-limits.js';
-import type { FixtureSpec, ScenarioSpec } from '../engine/spec.js';
+import type { FixtureInput, FixtureSpec, ScenarioInput } from '../engine/spec.js';
 import type { VerifyExpectations, VerifyReport } from '../engine/verify.js';
 import { UnderstudyServer, type ServerOptions } from '../server/understudy-server.js';
 import { ScenarioBuilder } from './builder.js';
 
 /** A provider name the server knows (see GET /_understudy/health `providerPaths`). */
 export type Provider = 'openai' | 'anthropic' | 'gemini' | (string & {});
-export type Loadable = FixtureSpec | ScenarioSpec | ScenarioBuilder | (ScenarioSpec | ScenarioBuilder)[];
+/** A script to load: what a fixture file holds (preset calls included), scenarios, or builders. */
+export type Loadable = FixtureInput | ScenarioInput | ScenarioBuilder | (ScenarioInput | ScenarioBuilder)[];
 export interface JournalSnapshot {
   entries: JournalEntry[];
   counters: JournalCounters;
@@ -59,10 +60,10 @@ export interface Understudy {
   close(options?: { graceMs?: number }): Promise<void>;
 }
 
-function toFixture(value: Loadable): FixtureSpec {
+function toFixture(value: Loadable): FixtureInput {
   const list = Array.isArray(value) ? value : [value];
   if (!Array.isArray(value) && 'scenarios' in value) return value;
-  return { scenarios: list.map((x) => (x instanceof ScenarioBuilder ? x.build() : (x as ScenarioSpec))) };
+  return { scenarios: list.map((x) => (x instanceof ScenarioBuilder ? x.build() : (x as ScenarioInput))) };
 }
 
 function checked(value: unknown, source: string, limits: ReplyLimits): FixtureSpec {
@@ -145,13 +146,17 @@ class LocalSession implements UnderstudySession {
 }
 
 /** What an Understudy with no server takes: the default session's options, fixtures and reply limits. */
-export type InProcessOptions = Pick<ServerOptions, 'defaultSession' | 'fixtures' | 'maxReplyBytes' | 'maxStreamChunks'>;
+export type InProcessOptions = Pick<StartOptions, 'defaultSession' | 'fixtures' | 'maxReplyBytes' | 'maxStreamChunks'>;
+
+/** What startUnderstudy() takes: the server's options, with `fixtures` as fixture files hold them
+ * (preset calls included), checked here. */
+export type StartOptions = Omit<ServerOptions, 'fixtures'> & { fixtures?: FixtureInput[] };
 
 const NOT_LISTENING =
   'this Understudy was made by createUnderstudy(): no server is listening, so there is no base URL; use the in-process models (llm-understudy/ai-sdk, llm-understudy/langchain), or startUnderstudy() for HTTP';
 
 /** Starts Understudy in this process on 127.0.0.1 and an ephemeral port unless told otherwise. */
-export async function startUnderstudy(options: ServerOptions = {}): Promise<Understudy> {
+export async function startUnderstudy(options: StartOptions = {}): Promise<Understudy> {
   const server = serverOf(options, 'startUnderstudy()');
   const { url } = await server.listen();
   return handleOf(server, url, true);
@@ -165,11 +170,12 @@ export async function createUnderstudy(options: InProcessOptions = {}): Promise<
   return handleOf(serverOf(options, 'createUnderstudy()'), '', false);
 }
 
-function serverOf(options: ServerOptions, caller: string): UnderstudyServer {
+function serverOf(options: StartOptions, caller: string): UnderstudyServer {
   // Fixtures given here are checked as any loaded script is (limits included) before the server starts.
   const limits = replyLimits({ replyBytes: options.maxReplyBytes, streamChunks: options.maxStreamChunks });
   const fixtures = options.fixtures?.map((fixture, i) => checked(fixture, `${caller} fixtures[${i}]`, limits));
-  return new UnderstudyServer(fixtures ? { ...options, fixtures } : options);
+  const { fixtures: _given, ...rest } = options;
+  return new UnderstudyServer(fixtures ? { ...rest, fixtures } : rest);
 }
 
 function handleOf(server: UnderstudyServer, baseUrl: string, listening: boolean): Understudy {

@@ -137,12 +137,13 @@ export function applyBatch(
       else record.source = repeatMode(scripts.get(record.script) ?? { exhausted: 'repeat_last' });
     }
     session.journal.add(record);
-    if (portable.status === 200 && record.reply && record.reply.toolCalls.length > 0)
-      session.toolLedger.recordCalls(record.reply, record.requestId);
-    if (portable.toolResults && record.requestText !== undefined) {
+    // As the engine records them (exchange.ts): the results of an answered request, then its calls.
+    if (portable.status === 200 && portable.toolResults && record.requestText !== undefined) {
       const request = record.decodeRequest?.(record.requestText, record.decodeContext);
       if (request) session.toolLedger.recordResults(request, record.requestId);
     }
+    if (portable.status === 200 && record.reply && record.reply.toolCalls.length > 0)
+      session.toolLedger.recordCalls(record.reply, record.requestId);
   }
 }
 

@@ -203,19 +203,30 @@ function checkExpectations(body: Record<string, unknown>, source: string): Verif
   names(body.toolNotCalled, 'toolNotCalled');
   names(body.toolOrder, 'toolOrder');
   if (body.toolCalled !== undefined) {
-    if (!Array.isArray(body.toolCalled))
-      fail(400, 'invalid_body', `${source}: /toolCalled: expected a list of {name, id?, arguments?, result?, times?}`);
+    const shape = '{name: string, id?, arguments?, result?, times?: integer}, {preset: string, …} or a preset fixture {call, result, …}';
+    if (!Array.isArray(body.toolCalled)) fail(400, 'invalid_body', `${source}: /toolCalled: expected a list of ${shape}`);
     body.toolCalled.forEach((item: unknown, i: number) => {
-      const ok =
-        typeof item === 'object' &&
-        item !== null &&
-        typeof (item as { name?: unknown }).name === 'string' &&
-        Object.keys(item).every((k) => ['name', 'id', 'arguments', 'result', 'times'].includes(k)) &&
-        ((item as { times?: unknown }).times === undefined || Number.isInteger((item as { times?: unknown }).times));
-      if (!ok) fail(400, 'invalid_body', `${source}: /toolCalled/${i}: expected {name: string, id?, arguments?, result?, times?: integer}`);
+      if (!toolExpectationShape(item)) fail(400, 'invalid_body', `${source}: /toolCalled/${i}: expected ${shape}`);
     });
   }
   return body as VerifyExpectations;
+}
+
+const NAMED_KEYS = ['name', 'id', 'arguments', 'result', 'times'];
+const PRESET_KEYS = ['preset', 'id', 'arguments', 'result', 'times'];
+// A preset fixture as JSON.stringify sends it (src/presets/preset-tool.ts).
+const FIXTURE_KEYS = ['kind', 'isError', 'definition', 'call', 'result', 'delayMs', 'times'];
+
+/** A tool expectation verify() reads: by tool name, by preset, or a preset fixture. */
+function toolExpectationShape(item: unknown): boolean {
+  if (typeof item !== 'object' || item === null || Array.isArray(item)) return false;
+  const x = item as Record<string, unknown>;
+  if (x.times !== undefined && !Number.isInteger(x.times)) return false;
+  const only = (keys: string[]) => Object.keys(x).every((k) => keys.includes(k));
+  if (typeof x.name === 'string') return only(NAMED_KEYS);
+  if (typeof x.preset === 'string') return only(PRESET_KEYS);
+  const call = x.call as Record<string, unknown> | undefined;
+  return typeof call === 'object' && call !== null && typeof call.name === 'string' && only(FIXTURE_KEYS);
 }
 
 /** Runs around every control request: `before` ahead of reading any state, `after` once a request

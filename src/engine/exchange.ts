@@ -43,7 +43,6 @@ export type Answer =
     });
 
 export function answerRequest(session: Session, request: ChatRequest, requestId = ''): Answer {
-  session.toolLedger.recordResults(request, requestId);
   const selection = selectStep(session.scriptsFor(request), request);
 
   if (selection.kind === 'exhausted') {
@@ -148,7 +147,8 @@ function zeroConfig(session: Session, request: ChatRequest, requestId: string): 
 }
 
 /** Reports the cached part of the prompt now; once the reply is delivered, warms the cache and
- * records the tool calls it made. Nothing of this happens for replies that never arrive. */
+ * records the tool results the request carried and the tool calls the reply made. Nothing of this
+ * happens for replies that never arrive, nor for requests refused (a 409 records no result). */
 function afterDelivery(session: Session, request: ChatRequest, requestId: string, answer: Extract<Answer, { kind: 'reply' }>): Answer {
   const probe = session.promptCache.probe(request, answer.reply.usage.inputTokens);
   if (probe) {
@@ -156,9 +156,12 @@ function afterDelivery(session: Session, request: ChatRequest, requestId: string
     if (probe.writeTokens > 0) answer.reply.usage.cacheWriteTokens = probe.writeTokens;
   }
   const calls = answer.reply.toolCalls.length > 0;
-  if (probe || calls) {
+  const results = session.toolLedger.awaitsResults;
+  if (probe || calls || results) {
     answer.afterDelivery = () => {
       if (probe) session.promptCache.warm(probe);
+      // Results first: they answer calls made before this reply, whose own calls may reuse an id.
+      if (results) session.toolLedger.recordResults(request, requestId);
       if (calls) session.toolLedger.recordCalls(answer.reply, requestId);
     };
   }

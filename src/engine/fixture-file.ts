@@ -13,7 +13,8 @@ import { jsonSyntaxError } from './fixture-json-syntax.js';
 import { fixtureExpectation } from './fixture-plan.js';
 import { pointer, type Path } from './fixture-words.js';
 import { replyLimits, type ReplyLimits } from './reply-limits.js';
-import type { FixtureSpec } from './spec.js';
+import { withPlainCalls } from './fixture-presets.js';
+import type { FixtureInput, FixtureSpec } from './spec.js';
 
 export interface FixtureProblem {
   file: string;
@@ -209,9 +210,9 @@ function documentLocator(doc: Document, lineCounter: LineCounter): Locator {
 function validateWithLocator(value: unknown, file: string, locate: Locator | undefined, limits: ReplyLimits): FixtureResult {
   const raw = checkFixture(value, limits);
   if (raw.length === 0) {
-    const fixture = cloneJson(value) as FixtureSpec & { $schema?: string };
+    const fixture = cloneJson(value) as FixtureInput & { $schema?: string };
     delete fixture.$schema;
-    return { ok: true, fixture };
+    return { ok: true, fixture: withPlainCalls(fixture) };
   }
   let problems = raw.map((p): FixtureProblem => {
     const problem: FixtureProblem = { file, path: pointer(p.path), message: p.message };

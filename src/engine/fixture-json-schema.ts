@@ -6,7 +6,8 @@ import type * as Z from 'zod';
 import { createRequire } from 'node:module';
 import { planOf } from './fixture-kit.js';
 import type { PlanNode } from './fixture-plan.js';
-import { fixtureFormat } from './fixture-schema.js';
+import { PRESET_COPIES, PRESET_ERROR_SCHEMA_COPY, PRESET_NAME_LIST } from '../core/preset-copy.js';
+import { fixtureFormat, presetDefinitionName } from './fixture-schema.js';
 
 export const FIXTURE_SCHEMA_ID = 'https://understudy.dev/schema/fixtures.schema.json';
 
@@ -18,8 +19,37 @@ export function fixtureJsonSchema(): Record<string, unknown> {
     // JSON values (z.custom) are "any value" in JSON Schema; the checker's JSON rule says the rest.
     unrepresentable: 'any',
   }) as Record<string, unknown>;
-  const { $schema, title, description, ...rest } = generated;
-  return { $schema, $id: FIXTURE_SCHEMA_ID, title, description, ...rest };
+  const { $schema, title, description, definitions, ...rest } = generated;
+  return {
+    $schema,
+    $id: FIXTURE_SCHEMA_ID,
+    title,
+    description,
+    ...rest,
+    definitions: { ...(definitions as object), ...presetDefinitions() },
+  };
+}
+
+/** The catalogue copy's schemas a preset call or result refers to (fixture-schema.ts), without
+ * `format`s: a draft-07 validator in an editor need not know them; the loader checks them. */
+function presetDefinitions(): Record<string, unknown> {
+  const definitions: Record<string, unknown> = {};
+  for (const preset of PRESET_NAME_LIST) {
+    definitions[presetDefinitionName(preset, 'arguments')] = withoutFormats(PRESET_COPIES[preset].parameters);
+    definitions[presetDefinitionName(preset, 'result')] = withoutFormats(PRESET_COPIES[preset].result);
+  }
+  definitions[presetDefinitionName('', 'error')] = withoutFormats((PRESET_ERROR_SCHEMA_COPY.properties as Record<string, unknown>).error);
+  return definitions;
+}
+
+function withoutFormats(schema: unknown): unknown {
+  if (Array.isArray(schema)) return schema.map(withoutFormats);
+  if (typeof schema !== 'object' || schema === null) return schema;
+  return Object.fromEntries(
+    Object.entries(schema)
+      .filter(([key, value]) => !(key === 'format' && typeof value === 'string'))
+      .map(([key, value]) => [key, withoutFormats(value)]),
+  );
 }
 
 /** The file's text: two-space JSON and a final newline (the generator formats it with prettier). */

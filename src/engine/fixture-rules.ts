@@ -3,6 +3,7 @@
 // "steps or replies", what a reply may hold together, the reply limits, text matches and JSON paths.
 
 import { found, has, isObj, nearest, pointer, quoteList, type Obj, type Path, type Rule, type RuleContext } from './fixture-words.js';
+import { isPresetName, presetValueProblems, type PresetValuePart } from '../core/preset-copy.js';
 import { JSON_PATH_SEGMENT } from './json-path.js';
 import { sizeText } from './reply-limits.js';
 
@@ -74,9 +75,56 @@ export function messageRule(message: Obj, path: Path, ctx: RuleContext): void {
 }
 
 export function toolResultRule(condition: Obj, path: Path, ctx: RuleContext): void {
-  if (has(condition, 'name') || has(condition, 'id')) return;
+  if (has(condition, 'name') || has(condition, 'id') || has(condition, 'preset')) return;
   const keys = Object.keys(condition);
-  ctx.report(path, `expected at least one of "name", "id" in toolResult; found ${keys.length ? `only ${quoteList(keys)}` : 'neither'}`);
+  ctx.report(
+    path,
+    `expected at least one of "name", "id", "preset" in toolResult; found ${keys.length ? `only ${quoteList(keys)}` : 'none of them'}`,
+  );
+}
+
+/** A preset value the catalogue's schema refuses, reported where it is written. */
+function presetValue(preset: string, part: PresetValuePart, value: unknown, at: Path, ctx: RuleContext): void {
+  if (!isPresetName(preset) || !isJsonValue(value)) return;
+  const problems = presetValueProblems(preset, part, value);
+  const what = part === 'arguments' ? 'arguments' : part === 'error' ? 'an error' : 'a result';
+  const schema = part === 'arguments' ? 'parameters' : part;
+  if (problems.length > 0) ctx.report(at, `expected ${what} the "${preset}" preset's ${schema} schema accepts; ${problems.join('; ')}`);
+}
+
+/** A reply's tool call names a tool or a preset, not both; a preset call's arguments fit the preset. */
+export function presetCallRule(call: Obj, path: Path, ctx: RuleContext): void {
+  const hasName = has(call, 'name');
+  const hasPreset = has(call, 'preset');
+  if (hasName && hasPreset) {
+    ctx.report([...path, 'preset'], 'expected either "name" or "preset" in a tool call, not both; found both');
+    return;
+  }
+  if (!hasName && !hasPreset) {
+    ctx.report(path, 'missing required key "name" in a tool call (or "preset", to call a preset)');
+    return;
+  }
+  if (!hasPreset || typeof call.preset !== 'string') return;
+  if (!has(call, 'arguments')) ctx.report(path, `missing required key "arguments" in a tool call to the preset "${call.preset}"`);
+  else presetValue(call.preset, 'arguments', call.arguments, [...path, 'arguments'], ctx);
+}
+
+/** What a toolResult condition may hold with `preset` (and only with it), each value fitting the preset. */
+export function presetResultRule(condition: Obj, path: Path, ctx: RuleContext): void {
+  if (has(condition, 'name') && has(condition, 'preset'))
+    ctx.report([...path, 'preset'], 'expected either "name" or "preset" in toolResult, not both; found both');
+  for (const key of ['result', 'error'] as const) {
+    if (!has(condition, key)) continue;
+    if (!has(condition, 'preset'))
+      ctx.report([...path, key], `expected "${key}" only together with "preset" (use "content" for any tool); found no "preset"`);
+    if (has(condition, 'content')) ctx.report([...path, key], `expected either "content" or "${key}" in toolResult, not both; found both`);
+  }
+  if (has(condition, 'result') && has(condition, 'error'))
+    ctx.report([...path, 'error'], 'expected either "result" or "error" in toolResult, not both; found both');
+  if (typeof condition.preset !== 'string') return;
+  for (const part of ['arguments', 'result', 'error'] as const) {
+    if (has(condition, part)) presetValue(condition.preset, part, condition[part], [...path, part], ctx);
+  }
 }
 
 export function jsonPathRule(path: unknown, at: Path, ctx: RuleContext): void {
@@ -321,6 +369,8 @@ export const RULES_BY_NAME: Readonly<Record<string, Rule>> = {
   headerNamesRule,
   messageRule,
   toolResultRule,
+  presetCallRule,
+  presetResultRule,
   jsonPathRule,
   uniqueScenarioNames,
   scenarioRule,

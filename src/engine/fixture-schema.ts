@@ -16,6 +16,8 @@ import {
   headerNamesRule,
   jsonPathRule,
   messageRule,
+  presetCallRule,
+  presetResultRule,
   replyRule,
   ROLES,
   scenarioRule,
@@ -27,6 +29,7 @@ import {
   uniqueScenarioNames,
 } from './fixture-rules.js';
 import { found, quoteList } from './fixture-words.js';
+import { PRESET_NAME_LIST, type PresetValuePart } from '../core/preset-copy.js';
 import { DEFAULT_REPLY_LIMITS, sizeText } from './reply-limits.js';
 
 const EXHAUSTION = ['reject', 'repeat_last', 'restart'] as const;
@@ -37,6 +40,20 @@ const FAULT_KINDS = ['error', 'truncate', 'malformed', 'stall', 'reset', 'close'
 const JSON_PATH_IN = ['latest', 'toolResult'] as const;
 
 const HEADER_VALUE = /^[\t\x20-\x7e\x80-\xff]*$/;
+
+/** For editors: what each preset's `arguments` (and `result`, `error`) must be, as references to
+ * the catalogue copy's schemas, which fixture-json-schema.ts adds to the JSON Schema's definitions. */
+function presetBranches(parts: readonly PresetValuePart[]): Record<string, unknown>[] {
+  return PRESET_NAME_LIST.map((preset) => ({
+    if: { properties: { preset: { const: preset } }, required: ['preset'] },
+    then: { properties: Object.fromEntries(parts.map((part) => [part, { $ref: `#/definitions/${presetDefinitionName(preset, part)}` }])) },
+  }));
+}
+
+/** The JSON Schema definition holding a preset's schema of `part` (the error schema is one for all). */
+export function presetDefinitionName(preset: string, part: PresetValuePart): string {
+  return part === 'error' ? 'preset.error' : `preset.${preset}.${part}`;
+}
 
 /** The format's schemas, built with the zod given (see fixtureFormat() for the loaded one). */
 export function describeFixtureFormat(z: typeof Z) {
@@ -159,19 +176,36 @@ export function describeFixtureFormat(z: typeof Z) {
     .min(1, { error: (i) => `expected a tool call id (a non-blank string); found ${found(i.input)}` })
     .regex(/\S/, { error: (i) => `expected a tool call id (a non-blank string); found ${found(i.input)}` });
 
-  const toolCall = object(
-    'a tool call',
-    {
-      id: described(
-        toolCallId.max(TOOL_CALL_ID_MAX, {
-          error: (i) => `expected a tool call id of at most ${TOOL_CALL_ID_MAX} characters; found ${(i.input as string).length} characters`,
-        }),
-        'The call id; assigned from the session counter when omitted. Unique within the reply.',
-      ).optional(),
-      name: described(name('a tool name'), 'The name of the tool to call.'),
-      arguments: described(json(), "The call's arguments: an object (sent as compact JSON) or a string sent verbatim.").optional(),
-    },
-    { id: 'toolCall', description: 'A tool call the reply makes.' },
+  const toolCall = rule(
+    object(
+      'a tool call',
+      {
+        id: described(
+          toolCallId.max(TOOL_CALL_ID_MAX, {
+            error: (i) =>
+              `expected a tool call id of at most ${TOOL_CALL_ID_MAX} characters; found ${(i.input as string).length} characters`,
+          }),
+          'The call id; assigned from the session counter when omitted. Unique within the reply.',
+        ).optional(),
+        name: described(name('a tool name'), 'The name of the tool to call. Not together with `preset`.').optional(),
+        preset: described(
+          oneOf(PRESET_NAME_LIST),
+          "Instead of `name`: a preset of llm-understudy/presets (docs/presets.md), called by its function name; the arguments are checked against the preset's parameters schema when the script is loaded.",
+        ).optional(),
+        arguments: described(
+          json(),
+          "The call's arguments: an object (sent as compact JSON) or a string sent verbatim. Required with `preset`.",
+        ).optional(),
+      },
+      {
+        id: 'toolCall',
+        description: 'A tool call the reply makes: to a tool by `name`, or to a preset by `preset`.',
+        oneOf: [{ required: ['name'] }, { required: ['preset'] }],
+        dependencies: { preset: ['arguments'] },
+        allOf: presetBranches(['arguments']),
+      },
+    ),
+    presetCallRule,
   );
 
   const citation = object(
@@ -305,19 +339,50 @@ export function describeFixtureFormat(z: typeof Z) {
   );
 
   const toolResult = rule(
-    object(
-      'a tool result condition',
-      {
-        name: described(name('a tool name'), 'The name of the tool whose result is present.').optional(),
-        id: described(name('a tool call id'), 'The tool call id the result answers.').optional(),
-        content: described(json(), 'The result content: a string equal to the text, or a JSON value equal to the parsed text.').optional(),
-      },
-      {
-        description: 'A tool result after the latest user message, for this tool name and/or call id.',
-        anyOf: [{ required: ['name'] }, { required: ['id'] }],
-      },
+    rule(
+      object(
+        'a tool result condition',
+        {
+          name: described(name('a tool name'), 'The name of the tool whose result is present. Not together with `preset`.').optional(),
+          id: described(name('a tool call id'), 'The tool call id the result answers.').optional(),
+          content: described(
+            json(),
+            'The result content: a string equal to the text, or a JSON value equal to the parsed text.',
+          ).optional(),
+          preset: described(
+            oneOf(PRESET_NAME_LIST),
+            'Instead of `name`: the result of a call to this preset of llm-understudy/presets (docs/presets.md), by its function name.',
+          ).optional(),
+          result: described(
+            json(),
+            "With `preset`: the success result the content must be, compared structurally as JSON (member order and whitespace do not matter); checked against the preset's result schema when the script is loaded.",
+          ).optional(),
+          error: described(
+            json(),
+            "With `preset`: the failure's error ({ code, message, retryable }); the content must be the envelope { error: … }, compared structurally as JSON; checked against the preset's error schema when the script is loaded.",
+          ).optional(),
+          arguments: described(
+            json(),
+            "The arguments the history's assistant call with this result's id carried, compared structurally as JSON (with `preset`: checked against its parameters schema when the script is loaded).",
+          ).optional(),
+        },
+        {
+          description:
+            'A tool result after the latest user message, for this tool name (or preset) and/or call id, with this content (or preset result or error).',
+          anyOf: [{ required: ['name'] }, { required: ['id'] }, { required: ['preset'] }],
+          dependencies: { result: ['preset'], error: ['preset'] },
+          allOf: [
+            { not: { required: ['name', 'preset'] } },
+            { not: { required: ['result', 'error'] } },
+            { not: { required: ['content', 'result'] } },
+            { not: { required: ['content', 'error'] } },
+            ...presetBranches(['arguments', 'result', 'error']),
+          ],
+        },
+      ),
+      toolResultRule,
     ),
-    toolResultRule,
+    presetResultRule,
   );
 
   const toolArguments = object(

@@ -3,8 +3,9 @@
 // near-miss explanations.
 
 import { allToolCalls, latestUserText, messageText, recentToolResults, toolCallsOf } from '../core/conversation.js';
-import type { ChatRequest, JsonValue, Message } from '../core/model.js';
+import type { ChatRequest, JsonValue, Message, ToolCallPart, ToolResultPart } from '../core/model.js';
 import { jsonEquals } from '../core/schema.js';
+import { jsonDifference } from './json-difference.js';
 import { parseJsonPath, readJsonPath } from './json-path.js';
 import type { MessageSpec, TextMatchSpec, ToolCallSpec, WhenSpec } from './spec.js';
 
@@ -45,6 +46,110 @@ function parseJsonText(text: string): JsonValue | undefined {
   } catch {
     return undefined;
   }
+}
+
+// A tool result's content parsed once per request however many steps compare it: the parsed values
+// of the latest request's results (recentToolResults gives each request its own list), asked only
+// by a step that compares content. Selection and its explanations run synchronously per request.
+const NOT_JSON = Symbol('not JSON');
+let parsedOf: readonly ToolResultPart[] | undefined;
+let parsedValues: (JsonValue | typeof NOT_JSON | undefined)[] = [];
+
+function parsedContent(results: readonly ToolResultPart[], i: number): JsonValue | typeof NOT_JSON {
+  if (results !== parsedOf) {
+    parsedOf = results;
+    parsedValues = new Array<JsonValue | typeof NOT_JSON | undefined>(results.length);
+  }
+  let parsed = parsedValues[i];
+  if (parsed === undefined) {
+    const value = parseJsonText(results[i].content);
+    parsedValues[i] = parsed = value === undefined ? NOT_JSON : value;
+  }
+  return parsed;
+}
+
+/** The history's latest assistant call with the result's id before the result: the call it answers. */
+function callAnswered(request: ChatRequest, result: ToolResultPart): ToolCallPart | undefined {
+  let call: ToolCallPart | undefined;
+  for (const message of request.messages) {
+    for (const part of message.parts) {
+      if (part === result) return call;
+      if (part.type === 'tool_call' && part.id === result.callId) call = part;
+    }
+  }
+  return call;
+}
+
+type ToolResultSpec = NonNullable<WhenSpec['toolResult']>;
+
+/** A tool result after the latest user message: by name (or preset) and/or call id, with this
+ * content (a preset's result or error envelope, compared structurally), answering a call with
+ * these arguments. */
+function toolResultPredicate(want: ToolResultSpec): Predicate {
+  const name = want.name ?? want.preset;
+  const content =
+    want.content !== undefined
+      ? want.content
+      : want.result !== undefined
+        ? want.result
+        : want.error !== undefined
+          ? { error: want.error }
+          : undefined;
+  // `content` as a string also matches the same text; a preset's result is only ever JSON.
+  const sameText = want.content !== undefined && typeof want.content === 'string' ? want.content : undefined;
+  const args = want.arguments;
+  const contentWord = want.result !== undefined ? 'result' : want.error !== undefined ? 'error envelope' : 'content';
+  const expected = [
+    want.preset !== undefined ? `preset ${preview(want.preset)}` : name !== undefined ? `name ${preview(name)}` : '',
+    want.id !== undefined ? `id ${preview(want.id)}` : '',
+    content !== undefined ? `${contentWord} ${preview(content)}` : '',
+    args !== undefined ? `call arguments ${preview(args)}` : '',
+  ]
+    .filter(Boolean)
+    .join(', ');
+  const contentMatches = (results: readonly ToolResultPart[], i: number): boolean =>
+    content === undefined || results[i].content === sameText || jsonEquals(parsedContent(results, i), content);
+  const argumentsMatch = (request: ChatRequest, result: ToolResultPart): boolean =>
+    args === undefined || jsonEquals(callAnswered(request, result)?.arguments, args);
+  /** Why a result of the right tool and id is not the one: what differs, first. */
+  const whyNot = (request: ChatRequest, results: readonly ToolResultPart[], i: number): string => {
+    const result = results[i];
+    if (!contentMatches(results, i)) {
+      const parsed = parsedContent(results, i);
+      return parsed === NOT_JSON
+        ? `${contentWord} is not JSON: ${preview(result.content)}`
+        : `${contentWord} differs ${jsonDifference(content, parsed, preview)}`;
+    }
+    const call = callAnswered(request, result);
+    if (!call) return `no call with id ${preview(result.callId)} in the history to compare arguments with`;
+    if (call.arguments === undefined) return `the call's arguments are not JSON: ${preview(call.argumentsText)}`;
+    return `the call's arguments differ ${jsonDifference(args, call.arguments, preview)}`;
+  };
+  return {
+    name: 'toolResult',
+    check: (r) => {
+      const results = recentToolResults(r);
+      for (let i = 0; i < results.length; i++) {
+        const result = results[i];
+        if (name !== undefined && result.name !== name) continue;
+        if (want.id !== undefined && result.callId !== want.id) continue;
+        if (!contentMatches(results, i) || !argumentsMatch(r, result)) continue;
+        return null;
+      }
+      return fail(() => ({
+        predicate: 'toolResult',
+        expected: `a tool result after the latest user message with ${expected}`,
+        actual: results.length
+          ? results
+              .map((x, i) => {
+                const same = (name === undefined || x.name === name) && (want.id === undefined || x.callId === want.id);
+                return `${x.name ?? '?'}/${x.callId}: ${same ? whyNot(r, results, i) : preview(x.content)}`;
+              })
+              .join('; ')
+          : '(no tool results after the latest user message)',
+      }));
+    },
+  };
 }
 
 function describeMessage(message: Message): MessageSpec {
@@ -150,42 +255,7 @@ export function compileWhen(when: WhenSpec | undefined): Predicate[] {
     });
   }
 
-  if (when.toolResult !== undefined) {
-    const want = when.toolResult;
-    const expected = [
-      want.name !== undefined ? `name ${preview(want.name)}` : '',
-      want.id !== undefined ? `id ${preview(want.id)}` : '',
-      want.content !== undefined ? `content ${preview(want.content)}` : '',
-    ]
-      .filter(Boolean)
-      .join(', ');
-    predicates.push({
-      name: 'toolResult',
-      check: (r) => {
-        const results = recentToolResults(r);
-        for (const result of results) {
-          if (want.name !== undefined && result.name !== want.name) continue;
-          if (want.id !== undefined && result.callId !== want.id) continue;
-          if (want.content !== undefined) {
-            const parsed = parseJsonText(result.content);
-            const same =
-              typeof want.content === 'string'
-                ? result.content === want.content || jsonEquals(parsed, want.content)
-                : jsonEquals(parsed, want.content);
-            if (!same) continue;
-          }
-          return null;
-        }
-        return fail(() => ({
-          predicate: 'toolResult',
-          expected: `a tool result after the latest user message with ${expected}`,
-          actual: results.length
-            ? results.map((x) => `${x.name ?? '?'}/${x.callId}: ${preview(x.content)}`).join('; ')
-            : '(no tool results after the latest user message)',
-        }));
-      },
-    });
-  }
+  if (when.toolResult !== undefined) predicates.push(toolResultPredicate(when.toolResult));
 
   if (when.toolArguments !== undefined) {
     const want = when.toolArguments;
@@ -199,7 +269,14 @@ export function compileWhen(when: WhenSpec | undefined): Predicate[] {
         return fail(() => ({
           predicate: 'toolArguments',
           expected: `a tool call${want.name ? ` to ${want.name}` : ''}${want.id ? ` (${want.id})` : ''} with arguments ${preview(want.equals)}`,
-          actual: calls.length ? calls.map((c) => `${c.name}(${c.argumentsText})`).join('; ') : '(no such tool call)',
+          actual: calls.length
+            ? calls
+                .map(
+                  (c) =>
+                    `${c.name}(${c.argumentsText})${c.arguments === undefined ? ' (not JSON)' : `: arguments differ ${jsonDifference(want.equals, c.arguments, preview)}`}`,
+                )
+                .join('; ')
+            : '(no such tool call)',
         }));
       },
     });
@@ -213,14 +290,18 @@ export function compileWhen(when: WhenSpec | undefined): Predicate[] {
       name: 'jsonPath',
       check: (r) => {
         let source: string | undefined;
+        let parsed: JsonValue | undefined;
         if (where === 'toolResult') {
           const results = recentToolResults(r);
           source = results.length ? results[results.length - 1].content : undefined;
+          // Parsed once per request, with the results toolResult steps compare.
+          const value = results.length ? parsedContent(results, results.length - 1) : undefined;
+          parsed = value === NOT_JSON ? undefined : value;
         } else {
           const last = r.messages[r.messages.length - 1];
           source = last ? messageText(last) : undefined;
+          parsed = source === undefined ? undefined : parseJsonText(source);
         }
-        const parsed = source === undefined ? undefined : parseJsonText(source);
         const found = readJsonPath(parsed, segments);
         if (found !== undefined && jsonEquals(found, want.equals)) return null;
         return fail(() => ({

@@ -1,5 +1,11 @@
 // Every tool call the session's replies made, and the result the application sent back for it:
 // what verify() checks tool expectations against. Bounded; the oldest calls go first.
+//
+// A result counts once a request carrying it was answered: the engine records results when the
+// reply to that request was delivered (exchange.ts), so a request refused with a 409, or cancelled
+// before its answer, records nothing, and the result a later answered request carries is the one
+// kept. Of answered requests carrying a result for the same call, the first is kept (later requests
+// repeat the history; once every call has its result, a request costs the ledger nothing).
 
 import type { ChatRequest, JsonValue, ResolvedReply } from '../core/model.js';
 
@@ -56,7 +62,12 @@ export class ToolLedger {
     }
   }
 
-  /** Attaches results the request carries to the calls they answer (first result wins). */
+  /** Whether some call has no result yet (the engine records a request's results only then). */
+  get awaitsResults(): boolean {
+    return this.pending > 0;
+  }
+
+  /** Attaches results an answered request carries to the calls they answer (first answered result wins). */
   recordResults(request: ChatRequest, requestId: string): void {
     if (this.pending === 0) return;
     for (const message of request.messages) {

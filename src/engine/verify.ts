@@ -4,13 +4,20 @@
 import { latestUserText } from '../core/conversation.js';
 import type { ChatRequest, JsonValue } from '../core/model.js';
 import { jsonEquals } from '../core/schema.js';
+import { isPresetName, PRESET_NAME_LIST, presetValueProblems } from '../core/preset-copy.js';
+import { nearest } from './fixture-words.js';
 import { preview } from './predicates.js';
+import { isPresetFixture, type PresetFixtureShape } from './preset-fixture.js';
 import type { JournalEntry } from './journal.js';
 import type { Session } from './session.js';
 import type { ToolCallRecord } from './tool-ledger.js';
 
-/** What the test expects of the tools the application was asked to call and the results it sent. */
-export interface ToolExpectation {
+/** What the test expects of the tools the application was asked to call and the results it sent:
+ * a call by tool name or by preset, or a preset fixture (`presets.weather.success(...)`), which
+ * expects its call (name, id, arguments) and its result. */
+export type ToolExpectation = NamedToolExpectation | PresetToolExpectation | (PresetFixtureShape & { times?: number });
+
+export interface NamedToolExpectation {
   name: string;
   id?: string;
   /** Arguments of the call, compared as JSON (key order does not matter). */
@@ -19,6 +26,13 @@ export interface ToolExpectation {
   result?: JsonValue;
   /** Exactly this many matching calls (default: at least one). */
   times?: number;
+}
+
+/** A call to a preset (its function name): arguments checked against its parameters schema, a
+ * result against its result schema or the error envelope's, compared structurally. */
+export interface PresetToolExpectation extends Omit<NamedToolExpectation, 'name'> {
+  preset: string;
+  name?: undefined;
 }
 
 export interface VerifyExpectations {
@@ -85,10 +99,48 @@ function resultMatches(want: JsonValue, have: string | undefined): boolean {
   }
 }
 
+/** An expectation as a named one, or what is wrong with it (an unknown preset, a value its schema refuses). */
+function asNamed(want: ToolExpectation): { want: NamedToolExpectation; label: string } | { problem: string } {
+  if (isPresetFixture(want)) {
+    const { call, result, times } = want;
+    const named: NamedToolExpectation = { name: call.name, id: call.id, result: result as JsonValue };
+    if (call.arguments !== undefined) named.arguments = call.arguments as JsonValue;
+    if (times !== undefined) named.times = times;
+    return { want: named, label: `preset "${call.name}"` };
+  }
+  if (!('preset' in want) || want.preset === undefined) return { want: want as NamedToolExpectation, label: `tool "${want.name}"` };
+  const { preset, ...rest } = want;
+  if (!isPresetName(preset)) {
+    const guess = nearest(preset, PRESET_NAME_LIST);
+    return { problem: `expected a call to preset "${preset}", which is not a preset${guess ? ` (did you mean "${guess}"?)` : ''}` };
+  }
+  const refused: string[] = [];
+  if (rest.arguments !== undefined) {
+    const problems = presetValueProblems(preset, 'arguments', rest.arguments);
+    if (problems.length) refused.push(`arguments the preset's parameters schema refuses (${problems.join('; ')})`);
+  }
+  if (rest.result !== undefined) {
+    const asResult = presetValueProblems(preset, 'result', rest.result);
+    const envelope = rest.result as { error?: unknown } | null;
+    const isEnvelope = typeof envelope === 'object' && envelope !== null && 'error' in envelope;
+    const envelopeOk = isEnvelope && presetValueProblems(preset, 'error', envelope.error).length === 0;
+    if (asResult.length && !envelopeOk)
+      refused.push(`a result neither its result schema nor the error envelope's accepts (${asResult.join('; ')})`);
+  }
+  if (refused.length) return { problem: `expected a call to preset "${preset}" with ${refused.join(' and ')}` };
+  return { want: { ...rest, name: preset }, label: `preset "${preset}"` };
+}
+
 function checkTools(calls: ToolCallRecord[], expectations: VerifyExpectations): VerifyProblem[] {
   const problems: VerifyProblem[] = [];
   const all = calls.length ? calls.map(describeCall).join('; ') : '(no tool calls)';
-  for (const want of expectations.toolCalled ?? []) {
+  for (const expectation of expectations.toolCalled ?? []) {
+    const named = asNamed(expectation);
+    if ('problem' in named) {
+      problems.push({ kind: 'tool_expectation', message: named.problem });
+      continue;
+    }
+    const { want, label } = named;
     const matching = calls.filter(
       (c) =>
         c.name === want.name &&
@@ -107,7 +159,7 @@ function checkTools(calls: ToolCallRecord[], expectations: VerifyExpectations): 
       .join(', ');
     problems.push({
       kind: 'tool_expectation',
-      message: `expected tool "${want.name}"${what ? ` with ${what}` : ''} to be called ${want.times === undefined ? 'at least once' : `${want.times} time${want.times === 1 ? '' : 's'}`}; matching calls: ${matching.length}. Calls: ${all}`,
+      message: `expected ${label}${what ? ` with ${what}` : ''} to be called ${want.times === undefined ? 'at least once' : `${want.times} time${want.times === 1 ? '' : 's'}`}; matching calls: ${matching.length}. Calls: ${all}`,
     });
   }
   for (const name of expectations.toolNotCalled ?? []) {
