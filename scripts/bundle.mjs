@@ -54,7 +54,8 @@ removeJavaScript(DIST);
 // models (llm-understudy/ai-sdk, /langchain) import the library through its root: kept external, so
 // that they share dist/index.js (one copy of the library, its sessions, one VerificationError)
 // instead of each bundling its own. Each of them is written one folder below dist/.
-const ROOT_IMPORTERS = [join('src', 'runners'), join('src', 'in-process', 'ai-sdk'), join('src', 'in-process', 'langchain')];
+// (src/in-process/exchange.ts and errors.ts are the library's own: they never import the root.)
+const ROOT_IMPORTERS = [join('src', 'runners'), join('src', 'in-process')];
 const libraryRootExternal = {
   name: 'library-root-external',
   setup(b) {

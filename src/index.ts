@@ -26,7 +26,7 @@ export type { JournalEntry, JournalCounters } from './engine/journal.js';
 export type { SessionOptions } from './engine/session.js';
 export { UnderstudyServer, type ServerOptions } from './server/understudy-server.js';
 export { loadFixtureFile, formatProblems, type FixtureResult, type FixtureProblem } from './engine/fixture-file.js';
-export { UnderstudyModelError } from './in-process/exchange.js';
+export { UnderstudyModelError, UnderstudyFaultError } from './in-process/errors.js';
 /** For the framework-native models' entries (llm-understudy/ai-sdk, /langchain), which share this
  * module's sessions: not part of the documented API. */
 export { answerInProcess as _answerInProcess, type InProcessCall, type InProcessAnswer } from './in-process/exchange.js';

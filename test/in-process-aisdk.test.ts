@@ -8,7 +8,7 @@ import { Ajv2020 } from 'ajv/dist/2020.js';
 import { generateText, jsonSchema, Output, stepCountIs, streamText, tool, type JSONSchema7 } from 'ai';
 import { z } from 'zod';
 import { connectUnderstudy, createUnderstudy, startUnderstudy, type Understudy } from '../src/index.js';
-import { understudyModel, UnderstudyModelError } from '../src/in-process/ai-sdk/index.js';
+import { understudyModel, UnderstudyFaultError, UnderstudyModelError } from '../src/in-process/ai-sdk/index.js';
 import { ZERO_CONFIG_TEXT } from '../src/engine/zero-config.js';
 import type { ToolExpectation } from '../src/index.js';
 
@@ -494,6 +494,27 @@ describe('streams and their failures', () => {
     for await (const part of cut.fullStream) parts.push(part.type === 'text-delta' ? `text:${part.text}` : part.type);
     assert.ok(parts.includes('text:Cut ') && !parts.includes('text:short.'), parts.join(' '));
     await session.verify();
+  });
+
+  test('the wire cuts reject with an UnderstudyFaultError naming the kind; a stall with no signal fails at once', TIMEOUT, async () => {
+    const session = await mock.session('cuts');
+    session
+      .scenario('cuts')
+      .replies('Reset.')
+      .withFault({ kind: 'reset' })
+      .then()
+      .replies('Stalled.')
+      .withFault({ kind: 'stall', afterChunks: 0 });
+    await assert.rejects(
+      generateText({ model: understudyModel(session), prompt: 'Hi', maxRetries: 0 }),
+      (error: unknown) => error instanceof UnderstudyFaultError && error.fault === 'reset',
+    );
+    const started = Date.now();
+    await assert.rejects(
+      generateText({ model: understudyModel(session), prompt: 'Hi', maxRetries: 0 }),
+      (error: unknown) => error instanceof UnderstudyFaultError && error.fault === 'stall' && /no abort signal/.test(error.message),
+    );
+    assert.ok(Date.now() - started < 5_000);
   });
 
   test('a delayed step the caller aborts consumes nothing, and is journalled as aborted', TIMEOUT, async () => {

@@ -4,32 +4,11 @@
 // handed to the caller, released if the caller aborted during the step's delay.
 
 import { understudyConflict, type NeutralError } from '../core/errors.js';
+import { UnderstudyModelError } from './errors.js';
 import type { ChatRequest, ResolvedReply, StreamFault } from '../core/model.js';
 import { answerRequest } from '../engine/exchange.js';
 import { ABORTED_STATUS, newRecord, type JournalRecord } from '../engine/journal.js';
 import type { Session } from '../engine/session.js';
-
-/** The error a framework-native model throws when Understudy refuses a request or a script
- * answers with an error: the status and code an HTTP client would have received. */
-export class UnderstudyModelError extends Error {
-  readonly status: number;
-  readonly code: string | null;
-  /** The neutral error kind (`no_match`, `exhausted`, `mismatch`, `scripted`, …). */
-  readonly kind: NeutralError['kind'];
-  /** Whether the framework may retry (a scripted 429 or 5xx, as the providers' SDKs decide). */
-  readonly isRetryable: boolean;
-  /** A scripted error meant for inside a stream (a streamed call reports it as a stream error). */
-  readonly inStream: boolean;
-  constructor(error: NeutralError) {
-    super(`Understudy answered ${error.status}${error.code ? ` ${error.code}` : ''}: ${error.message}`);
-    this.name = 'UnderstudyModelError';
-    this.status = error.status;
-    this.code = error.code;
-    this.kind = error.kind;
-    this.isRetryable = error.kind === 'scripted' && (error.status === 429 || error.status >= 500);
-    this.inStream = error.inStream === true;
-  }
-}
 
 export interface InProcessCall {
   /** What the journal names the call by, e.g. `ai-sdk doGenerate`. */

@@ -5,7 +5,7 @@ import type { UnderstudySession } from '../../index.js';
 import { UnderstudyLanguageModel, type UnderstudyModelOptions } from './language-model.js';
 
 export { UnderstudyLanguageModel, type UnderstudyModelOptions };
-export { UnderstudyModelError } from '../../index.js';
+export { UnderstudyFaultError, UnderstudyModelError } from '../../index.js';
 
 /** The session's scripts as an AI SDK model: `generateText({ model: understudyModel(session), … })`. */
 export function understudyModel(session: UnderstudySession, options: UnderstudyModelOptions = {}): UnderstudyLanguageModel {

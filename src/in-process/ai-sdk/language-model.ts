@@ -11,6 +11,7 @@ import type {
 } from '@ai-sdk/provider';
 import type { StreamFault } from '../../core/model.js';
 import { _answerInProcess, _engineSessionOf, UnderstudyModelError, type UnderstudySession } from '../../index.js';
+import { faultFailure, stalled } from '../act-out-fault.js';
 import { contentOf, finishReasonOf, streamPartsOf, usageOf } from './map-reply.js';
 import { prepareRequest } from './prepare-request.js';
 
@@ -95,7 +96,8 @@ export class UnderstudyLanguageModel implements LanguageModelV3 {
 
 /** The stream of parts, cut by the step's fault: `error` ends with an error part after
  * `afterChunks` deltas, `truncate` ends without `finish`, `stall` waits for the abort signal, and
- * the wire's own cuts (`reset`, `close`, `malformed`) error the stream. */
+ * the wire's own cuts (`reset`, `close`, `malformed`) error the stream with an
+ * UnderstudyFaultError. */
 function partsStream(parts: LanguageModelV3StreamPart[], fault: StreamFault | undefined, signal: AbortSignal | undefined) {
   return new ReadableStream<LanguageModelV3StreamPart>({
     async start(controller) {
@@ -104,13 +106,11 @@ function partsStream(parts: LanguageModelV3StreamPart[], fault: StreamFault | un
       for (const part of parts) {
         if (deltas >= cutAfter && fault) {
           if (fault.kind === 'error') {
-            controller.enqueue({ type: 'error', error: faultError(fault) });
+            controller.enqueue({ type: 'error', error: faultFailure({ ...fault, kind: 'error' }) });
             controller.close();
           } else if (fault.kind === 'truncate') controller.close();
-          else if (fault.kind === 'stall') {
-            await abortedOf(signal);
-            controller.error(signal?.reason);
-          } else controller.error(cutError(fault));
+          else if (fault.kind === 'stall') controller.error(await stalled(signal).catch((reason: unknown) => reason));
+          else controller.error(faultFailure({ ...fault, kind: fault.kind }));
           return;
         }
         controller.enqueue(part);
@@ -122,43 +122,7 @@ function partsStream(parts: LanguageModelV3StreamPart[], fault: StreamFault | un
 }
 
 /** A fault on a whole (not streamed) answer: the answer never arrives complete. */
-async function actOutFault(fault: StreamFault, signal: AbortSignal | undefined): Promise<void> {
-  if (fault.kind === 'error') throw faultError(fault);
-  if (fault.kind === 'stall') {
-    await abortedOf(signal);
-    throw signal?.reason;
-  }
-  throw cutError(fault);
-}
-
-function faultError(fault: StreamFault): UnderstudyModelError {
-  const error = fault.error ?? {};
-  return new UnderstudyModelError({
-    kind: 'scripted',
-    status: error.status ?? 500,
-    code: error.code ?? null,
-    message: error.message ?? 'Internal error',
-    ...(error.type !== undefined && { type: error.type }),
-  });
-}
-
-function cutError(fault: StreamFault): Error {
-  return new Error(`Understudy fault "${fault.kind}": the scripted answer was cut part-way (as a broken connection would cut it)`);
-}
-
-/** Resolves when the signal aborts (never, without one: a stall lasts until the caller gives up).
- * A timer holds the process open meanwhile, as the open connection of a stalled answer does. */
-function abortedOf(signal: AbortSignal | undefined): Promise<void> {
-  return new Promise((resolve) => {
-    if (signal?.aborted) return resolve();
-    const holder = setInterval(() => {}, 60_000);
-    signal?.addEventListener(
-      'abort',
-      () => {
-        clearInterval(holder);
-        resolve();
-      },
-      { once: true },
-    );
-  });
+function actOutFault(fault: StreamFault, signal: AbortSignal | undefined): Promise<never> {
+  if (fault.kind === 'stall') return stalled(signal);
+  return Promise.reject(faultFailure({ ...fault, kind: fault.kind }));
 }

@@ -6,42 +6,15 @@
 // first (`afterChunks`, default 1, or `afterBytes` counted in characters of text and arguments).
 
 import type { AIMessageChunk } from '@langchain/core/messages';
-import { UnderstudyModelError } from '../../index.js';
-import type { FaultKind, StreamFault } from '../../core/model.js';
-
-/** A scripted fault that cut the answer (`malformed`, `reset`, `close`, and `truncate` of a whole answer). */
-export class UnderstudyFaultError extends Error {
-  readonly fault: FaultKind;
-  constructor(fault: FaultKind, message: string) {
-    super(message);
-    this.name = 'UnderstudyFaultError';
-    this.fault = fault;
-  }
-}
-
-const CUT: Record<Exclude<FaultKind, 'error' | 'stall'>, string> = {
-  truncate: 'the answer ended before it was complete (scripted fault "truncate")',
-  malformed: 'the answer was malformed (scripted fault "malformed")',
-  reset: 'the connection was reset (scripted fault "reset")',
-  close: 'the connection closed before the answer was complete (scripted fault "close")',
-};
+import type { StreamFault } from '../../core/model.js';
+import { faultFailure, stalled } from '../act-out-fault.js';
 
 /** Fails the call as the fault says (a whole answer, or a stream after its delivered pieces);
  * returns only for a stream's `truncate`, which ends quietly. */
 export async function actOut(fault: StreamFault, signal: AbortSignal | undefined, streaming: boolean): Promise<void> {
-  if (fault.kind === 'stall') return stall(signal);
-  if (fault.kind === 'error') {
-    const error = fault.error ?? {};
-    throw new UnderstudyModelError({
-      kind: 'scripted',
-      status: error.status ?? 500,
-      code: error.code ?? null,
-      message: error.message ?? 'Internal error',
-      ...(error.type !== undefined && { type: error.type }),
-    });
-  }
+  if (fault.kind === 'stall') return stalled(signal);
   if (fault.kind === 'truncate' && streaming) return;
-  throw new UnderstudyFaultError(fault.kind, CUT[fault.kind]);
+  throw faultFailure({ ...fault, kind: fault.kind });
 }
 
 /** The chunks delivered before the fault. */
@@ -69,26 +42,4 @@ function cut(chunk: AIMessageChunk, size: number): AIMessageChunk {
   const content = typeof chunk.content === 'string' ? chunk.content.slice(0, size) : chunk.content;
   const tool_call_chunks = chunk.tool_call_chunks?.map((c) => ({ ...c, args: c.args?.slice(0, size) }));
   return new (chunk.constructor as typeof AIMessageChunk)({ id: chunk.id, content, ...(tool_call_chunks && { tool_call_chunks }) });
-}
-
-function stall(signal: AbortSignal | undefined): Promise<never> {
-  if (!signal) {
-    return Promise.reject(
-      new UnderstudyFaultError(
-        'stall',
-        'the answer stalls (scripted fault "stall") and this call has no signal or timeout to end it: pass `signal` or `timeout` in the call options',
-      ),
-    );
-  }
-  return new Promise((_, reject) => {
-    // A stalled connection keeps a process alive; AbortSignal.timeout's timer does not, so the
-    // stall holds a timer of its own until the signal ends it.
-    const alive = setInterval(() => {}, 60_000);
-    const fail = () => {
-      clearInterval(alive);
-      reject(signal.reason ?? new DOMException('the caller aborted a stalled answer', 'AbortError'));
-    };
-    if (signal.aborted) fail();
-    else signal.addEventListener('abort', fail, { once: true });
-  });
 }
