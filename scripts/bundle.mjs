@@ -4,6 +4,9 @@
 //   src/runners/*.ts -> dist/runners/*.js (llm-understudy/vitest, /jest, /node-test)
 //   src/presets/index.ts -> dist/presets/index.js (llm-understudy/presets: imports zod, which the
 //                           library itself loads only when it checks a script)
+//   src/presets/ai-sdk.ts, langchain.ts -> dist/presets/ai-sdk.js, langchain.js (llm-understudy/presets/ai-sdk,
+//                           /langchain: presets as framework tools; `ai` and @langchain/core stay
+//                           external, optional peer dependencies only these two load)
 // `tsc -p tsconfig.build.json` runs before it: it type-checks and writes the .d.ts files the package
 // exports (emitDeclarationOnly), so every .js file under dist/ is one of these two.
 //
@@ -68,6 +71,8 @@ const result = await build({
     'runners/jest': 'src/runners/jest.ts',
     'runners/node-test': 'src/runners/node-test.ts',
     'presets/index': 'src/presets/index.ts',
+    'presets/ai-sdk': 'src/presets/ai-sdk.ts',
+    'presets/langchain': 'src/presets/langchain.ts',
   },
   plugins: [libraryRootExternal],
   outdir: DIST,
