@@ -75,7 +75,14 @@ export const FORECAST_SCHEMA = {
 export const FORECAST_DESCRIPTION = 'The forecast for a city';
 export const FORECAST_RESULT = 'Sunny all week.';
 
-const validateForecast = new Ajv2020({ strict: false }).compile(FORECAST_SCHEMA);
+const ajv = new Ajv2020({ strict: false });
+const validateForecast = ajv.compile(FORECAST_SCHEMA);
+
+/** The value is valid against this JSON Schema (Ajv, draft 2020-12). */
+export function expectValidAgainst(schema: object, value: unknown): void {
+  const validate = ajv.compile(schema);
+  assert.ok(validate(value), `${JSON.stringify(value)}: ${JSON.stringify(validate.errors)}`);
+}
 
 /** The zero-config loop's tool got arguments its schema accepts, once. */
 export function expectSchemaValidRun(ran: unknown[]): void {
