@@ -5,6 +5,7 @@
 import assert from 'node:assert/strict';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import type { UnderstudySession } from '../../src/client/index.js';
+import type { JsonValue } from '../../src/core/model.js';
 import { ZERO_CONFIG_TEXT } from '../../src/engine/zero-config.js';
 import { presets, type PresetFixture, type PresetName } from '../../src/presets/index.js';
 
@@ -22,27 +23,52 @@ export const WEATHER = presets.weather.success(
 /** Tool two, called on tool one's result: the conversion. */
 export const CONVERT = presets.calculator.success({ expression: '21 * 9 / 5 + 32' }, { value: 69.8 }, { id: 'call_fahrenheit' });
 
+/** How a client's wire carries the loop's results back, where it differs from the rest. */
+export interface ResultWire {
+  /** The client keeps the scripted call ids. LangChain's ChatOllama replaces them with its own, so
+   * neither a step nor the tool ledger can pair a result with the call Understudy delivered: the
+   * steps match by name, and verify() is told the calls without their results. */
+  ids?: boolean;
+  /** The tool-result content as the dialect reads it, given the tool's result. */
+  content?: (result: JsonValue) => JsonValue;
+}
+
 /** The three steps: the question → weather; weather's result → calculator; its result → the answer.
  * Each tool-result step requires the fixture's result, compared as JSON. */
-export async function scriptTwoTools(session: UnderstudySession): Promise<void> {
+export async function scriptTwoTools(session: UnderstudySession, { ids = true, content = (r) => r }: ResultWire = {}): Promise<void> {
   await session
     .scenario('two-tools')
     .whenLatestUser({ contains: 'weather in Paris' })
     .callsTools([WEATHER.call])
-    .thenWhenToolResult(WEATHER.call.name, WEATHER.call.id, WEATHER.result)
+    .thenWhenToolResult(WEATHER.call.name, ids ? WEATHER.call.id : undefined, content(WEATHER.result))
     .callsTools([CONVERT.call])
-    .thenWhenToolResult(CONVERT.call.name, CONVERT.call.id, CONVERT.result)
+    .thenWhenToolResult(CONVERT.call.name, ids ? CONVERT.call.id : undefined, content(CONVERT.result))
     .replies(ANSWER);
 }
 
 /** What verify() is told the loop did: both calls, with their scripted arguments and results. */
-export const TWO_TOOLS_CALLED = {
-  toolCalled: [
-    { name: 'weather', id: WEATHER.call.id, arguments: WEATHER.call.arguments, result: WEATHER.result, times: 1 },
-    { name: 'calculator', id: CONVERT.call.id, arguments: CONVERT.call.arguments, result: CONVERT.result, times: 1 },
-  ],
-  toolOrder: ['weather', 'calculator'],
-};
+export function twoToolsCalled({ ids = true, content = (r) => r }: ResultWire = {}) {
+  return {
+    toolCalled: [
+      {
+        name: 'weather',
+        id: WEATHER.call.id,
+        arguments: WEATHER.call.arguments,
+        ...(ids && { result: content(WEATHER.result) }),
+        times: 1,
+      },
+      {
+        name: 'calculator',
+        id: CONVERT.call.id,
+        arguments: CONVERT.call.arguments,
+        ...(ids && { result: content(CONVERT.result) }),
+        times: 1,
+      },
+    ],
+    toolOrder: ['weather', 'calculator'],
+  };
+}
+export const TWO_TOOLS_CALLED = twoToolsCalled();
 
 /** An execute that records the arguments it got and gives back the fixture's scripted result. */
 export function recording<N extends PresetName>(fixture: PresetFixture<N>, ran: unknown[]): (args: unknown) => PresetFixture<N>['result'] {

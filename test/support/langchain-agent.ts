@@ -7,8 +7,16 @@
 import type { BaseMessage } from '@langchain/core/messages';
 import type { StructuredToolInterface } from '@langchain/core/tools';
 
+type AgentInput = { messages: { role: 'user'; content: string }[] };
+
 export interface ReactAgent {
-  invoke(input: { messages: { role: 'user'; content: string }[] }, config?: { signal?: AbortSignal }): Promise<{ messages: BaseMessage[] }>;
+  invoke(input: AgentInput, config?: { signal?: AbortSignal }): Promise<{ messages: BaseMessage[] }>;
+  /** With `streamMode: ['messages', 'values']`: `['messages', [chunk, metadata]]` as the model streams,
+   * `['values', state]` after each step. */
+  stream(
+    input: AgentInput,
+    config: { signal?: AbortSignal; streamMode: ['messages', 'values'] },
+  ): Promise<AsyncIterable<['messages', [BaseMessage, unknown]] | ['values', { messages: BaseMessage[] }]>>;
 }
 
 export type CreateAgent = (params: { model: unknown; tools: StructuredToolInterface[] }) => ReactAgent;
