@@ -17,7 +17,7 @@ import { tool } from '@langchain/core/tools';
 import { ChatOllama } from '@langchain/ollama';
 import { ChatOpenAI } from '@langchain/openai';
 import { startUnderstudy, type Understudy, type UnderstudySession } from '../src/client/index.js';
-import { langchainTools } from '../src/presets/langchain.js';
+import { langchainTool, langchainTools } from '../src/presets/langchain.js';
 import {
   ANSWER,
   CONVERT,
@@ -62,9 +62,15 @@ const openai = (session: UnderstudySession, options: { useResponsesApi?: boolean
 /** Each model, whether its requests stream, and whether the agent is run with agent.stream(). */
 const MODELS: Record<
   string,
-  { model: (session: UnderstudySession) => unknown; stream: boolean; agentStream?: boolean; wire?: ResultWire }
+  { model: (session: UnderstudySession) => unknown; stream: boolean; agentStream?: boolean; wire?: ResultWire; tag?: string }
 > = {
-  'ChatOpenAI streamed': { model: (s) => openai(s, {}), stream: true, agentStream: true },
+  // The evidence tag of docs/capabilities.md, spelled out (test/capabilities.test.ts reads it).
+  'ChatOpenAI streamed': {
+    model: (s) => openai(s, {}),
+    stream: true,
+    agentStream: true,
+    tag: ' [langchain-openai-chat.agent-loop.stream +]',
+  },
   'ChatOpenAI on Responses': { model: (s) => openai(s, { useResponsesApi: true }), stream: false },
   ChatBedrockConverse: {
     model: (s) =>
@@ -128,9 +134,9 @@ function finalText(messages: unknown[]): unknown {
   return typeof last.content === 'string' ? last.content : last.text;
 }
 
-for (const [name, { model, stream, agentStream, wire }] of Object.entries(MODELS)) {
+for (const [name, { model, stream, agentStream, wire, tag = '' }] of Object.entries(MODELS)) {
   describe(`createAgent with ${name}`, () => {
-    test('the two-tool script runs to its text, every step used', async () => {
+    test(`the two-tool script runs to its text, every step used${tag}`, async () => {
       const session = await mock.session(`lc-models-${slug(name)}-two`);
       await scriptTwoTools(session, wire);
       const { messages } = await ask(createAgent({ model: model(session), tools: langchainTools(WEATHER, CONVERT) }), agentStream);
@@ -147,7 +153,7 @@ for (const [name, { model, stream, agentStream, wire }] of Object.entries(MODELS
       await session.verify(twoToolsCalled(wire));
     });
 
-    test('zero-config calls the tool once with schema-valid arguments, then ends with the sentence', async () => {
+    test(`zero-config calls the tool once with schema-valid arguments, then ends with the sentence${tag}`, async () => {
       const session = await mock.session(`lc-models-${slug(name)}-zc`, { fallback: 'auto' });
       const ran: unknown[] = [];
       const forecast = tool(
@@ -172,3 +178,64 @@ for (const [name, { model, stream, agentStream, wire }] of Object.entries(MODELS
     });
   });
 }
+
+describe('createAgent streamed with ChatOpenAI: what goes wrong surfaces from agent.stream()', () => {
+  async function expectConflict(agent: ReactAgent, code: string): Promise<void> {
+    const error = await ask(agent, true).then(
+      () => assert.fail('expected a 409'),
+      (e: unknown) => e,
+    );
+    assert.equal((error as { status?: number }).status, 409, String(error));
+    assert.equal((error as { code?: string }).code, code);
+  }
+
+  test('a tool result the script does not expect: 409 no_match, steps 2 and 3 unused [langchain-openai-chat.agent-loop.stream -]', async () => {
+    const session = await mock.session('lc-models-stream-wrong-result');
+    await scriptTwoTools(session);
+    const agent = createAgent({
+      model: openai(session, {}),
+      tools: [langchainTool(WEATHER, () => ({ ...WEATHER.result, temperature: 5 })), langchainTool(CONVERT)],
+    });
+    await expectConflict(agent, 'no_match');
+    const { entries } = await session.journal();
+    assert.deepEqual(
+      entries.map((e) => [e.status, e.stream, e.step ?? null]),
+      [
+        [200, true, 'step-1'],
+        [409, true, null],
+      ],
+    );
+    const report = await session.check();
+    assert.deepEqual(
+      report.problems.filter((p) => p.kind === 'unused_step').map((p) => p.step),
+      ['step-2', 'step-3'],
+    );
+  });
+
+  test('a tool schema the second scripted call breaks: 409 fixture_mismatch, the tool never runs [langchain-openai-chat.agent-loop.stream -]', async () => {
+    const session = await mock.session('lc-models-stream-schema');
+    await scriptTwoTools(session);
+    let ran = false;
+    const calculator = tool(
+      async () => {
+        ran = true;
+        return '0';
+      },
+      {
+        name: 'calculator',
+        description: 'Evaluates an expression',
+        schema: { type: 'object', properties: { expression: { type: 'number' } }, required: ['expression'], additionalProperties: false },
+      },
+    );
+    await expectConflict(createAgent({ model: openai(session, {}), tools: [langchainTool(WEATHER), calculator] }), 'fixture_mismatch');
+    assert.equal(ran, false);
+    const { entries } = await session.journal();
+    assert.deepEqual(
+      entries.map((e) => [e.status, e.stream, e.step ?? null, e.error?.code ?? null]),
+      [
+        [200, true, 'step-1', null],
+        [409, true, 'step-2', 'fixture_mismatch'],
+      ],
+    );
+  });
+});
