@@ -1,11 +1,12 @@
 // The OpenAI Agents SDK's run() over Responses (an OpenAIResponsesModel on an openai client pointed
-// at Understudy) until the model stops calling tools, as one answer and streamed: a two-tool script
+// at Understudy; and, at the end, an OpenAIChatCompletionsModel) until the model stops calling
+// tools, as one answer and streamed: a two-tool script
 // (weather, then calculator, then the answer) and zero-config with a tool whose arguments are all
 // required. Tracing is off, so nothing leaves the machine.
 
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import { Agent, OpenAIResponsesModel, run, setTracingDisabled, tool } from '@openai/agents';
+import { Agent, OpenAIChatCompletionsModel, OpenAIResponsesModel, run, setTracingDisabled, tool } from '@openai/agents';
 import OpenAI from 'openai';
 import { startUnderstudy, type Understudy, type UnderstudySession } from '../src/client/index.js';
 import { type PresetFixture } from '../src/presets/index.js';
@@ -180,3 +181,28 @@ for (const { stream, yes, no } of MODES) {
     });
   });
 }
+
+describe('Agents SDK run() over Chat Completions (OpenAIChatCompletionsModel)', () => {
+  function chatAgent(session: UnderstudySession, tools: ReturnType<typeof tool>[]): Agent {
+    const client = new OpenAI({ baseURL: mock.url('openai'), apiKey: session.apiKey, maxRetries: 0, timeout: 10_000 });
+    return new Agent({ name: 'Forecaster', model: new OpenAIChatCompletionsModel(client as never, 'gpt-4o'), tools });
+  }
+
+  for (const stream of [false, true]) {
+    test(`the two-tool script runs to its text${stream ? ', streamed' : ''}`, async () => {
+      const session = await mock.session(`agents-chat-two-${stream}`);
+      await scriptTwoTools(session);
+      assert.equal(await runLoop(chatAgent(session, [presetTool(WEATHER), presetTool(CONVERT)]), stream), ANSWER);
+      await expectScriptedSteps(session, 'POST /v1/chat/completions', stream);
+      await session.verify(TWO_TOOLS_CALLED);
+    });
+
+    test(`zero-config calls the tool once with schema-valid arguments, then ends with the sentence${stream ? ', streamed' : ''}`, async () => {
+      const session = await mock.session(`agents-chat-zc-${stream}`, { fallback: 'auto' });
+      const ran: unknown[] = [];
+      assert.equal(await runLoop(chatAgent(session, [forecastTool(ran)]), stream), ZERO_CONFIG_TEXT);
+      expectSchemaValidRun(ran);
+      await expectZeroConfigRound(session, 'POST /v1/chat/completions', stream);
+    });
+  }
+});

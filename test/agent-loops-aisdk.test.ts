@@ -172,6 +172,25 @@ for (const route of Object.keys(ROUTES) as Route[]) {
       await expectZeroConfigRound(session, path, true);
     });
 
+    test('zero-config with toolChoice required keeps calling after each result: the loop ends at its bound', async () => {
+      const session = await mock.session(`aisdk-${route}-zc-required`, { fallback: 'auto' });
+      const ran: unknown[] = [];
+      const result = await generateText({
+        ...common,
+        stopWhen: stepCountIs(3),
+        toolChoice: 'required',
+        model: modelFor(session, route),
+        tools: { forecast: forecastTool(ran) },
+        abortSignal: AbortSignal.timeout(10_000),
+      });
+      assert.equal(ran.length, 3);
+      assert.equal(result.text, '');
+      assert.deepEqual(
+        result.steps.map((s) => s.finishReason),
+        ['tool-calls', 'tool-calls', 'tool-calls'],
+      );
+    });
+
     test(`a tool result the script does not expect fails the loop with a 409, and the step stays unused ${json.no}`, async () => {
       const session = await mock.session(`aisdk-${route}-wrong-result`);
       await scriptTwoTools(session);

@@ -111,6 +111,30 @@ describe('aiSdkTool / aiSdkTools', () => {
     await assert.rejects(session.verify(), /step "step-2" was never used/);
   });
 
+  test("a failure fixture's tool gives back the error envelope, which the script's next step expects", async () => {
+    const session = await mock.session('fw-aisdk-failure');
+    const down = presets.fetch_url.failure(
+      { url: 'https://example.com/' },
+      { code: 'unavailable', message: 'The site did not answer.', retryable: true },
+    );
+    await session
+      .scenario('down')
+      .callsTools([down.call])
+      .thenWhenToolResult(down.call.name, down.call.id, down.result)
+      .replies('The site is down.');
+    const result = await generateText({
+      model: model(session),
+      tools: aiSdkTools(down),
+      stopWhen: stepCountIs(3),
+      maxRetries: 0,
+      abortSignal: AbortSignal.timeout(10_000),
+      prompt: 'Fetch example.com',
+    });
+    assert.equal(result.text, 'The site is down.');
+    assert.deepEqual(result.steps[0]?.toolResults[0]?.output, down.result);
+    await session.verify({ toolCalled: [{ name: 'fetch_url', result: down.result }] });
+  });
+
   test('aiSdkTools refuses two fixtures of one preset, and the tools do not share the fixture', () => {
     const other = presets.calculator.success({ expression: '1 + 1' }, { value: 2 }, { id: 'call_two' });
     assert.throws(() => aiSdkTools(SUM, other), /two fixtures of preset "calculator"/);
