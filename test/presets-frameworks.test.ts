@@ -17,9 +17,11 @@ import { ChatOpenAI } from '@langchain/openai';
 import { APICallError, generateText, stepCountIs } from 'ai';
 import { startUnderstudy, type Understudy, type UnderstudySession } from '../src/client/index.js';
 import { aiSdkTool, aiSdkTools } from '../src/presets/ai-sdk.js';
-import { PRESET_CATALOGUE, presets } from '../src/presets/index.js';
+import { PRESET_CATALOGUE, PRESET_DESCRIPTORS, presets } from '../src/presets/index.js';
+import { ZERO_CONFIG_TEXT } from '../src/engine/zero-config.js';
 import { langchainTool, langchainTools } from '../src/presets/langchain.js';
 import { ROOT } from './support/cli-process.js';
+import { createAgent } from './support/langchain-agent.js';
 
 const SUM = presets.calculator.success({ expression: '6 * 7' }, { value: 42 });
 const WEATHER = presets.weather.success(
@@ -199,6 +201,45 @@ describe('langchainTool / langchainTools', () => {
     await assert.rejects(weather.invoke({ location: 'Paris', unit: 'kelvin' } as never), /schema/i);
     assert.equal(ran, false);
     assert.throws(() => langchainTool(presets.weather.definition()), /a definition needs an execute/);
+  });
+});
+
+describe('every preset in a zero-config loop', () => {
+  // Zero-config calls the offered tool with the smallest arguments its schema accepts; the preset's
+  // own builder checks them against the catalogue (presets[name].call throws on a bad one), and the
+  // loop ends with the sentence after the result.
+  test('as a LangChain tool in createAgent and as an AI SDK tool in generateText', async () => {
+    for (const { name } of PRESET_DESCRIPTORS) {
+      const session = await mock.session(`fw-zc-${name}`, { fallback: 'auto' });
+      const got: unknown[] = [];
+      const execute = (args: unknown) => {
+        got.push(presets[name].call(args as never).arguments);
+        return presets.calculator.result({ value: 1 }) as never;
+      };
+      const model = new ChatOpenAI({
+        model: 'gpt-4o',
+        apiKey: session.apiKey,
+        configuration: { baseURL: mock.url('openai') },
+        maxRetries: 0,
+        timeout: 10_000,
+      });
+      const { messages } = await createAgent({ model, tools: [langchainTool(presets[name].definition(), execute)] }).invoke(
+        { messages: [{ role: 'user', content: `Use ${name}.` }] },
+        { signal: AbortSignal.timeout(10_000) },
+      );
+      assert.equal(messages.at(-1)?.content, ZERO_CONFIG_TEXT, name);
+      const result = await generateText({
+        model: createOpenAI({ baseURL: mock.url('openai'), apiKey: session.apiKey }).chat('gpt-4o'),
+        tools: { [name]: aiSdkTool(presets[name].definition(), execute) },
+        stopWhen: stepCountIs(3),
+        maxRetries: 0,
+        abortSignal: AbortSignal.timeout(10_000),
+        prompt: `Use ${name}.`,
+      });
+      assert.equal(result.text, ZERO_CONFIG_TEXT, name);
+      assert.equal(got.length, 2, name);
+      await session.verify();
+    }
   });
 });
 
