@@ -1,5 +1,5 @@
 // The Vercel AI SDK's tool loop (generateText and streamText with stopWhen) through each provider
-// package other than OpenAI's, against the dialect Understudy speaks for it: the two-tool script
+// package other than OpenAI's (and Azure's Responses, and openai-compatible against OpenRouter), against the dialect Understudy speaks for it: the two-tool script
 // and zero-config with a tool of required fields end as they do over OpenAI
 // (test/agent-loops-aisdk.test.ts). What each provider's wire adds (Anthropic's tool_use blocks,
 // Gemini's functionCall parts, Bedrock's toolUse, Cohere's tool plans) must still end the loop.
@@ -8,11 +8,13 @@ import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { createAmazonBedrock } from '@ai-sdk/amazon-bedrock';
 import { createAnthropic } from '@ai-sdk/anthropic';
+import { createAzure } from '@ai-sdk/azure';
 import { createCohere } from '@ai-sdk/cohere';
 import { createDeepSeek } from '@ai-sdk/deepseek';
 import { createGoogleGenerativeAI } from '@ai-sdk/google';
 import { createGroq } from '@ai-sdk/groq';
 import { createMistral } from '@ai-sdk/mistral';
+import { createOpenAICompatible } from '@ai-sdk/openai-compatible';
 import { generateText, jsonSchema, stepCountIs, streamText, tool, type LanguageModel } from 'ai';
 import { startUnderstudy, type Understudy, type UnderstudySession } from '../src/client/index.js';
 import { aiSdkTools } from '../src/presets/ai-sdk.js';
@@ -50,6 +52,9 @@ const PROVIDERS: Record<string, (session: UnderstudySession) => LanguageModel> =
   mistral: (s) => createMistral({ baseURL: mock.url('mistral-v1'), apiKey: s.apiKey })('mistral-large-latest'),
   groq: (s) => createGroq({ baseURL: mock.url('groq-v1'), apiKey: s.apiKey })('llama-3.3-70b-versatile'),
   deepseek: (s) => createDeepSeek({ baseURL: mock.url('deepseek'), apiKey: s.apiKey })('deepseek-chat'),
+  azure: (s) => createAzure({ baseURL: mock.url('azure-v1'), apiKey: s.apiKey }).responses('my-gpt4o'),
+  'openai-compatible': (s) =>
+    createOpenAICompatible({ name: 'openrouter', baseURL: mock.url('openrouter'), apiKey: s.apiKey }).chatModel('openai/gpt-4o'),
 };
 
 function forecastTool(ran: unknown[]) {
