@@ -17,7 +17,8 @@ import { createMistral } from '@ai-sdk/mistral';
 import { createOpenAICompatible } from '@ai-sdk/openai-compatible';
 import { generateText, jsonSchema, stepCountIs, streamText, tool, type LanguageModel } from 'ai';
 import { startUnderstudy, type Understudy, type UnderstudySession } from '../src/client/index.js';
-import { aiSdkTools } from '../src/presets/ai-sdk.js';
+import { aiSdkTool, aiSdkTools } from '../src/presets/ai-sdk.js';
+import { PRESET_DESCRIPTORS, presets } from '../src/presets/index.js';
 import {
   ANSWER,
   CONVERT,
@@ -84,6 +85,20 @@ async function loop(model: LanguageModel, tools: Parameters<typeof generateText>
 
 for (const [name, modelFor] of Object.entries(PROVIDERS)) {
   describe(`AI SDK agent loop through @ai-sdk/${name}`, () => {
+    test('zero-config: each of the twelve presets is called with arguments the catalogue accepts, and the loop ends', async () => {
+      for (const { name: preset } of PRESET_DESCRIPTORS) {
+        const session = await mock.session(`providers-${name}-zc-${preset}`, { fallback: 'auto' });
+        const built: unknown[] = [];
+        // presets[preset].call throws on arguments the catalogue's schema refuses.
+        const execute = (args: unknown) => {
+          built.push(presets[preset].call(args as never));
+          return presets.calculator.result({ value: 1 }) as never;
+        };
+        const { text, errors } = await loop(modelFor(session), { [preset]: aiSdkTool(presets[preset].definition(), execute) }, false);
+        assert.deepEqual([errors, built.length, text], [[], 1, ZERO_CONFIG_TEXT], preset);
+      }
+    });
+
     for (const stream of [false, true]) {
       const how = stream ? 'streamText' : 'generateText';
 
