@@ -6,7 +6,7 @@
 
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
@@ -291,4 +291,17 @@ describe('entries', () => {
     const langchain = await load('src/presets/langchain.ts');
     assert.match(langchain.output, /loaded @langchain\/core\/tools/);
   });
+
+  test(
+    'so do the bundles the package ships',
+    { skip: !existsSync(join(ROOT, 'dist', 'presets', 'ai-sdk.js')) && 'dist/ is not built' },
+    async () => {
+      for (const entry of ['dist/index.js', 'dist/presets/index.js']) {
+        const { code, output } = await load(entry);
+        assert.equal(code, 0, `${entry}: ${output}`);
+      }
+      assert.match((await load('dist/presets/ai-sdk.js')).output, /loaded ai/);
+      assert.match((await load('dist/presets/langchain.js')).output, /loaded @langchain\/core\/tools/);
+    },
+  );
 });
