@@ -7,6 +7,9 @@
 //   src/in-process/ai-sdk/index.ts, src/in-process/langchain/index.ts -> dist/ai-sdk/index.js,
 //                           dist/langchain/index.js (llm-understudy/ai-sdk, /langchain: the
 //                           framework-native models)
+//   src/presets/ai-sdk.ts, langchain.ts -> dist/presets/ai-sdk.js, langchain.js (llm-understudy/presets/ai-sdk,
+//                           /langchain: presets as framework tools; `ai` and @langchain/core stay
+//                           external, optional peer dependencies only these two load)
 // `tsc -p tsconfig.build.json` runs before it: it type-checks and writes the .d.ts files the package
 // exports (emitDeclarationOnly), so every .js file under dist/ is one of these two.
 //
@@ -76,6 +79,8 @@ const result = await build({
     'presets/index': 'src/presets/index.ts',
     'ai-sdk/index': 'src/in-process/ai-sdk/index.ts',
     'langchain/index': 'src/in-process/langchain/index.ts',
+    'presets/ai-sdk': 'src/presets/ai-sdk.ts',
+    'presets/langchain': 'src/presets/langchain.ts',
   },
   plugins: [libraryRootExternal],
   outdir: DIST,

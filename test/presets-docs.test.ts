@@ -1,6 +1,7 @@
-// docs/presets.md's example, run as written (its imports pointed at this checkout): with nothing
-// where it says the application runs, verify() fails (the call was never made); with the
-// application's two requests there, the round passes and the process exits by itself.
+// docs/presets.md's examples, run as written (their imports pointed at this checkout). The first:
+// with nothing where it says the application runs, verify() fails (the call was never made); with
+// the application's two requests there, the round passes and the process exits by itself. The AI
+// SDK one passes as written, and fails verification when the loop is offered no tools.
 
 import { after, test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -13,6 +14,7 @@ import { ROOT } from './support/cli-process.js';
 const DOC = readFileSync(join(ROOT, 'docs', 'presets.md'), 'utf8');
 const SNIPPET = /```ts\n(import OpenAI[\s\S]*?)```/.exec(DOC)?.[1] ?? '';
 const APP_LINE = /^ {2}\/\/ … the application runs.*$/m;
+const AI_SDK_SNIPPET = /```ts\n(import \{ createOpenAI \}[\s\S]*?)```/.exec(DOC)?.[1] ?? '';
 
 // What the application does: ask, run the tool (here: answer with the scripted result), ask again.
 const APP = `
@@ -37,6 +39,7 @@ async function run(name: string, source: string): Promise<{ code: number | null;
     file,
     source
       .replace(`from 'llm-understudy/presets'`, `from '../src/presets/index.js'`)
+      .replace(`from 'llm-understudy/presets/ai-sdk'`, `from '../src/presets/ai-sdk.js'`)
       .replace(`from 'llm-understudy'`, `from '../src/index.js'`),
   );
   const child = spawn(process.execPath, ['--import', 'tsx', file], { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
@@ -63,4 +66,17 @@ test('the docs/presets.md example with the application in place passes', async (
   const { code, output } = await run('app', SNIPPET.replace(APP_LINE, APP));
   assert.equal(code, 0, output);
   assert.match(output, /^call_paris \{"location":"Paris","unit":"celsius"\} Paris is sunny, 21 °C\.$/m);
+});
+
+test('the docs/presets.md AI SDK example runs its loop to the answer, as written', async () => {
+  const { code, output } = await run('ai-sdk', AI_SDK_SNIPPET);
+  assert.equal(code, 0, output);
+  assert.match(output, /^It is 42\. 2$/m);
+});
+
+test('the docs/presets.md AI SDK example offered no tools fails verification', async () => {
+  assert.match(AI_SDK_SNIPPET, /tools: aiSdkTools\(sum\),/);
+  const { code, output } = await run('ai-sdk-no-tools', AI_SDK_SNIPPET.replace('tools: aiSdkTools(sum),', 'tools: {},'));
+  assert.equal(code, 1, output);
+  assert.match(output, /fixture_mismatch|never used/);
 });

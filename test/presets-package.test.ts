@@ -1,9 +1,10 @@
 // llm-understudy/presets as a consumer gets it (issue 20): the package packed as npm would publish
-// it, unpacked into a temporary project's node_modules (its dependencies and the openai SDK linked
-// from ours: nothing is fetched), a calculator round run there with the real openai SDK through
-// `llm-understudy/presets`, and TypeScript resolving the export's types (wrong arguments are type
-// errors; @ts-expect-error lines fail the check if the types went loose). Skipped when dist/ has
-// not been built (`npm run build`).
+// it, unpacked into a temporary project's node_modules (its dependencies, the openai SDK and the
+// frameworks linked from ours: nothing is fetched), a calculator round run there with the real
+// openai SDK through `llm-understudy/presets`, the same round through the AI SDK with
+// `llm-understudy/presets/ai-sdk` and the LangChain tool of `llm-understudy/presets/langchain`, and
+// TypeScript resolving the exports' types (wrong arguments are type errors; @ts-expect-error lines
+// fail the check if the types went loose). Skipped when dist/ has not been built (`npm run build`).
 
 import assert from 'node:assert/strict';
 import { execFileSync, spawn } from 'node:child_process';
@@ -14,7 +15,8 @@ import { after, before, test } from 'node:test';
 import { fileURLToPath } from 'node:url';
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
-const LINKED = ['ajv', 'ajv-formats', 'yaml', 'zod', 'openai', '@types/node'];
+// `ai` and @langchain/core are the framework entries' optional peers; @ai-sdk/openai drives the round.
+const LINKED = ['ajv', 'ajv-formats', 'yaml', 'zod', 'openai', '@types/node', 'ai', '@ai-sdk/openai', '@langchain/core'];
 const notBuilt = !existsSync(join(ROOT, 'dist', 'presets', 'index.js')) ? 'dist/presets/ is not built (npm run build)' : false;
 
 const ROUND = `
@@ -42,9 +44,34 @@ try {
 }
 `;
 
+const FRAMEWORKS = `
+import { createOpenAI } from '@ai-sdk/openai';
+import { generateText, stepCountIs } from 'ai';
+import { startUnderstudy } from 'llm-understudy';
+import { presets } from 'llm-understudy/presets';
+import { aiSdkTools } from 'llm-understudy/presets/ai-sdk';
+import { langchainTool } from 'llm-understudy/presets/langchain';
+
+const sum = presets.calculator.success({ expression: '6 * 7' }, { value: 42 });
+const mock = await startUnderstudy();
+try {
+  const session = await mock.session('consumer-frameworks');
+  await session.scenario('sum').callsTools([sum.call]).thenWhenToolResult('calculator', sum.call.id, sum.result).replies('It is 42.');
+  const model = createOpenAI({ baseURL: mock.url('openai'), apiKey: session.apiKey }).chat('gpt-4o');
+  const result = await generateText({ model, tools: aiSdkTools(sum), stopWhen: stepCountIs(3), maxRetries: 0, prompt: 'What is 6 * 7?' });
+  await session.verify();
+  const message = await langchainTool(sum).invoke({ id: 'call_1', name: 'calculator', args: sum.call.arguments, type: 'tool_call' });
+  console.log(JSON.stringify({ answer: result.text, steps: result.steps.length, content: message.content }));
+} finally {
+  await mock.close();
+}
+`;
+
 const TYPED = `
 import { ScenarioBuilder } from 'llm-understudy';
 import { presets, PRESET_NAMES, type CalculatorArguments, type WeatherResult, type PresetDefinition } from 'llm-understudy/presets';
+import { aiSdkTool, aiSdkTools } from 'llm-understudy/presets/ai-sdk';
+import { langchainTool, langchainTools } from 'llm-understudy/presets/langchain';
 
 const args: CalculatorArguments = { expression: '1 + 1' };
 const call: { id: string; name: 'calculator' } = presets.calculator.call(args);
@@ -64,7 +91,18 @@ presets.read_file.call({ path: 'a' });
 presets.calculator.result({ value: '42' });
 // @ts-expect-error: no such preset
 void presets.clock;
-export { call, parameters, result, name, changed };
+// The framework tools are keyed and named by the presets they offer, and execute to their results.
+const sum = presets.calculator.success({ expression: '6 * 7' }, { value: 42 });
+const tools = aiSdkTools(weather, sum);
+const both = [tools.weather, tools.calculator];
+// @ts-expect-error: no such tool among these
+void tools.shell;
+aiSdkTool(weather, (args) => ({ ...result, location: args.location }));
+// @ts-expect-error: a weather tool gives back a weather result (or the error envelope)
+aiSdkTool(weather, () => ({ value: 42 }));
+const lc: { name: 'weather' } = langchainTool(weather);
+const [first, second]: [{ name: 'weather' }, { name: 'calculator' }] = langchainTools(weather, sum);
+export { call, parameters, result, name, changed, both, lc, first, second };
 `;
 
 let project: string;
@@ -81,9 +119,13 @@ before(() => {
   mkdirSync(join(modules, '@types'), { recursive: true });
   execFileSync('tar', ['xzf', tarball, '-C', project]);
   renameSync(join(project, 'package'), join(modules, 'llm-understudy'));
-  for (const name of LINKED) symlinkSync(join(ROOT, 'node_modules', name), join(modules, name));
+  for (const name of LINKED) {
+    mkdirSync(dirname(join(modules, name)), { recursive: true });
+    symlinkSync(join(ROOT, 'node_modules', name), join(modules, name));
+  }
   writeFileSync(join(project, 'package.json'), JSON.stringify({ name: 'presets-consumer', type: 'module', private: true }));
   writeFileSync(join(project, 'round.mjs'), ROUND);
+  writeFileSync(join(project, 'frameworks.mjs'), FRAMEWORKS);
   writeFileSync(join(project, 'typed.ts'), TYPED);
   writeFileSync(
     join(project, 'tsconfig.json'),
@@ -130,7 +172,21 @@ test('a consumer project runs a calculator round through llm-understudy/presets 
   });
 });
 
-test('TypeScript resolves the types of llm-understudy/presets in a consumer project', { skip: notBuilt }, async () => {
-  const { code, output } = await run([join(ROOT, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', '.']);
-  assert.equal(code, 0, output);
-});
+test(
+  'a consumer project runs the round through llm-understudy/presets/ai-sdk and the LangChain tool of /langchain',
+  { skip: notBuilt },
+  async () => {
+    const { code, output } = await run(['frameworks.mjs']);
+    assert.equal(code, 0, output);
+    assert.deepEqual(JSON.parse(output.trim().split('\n').at(-1) as string), { answer: 'It is 42.', steps: 2, content: '{"value":42}' });
+  },
+);
+
+test(
+  'TypeScript resolves the types of llm-understudy/presets and its framework entries in a consumer project',
+  { skip: notBuilt },
+  async () => {
+    const { code, output } = await run([join(ROOT, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', '.']);
+    assert.equal(code, 0, output);
+  },
+);

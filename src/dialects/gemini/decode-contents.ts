@@ -183,11 +183,16 @@ function role(raw: unknown, at: string): 'user' | 'model' {
   return value;
 }
 
-/** What a function response tells: its `output` (or `error`) when it names one, else the whole object. */
-function resultContent(response: Record<string, unknown>): { content: string; isError: boolean } {
+/** What a function response tells: its `output` (or `error`) when it names one, the `content` of
+ * the `{ name, content }` the Vercel AI SDK's Google provider wraps a tool's output in (`name` being
+ * the function's), else the whole object. */
+function resultContent(response: Record<string, unknown>, name: string): { content: string; isError: boolean } {
   const text = (value: unknown) => (typeof value === 'string' ? value : JSON.stringify(value));
   if (response.output !== undefined) return { content: text(response.output), isError: false };
   if (response.error !== undefined) return { content: text(response.error), isError: true };
+  if (response.content !== undefined && response.name === name && Object.keys(response).length === 2) {
+    return { content: text(response.content), isError: false };
+  }
   return { content: JSON.stringify(response), isError: false };
 }
 
@@ -251,7 +256,7 @@ export function decodeContents(raw: unknown): Message[] {
           id ??= unanswered[match].id;
           unanswered.splice(match, 1);
         }
-        const { content: text, isError } = resultContent(r.response);
+        const { content: text, isError } = resultContent(r.response, r.name);
         return { type: 'tool_result', callId: id ?? `${r.name}@${i}.${r.index}`, name: r.name, content: text, isError };
       });
       messages.push({ role: 'tool', parts: toolParts });
