@@ -1,7 +1,7 @@
 // Which test files the current-SDK lane runs: every test/*.test.ts that imports one of the SDKs in
 // latest-sdks.json, itself or through the test's own modules, and the lane's own version check. The lane script and the capabilities test
 // both ask here, so the files run and the rows claimed as covered cannot drift apart.
-import { readdirSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 
 export const LATEST_SDKS: Record<string, string> = JSON.parse(readFileSync(join(import.meta.dirname, 'latest-sdks.json'), 'utf8'));
@@ -19,7 +19,8 @@ function importsCurrentSdk(file: string, seen = new Set<string>()): boolean {
   for (const [, specifier] of readFileSync(file, 'utf8').matchAll(importedSpecifier)) {
     if (specifier.startsWith('.')) {
       const local = resolve(dirname(file), specifier.replace(/\.js$/, '.ts'));
-      if (local.includes('/test/') && importsCurrentSdk(local, seen)) return true;
+      // A specifier that names no file is code in a string (a program a test writes), not an import.
+      if (local.includes('/test/') && existsSync(local) && importsCurrentSdk(local, seen)) return true;
     } else if (packageName(specifier) in LATEST_SDKS) return true;
   }
   return false;
