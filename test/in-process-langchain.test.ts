@@ -502,7 +502,10 @@ test('a session reached over HTTP (connectUnderstudy) is refused with a clear me
   try {
     const remote = await connectUnderstudy(server.baseUrl);
     const session = await remote.session('lc-in-remote');
-    assert.throws(() => new UnderstudyChatModel({ session }), /needs a session of this process.*connectUnderstudy/);
+    assert.throws(
+      () => new UnderstudyChatModel({ session }),
+      /needs a session this process's llm-understudy made.*reached over HTTP \(connectUnderstudy\(\)\)/,
+    );
   } finally {
     await server.close();
   }

@@ -34,7 +34,7 @@ export class UnderstudyLanguageModel implements LanguageModelV3 {
     const engine = _engineSessionOf(session);
     if (!engine) {
       throw new Error(
-        `session "${session.id}" is reached over HTTP (connectUnderstudy): the in-process model needs one made in this process (createUnderstudy or startUnderstudy); over HTTP, point the provider's own AI SDK package at session.url()`,
+        `session "${session.id}" is not one this process's llm-understudy made: it is reached over HTTP (connectUnderstudy), or made by another copy of the package. The in-process model needs a session of createUnderstudy() or startUnderstudy(); over HTTP, point the provider's own AI SDK package at session.url()`,
       );
     }
     this.session = engine;

@@ -51,7 +51,7 @@ export interface UnderstudyChatModelCallOptions extends BaseChatModelCallOptions
 }
 
 const NOT_IN_PROCESS =
-  'UnderstudyChatModel needs a session of this process (createUnderstudy() or startUnderstudy()); this one is reached over HTTP (connectUnderstudy()): point a provider model (e.g. ChatOpenAI with configuration.baseURL = session.url()) at it instead';
+  "UnderstudyChatModel needs a session this process's llm-understudy made (createUnderstudy() or startUnderstudy()); this one is reached over HTTP (connectUnderstudy()), or was made by another copy of the package. Over HTTP, point a provider model (e.g. ChatOpenAI with configuration.baseURL = session.url()) at it instead";
 
 export class UnderstudyChatModel extends BaseChatModel<UnderstudyChatModelCallOptions, AIMessageChunk> {
   static lc_name() {

@@ -1,10 +1,12 @@
-// llm-understudy/presets as a consumer gets it (issue 20): the package packed as npm would publish
-// it, unpacked into a temporary project's node_modules (its dependencies, the openai SDK and the
-// frameworks linked from ours: nothing is fetched), a calculator round run there with the real
-// openai SDK through `llm-understudy/presets`, the same round through the AI SDK with
-// `llm-understudy/presets/ai-sdk` and the LangChain tool of `llm-understudy/presets/langchain`, and
-// TypeScript resolving the exports' types (wrong arguments are type errors; @ts-expect-error lines
-// fail the check if the types went loose). Skipped when dist/ has not been built (`npm run build`).
+// The package as a consumer gets it (issue 20): packed as npm would publish it, unpacked into a
+// temporary project's node_modules (its dependencies, the openai SDK and the frameworks linked from
+// ours: nothing is fetched). There a calculator round runs with the real openai SDK through
+// `llm-understudy/presets`, the same round through the AI SDK with `llm-understudy/presets/ai-sdk`
+// and the LangChain tool of `llm-understudy/presets/langchain`, and the in-process models of
+// `llm-understudy/ai-sdk` and `llm-understudy/langchain` answer from a createUnderstudy() session
+// (their bundles share the library root's sessions and error classes); and TypeScript resolves the
+// exports' types (wrong arguments are type errors; @ts-expect-error lines fail the check if the
+// types went loose). Skipped when dist/ has not been built (`npm run build`).
 
 import assert from 'node:assert/strict';
 import { execFileSync, spawn } from 'node:child_process';
@@ -67,11 +69,48 @@ try {
 }
 `;
 
+// The in-process models from the packed entries: an AI SDK loop with a preset tool, a LangChain
+// tool round, and a refusal whose class is the root's.
+const IN_PROCESS = `
+import { generateText, stepCountIs } from 'ai';
+import { createUnderstudy, UnderstudyModelError } from 'llm-understudy';
+import { understudyModel, UnderstudyModelError as AiSdkModelError } from 'llm-understudy/ai-sdk';
+import { UnderstudyChatModel, UnderstudyModelError as LangChainModelError } from 'llm-understudy/langchain';
+import { presets } from 'llm-understudy/presets';
+import { aiSdkTools } from 'llm-understudy/presets/ai-sdk';
+import { langchainTool } from 'llm-understudy/presets/langchain';
+
+const sum = presets.calculator.success({ expression: '6 * 7' }, { value: 42 });
+const mock = await createUnderstudy();
+const session = await mock.session('in-process');
+session.scenario('sum').whenLatestUser({ contains: '6 * 7' }).callsPreset(sum).thenWhenPresetResult(sum).replies('It is 42.');
+const result = await generateText({ model: understudyModel(session), tools: aiSdkTools(sum), stopWhen: stepCountIs(3), prompt: 'What is 6 * 7?' });
+const lc = await mock.session('langchain');
+lc.scenario('sum').callsPreset(sum);
+const message = await new UnderstudyChatModel({ session: lc, maxRetries: 0 }).bindTools([langchainTool(sum)]).invoke('What is 6 * 7?');
+let refused;
+try {
+  await generateText({ model: understudyModel(session), prompt: 'Anything else?', maxRetries: 0 });
+} catch (error) {
+  refused = [error instanceof UnderstudyModelError, AiSdkModelError === UnderstudyModelError, LangChainModelError === UnderstudyModelError, error.code];
+}
+await session.check().then((report) => console.log(JSON.stringify({
+  answer: result.text,
+  steps: result.steps.length,
+  call: message.tool_calls?.[0]?.args,
+  refused,
+  problems: report.problems.map((p) => p.kind),
+})));
+`;
+
 const TYPED = `
 import { ScenarioBuilder } from 'llm-understudy';
 import { presets, PRESET_NAMES, type CalculatorArguments, type WeatherResult, type PresetDefinition } from 'llm-understudy/presets';
 import { aiSdkTool, aiSdkTools } from 'llm-understudy/presets/ai-sdk';
 import { langchainTool, langchainTools } from 'llm-understudy/presets/langchain';
+import { createUnderstudy } from 'llm-understudy';
+import { understudyModel, type UnderstudyLanguageModel } from 'llm-understudy/ai-sdk';
+import { UnderstudyChatModel } from 'llm-understudy/langchain';
 
 const args: CalculatorArguments = { expression: '1 + 1' };
 const call: { id: string; name: 'calculator' } = presets.calculator.call(args);
@@ -102,7 +141,13 @@ aiSdkTool(weather, (args) => ({ ...result, location: args.location }));
 aiSdkTool(weather, () => ({ value: 42 }));
 const lc: { name: 'weather' } = langchainTool(weather);
 const [first, second]: [{ name: 'weather' }, { name: 'calculator' }] = langchainTools(weather, sum);
-export { call, parameters, result, name, changed, both, lc, first, second };
+// The in-process models take a session; a model id is a string.
+const inProcess = await createUnderstudy();
+const model: UnderstudyLanguageModel = understudyModel(await inProcess.session(), { modelId: 'm' });
+new UnderstudyChatModel({ session: await inProcess.session(), model: 'm' });
+// @ts-expect-error: the AI SDK model takes a session, not a URL
+understudyModel('http://127.0.0.1');
+export { call, parameters, result, name, changed, both, lc, first, second, model };
 `;
 
 let project: string;
@@ -126,6 +171,7 @@ before(() => {
   writeFileSync(join(project, 'package.json'), JSON.stringify({ name: 'presets-consumer', type: 'module', private: true }));
   writeFileSync(join(project, 'round.mjs'), ROUND);
   writeFileSync(join(project, 'frameworks.mjs'), FRAMEWORKS);
+  writeFileSync(join(project, 'in-process.mjs'), IN_PROCESS);
   writeFileSync(join(project, 'typed.ts'), TYPED);
   writeFileSync(
     join(project, 'tsconfig.json'),
@@ -179,6 +225,23 @@ test(
     const { code, output } = await run(['frameworks.mjs']);
     assert.equal(code, 0, output);
     assert.deepEqual(JSON.parse(output.trim().split('\n').at(-1) as string), { answer: 'It is 42.', steps: 2, content: '{"value":42}' });
+  },
+);
+
+test(
+  'a consumer project runs the in-process models of llm-understudy/ai-sdk and /langchain with no server, sharing the root error class',
+  { skip: notBuilt },
+  async () => {
+    const { code, output } = await run(['in-process.mjs']);
+    assert.equal(code, 0, output);
+    assert.deepEqual(JSON.parse(output.trim().split('\n').at(-1) as string), {
+      answer: 'It is 42.',
+      steps: 2,
+      call: { expression: '6 * 7' },
+      refused: [true, true, true, 'no_match'],
+      // Every step used; the one request no step took is what verify() reports.
+      problems: ['no_match'],
+    });
   },
 );
 
