@@ -3,37 +3,17 @@
 // after two steps. With a tool whose schema no value satisfies, the same program fails with the 409.
 
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
-import { rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { after, test } from 'node:test';
+import { test } from 'node:test';
+import { runTsProgram, type ProgramRun } from './support/child-program.js';
 import { ROOT } from './support/cli-process.js';
 
 const DOC = readFileSync(join(ROOT, 'docs', 'agent-loops.md'), 'utf8');
 const SNIPPET = /```ts\n(import \{ createOpenAI \}[\s\S]*?)```/.exec(DOC)?.[1] ?? '';
 
-const files: string[] = [];
-after(async () => {
-  for (const file of files) await rm(file, { force: true });
-});
-
-async function run(name: string, source: string): Promise<{ code: number | null; output: string }> {
-  // Inside the checkout (so the SDKs resolve), ignored by git (*.tmp.mts).
-  const file = join(ROOT, 'test', `.agent-loops-doc-${name}-${process.pid}.tmp.mts`);
-  files.push(file);
-  await writeFile(file, source.replace(`from 'llm-understudy'`, `from '../src/index.js'`));
-  const child = spawn(process.execPath, ['--import', 'tsx', file], { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
-  let output = '';
-  child.stdout.setEncoding('utf8').on('data', (d: string) => (output += d));
-  child.stderr.setEncoding('utf8').on('data', (d: string) => (output += d));
-  return new Promise((resolve) => {
-    const timer = setTimeout(() => child.kill('SIGKILL'), 20_000);
-    child.once('close', (code) => {
-      clearTimeout(timer);
-      resolve({ code, output });
-    });
-  });
+function run(name: string, source: string): Promise<ProgramRun> {
+  return runTsProgram(`agent-loops-doc-${name}`, source);
 }
 
 test('the docs/agent-loops.md zero-config loop ends with the sentence after one schema-valid call', async () => {

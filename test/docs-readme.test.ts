@@ -4,22 +4,16 @@
 // server forever); with the application's two calls put where the snippet says the application
 // runs, it passes.
 
-import { after, test } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
-import { rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import { runTsProgram, type ProgramRun } from './support/child-program.js';
 import { ROOT } from './support/cli-process.js';
 
 const README = readFileSync(join(ROOT, 'README.md'), 'utf8');
 const SNIPPET = /## In a test\n+```ts\n([\s\S]*?)```/.exec(README)?.[1] ?? '';
 const APP_LINE = '  // … the application under test runs …';
-
-const files: string[] = [];
-after(async () => {
-  for (const file of files) await rm(file, { force: true });
-});
 
 // What the application under test does: the weather round the snippet scripts.
 const APP = `
@@ -32,35 +26,16 @@ const APP = `
   console.log(second.choices[0].message.content);
 `;
 
-async function runSnippet(name: string, source: string): Promise<{ code: number | null; stdout: string; stderr: string; ms: number }> {
-  // Inside the checkout (so 'openai' resolves), ignored by git (*.tmp.mts).
-  const file = join(ROOT, 'test', `.readme-${name}-${process.pid}.tmp.mts`);
-  files.push(file);
+async function runSnippet(name: string, source: string): Promise<ProgramRun> {
   // Imports stay at the top; the rest becomes a test's body.
-  const lines = source.replace(`from 'llm-understudy'`, `from '../src/index.js'`).split('\n');
+  const lines = source.split('\n');
   const imports = lines.filter((l) => l.startsWith('import '));
   const body = lines.filter((l) => !l.startsWith('import '));
-  await writeFile(file, [`import { test } from 'node:test';`, ...imports, `test('readme', async () => {`, ...body, '});', ''].join('\n'));
-  const started = Date.now();
+  const program = [`import { test } from 'node:test';`, ...imports, `test('readme', async () => {`, ...body, '});', ''].join('\n');
   // Not as a child of this test run (which would make it speak the runner's binary protocol).
   const env = { ...process.env };
   delete env.NODE_TEST_CONTEXT;
-  const child = spawn(process.execPath, ['--import', 'tsx', '--test-reporter=tap', file], {
-    cwd: ROOT,
-    stdio: ['ignore', 'pipe', 'pipe'],
-    env,
-  });
-  let stdout = '';
-  let stderr = '';
-  child.stdout.setEncoding('utf8').on('data', (d: string) => (stdout += d));
-  child.stderr.setEncoding('utf8').on('data', (d: string) => (stderr += d));
-  return new Promise((resolve) => {
-    const timer = setTimeout(() => child.kill('SIGKILL'), 20_000);
-    child.once('close', (code) => {
-      clearTimeout(timer);
-      resolve({ code, stdout, stderr, ms: Date.now() - started });
-    });
-  });
+  return runTsProgram(`readme-${name}`, program, { args: ['--test-reporter=tap'], env });
 }
 
 test('the README snippet, with nothing under test: verify() fails with its report and the process exits by itself', async () => {

@@ -16,12 +16,7 @@ const DOC = readFileSync(join(ROOT, 'docs', 'in-process.md'), 'utf8');
 const DOC_BLOCKS = [...DOC.matchAll(/```ts\n([\s\S]*?)```/g)].map((m) => m[1]);
 
 function run(name: string, source: string): Promise<ProgramRun> {
-  return runTsProgram(
-    `in-process-doc-${name}`,
-    source
-      .replace(`from 'llm-understudy/ai-sdk'`, `from '../src/in-process/ai-sdk/index.js'`)
-      .replace(`from 'llm-understudy'`, `from '../src/index.js'`),
-  );
+  return runTsProgram(`in-process-doc-${name}`, source);
 }
 
 test('the README in-process snippet prints the scripted answer and exits by itself', { timeout: 30_000 }, async () => {

@@ -14,12 +14,7 @@ const DOC = readFileSync(join(ROOT, 'docs', 'in-process.md'), 'utf8');
 const BLOCKS = [...DOC.matchAll(/```ts\n([\s\S]*?)```/g)].map((m) => m[1]);
 
 function run(name: string, source: string): Promise<ProgramRun> {
-  return runTsProgram(
-    `in-process-langchain-doc-${name}`,
-    source
-      .replace(`from 'llm-understudy/langchain'`, `from '../src/in-process/langchain/index.js'`)
-      .replace(`from 'llm-understudy'`, `from '../src/index.js'`),
-  );
+  return runTsProgram(`in-process-langchain-doc-${name}`, source);
 }
 
 test("docs/in-process.md's LangChain loop runs as written: the final text, verify() passes", { timeout: 30_000 }, async () => {

@@ -3,12 +3,11 @@
 // the application's two requests there, the round passes and the process exits by itself. The AI
 // SDK one passes as written, and fails verification when the loop is offered no tools.
 
-import { after, test } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
-import { rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import { runTsProgram, type ProgramRun } from './support/child-program.js';
 import { ROOT } from './support/cli-process.js';
 
 const DOC = readFileSync(join(ROOT, 'docs', 'presets.md'), 'utf8');
@@ -26,33 +25,8 @@ const APP = `
   console.log(call.id, call.function.arguments, second.choices[0].message.content);
 `;
 
-const files: string[] = [];
-after(async () => {
-  for (const file of files) await rm(file, { force: true });
-});
-
-async function run(name: string, source: string): Promise<{ code: number | null; output: string }> {
-  // Inside the checkout (so 'openai' resolves), ignored by git (*.tmp.mts).
-  const file = join(ROOT, 'test', `.presets-doc-${name}-${process.pid}.tmp.mts`);
-  files.push(file);
-  await writeFile(
-    file,
-    source
-      .replace(`from 'llm-understudy/presets'`, `from '../src/presets/index.js'`)
-      .replace(`from 'llm-understudy/presets/ai-sdk'`, `from '../src/presets/ai-sdk.js'`)
-      .replace(`from 'llm-understudy'`, `from '../src/index.js'`),
-  );
-  const child = spawn(process.execPath, ['--import', 'tsx', file], { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
-  let output = '';
-  child.stdout.setEncoding('utf8').on('data', (d: string) => (output += d));
-  child.stderr.setEncoding('utf8').on('data', (d: string) => (output += d));
-  return new Promise((resolve) => {
-    const timer = setTimeout(() => child.kill('SIGKILL'), 20_000);
-    child.once('close', (code) => {
-      clearTimeout(timer);
-      resolve({ code, output });
-    });
-  });
+function run(name: string, source: string): Promise<ProgramRun> {
+  return runTsProgram(`presets-doc-${name}`, source);
 }
 
 test('the docs/presets.md example with nothing under test fails verification and exits', async () => {

@@ -41,13 +41,31 @@ export function runNode(
   });
 }
 
+// Where each package entry's source is, from a program written under test/.
+const ENTRIES: [string, string][] = [
+  ['llm-understudy/presets/ai-sdk', '../src/presets/ai-sdk.js'],
+  ['llm-understudy/presets/langchain', '../src/presets/langchain.js'],
+  ['llm-understudy/presets', '../src/presets/index.js'],
+  ['llm-understudy/ai-sdk', '../src/in-process/ai-sdk/index.js'],
+  ['llm-understudy/langchain', '../src/in-process/langchain/index.js'],
+  ['llm-understudy', '../src/index.js'],
+];
+
+/** A docs example's imports of the package pointed at this checkout's source. */
+export function pointedAtCheckout(source: string): string {
+  let out = source;
+  for (const [entry, path] of ENTRIES) out = out.replaceAll(`from '${entry}'`, `from '${path}'`);
+  return out;
+}
+
 const written: string[] = [];
 // Registered as the importing test file loads, so the hook is its root's, not one test's.
 after(async () => {
   for (const file of written) await rm(file, { force: true });
 });
 
-/** Writes `source` as test/.NAME-PID.tmp.mts (ignored by git) and runs it with tsx. */
+/** Writes `source` as test/.NAME-PID.tmp.mts (ignored by git) and runs it with tsx: a docs
+ * example, its imports of the package pointed at this checkout (pointedAtCheckout). */
 export async function runTsProgram(
   name: string,
   source: string,
@@ -55,6 +73,6 @@ export async function runTsProgram(
 ): Promise<ProgramRun> {
   const file = join(ROOT, 'test', `.${name}-${process.pid}.tmp.mts`);
   written.push(file);
-  await writeFile(file, source);
+  await writeFile(file, pointedAtCheckout(source));
   return runNode(['--import', 'tsx', ...(options.args ?? []), file], { env: options.env });
 }
