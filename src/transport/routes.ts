@@ -185,15 +185,10 @@ export function matchRoute(method: string, rawPath: string): RouteResult {
 
 /** An info route with `{param}` segments that answers the path. */
 function infoPattern(method: string, path: string, sessionId: string | undefined): RouteResult | undefined {
-  let wrongMethod: InfoRouteSpec | undefined;
   for (const route of infoPatterns) {
     const m = route.regex.exec(path);
     if (!m) continue;
-    // `GET /v1/models/{id}` also matches a `POST /v1/models/{model}:countTokens`: try the others.
-    if (route.spec.method !== method) {
-      wrongMethod ??= route.spec;
-      continue;
-    }
+    if (route.spec.method !== method) return { notFound: true, dialect: route.spec.dialect, allow: route.spec.method, sessionId };
     const params: Record<string, string> = {};
     for (let i = 0; i < route.names.length; i++) {
       const value = decodedSegment(m[i + 1]);
@@ -202,7 +197,7 @@ function infoPattern(method: string, path: string, sessionId: string | undefined
     }
     return { notFound: true, dialect: route.spec.dialect, sessionId, info: route.spec, params };
   }
-  return wrongMethod && { notFound: true, dialect: wrongMethod.dialect, allow: wrongMethod.method, sessionId };
+  return undefined;
 }
 
 /** A path segment percent-decoded, or undefined when its escapes are malformed. */

@@ -5,6 +5,7 @@
 import type { DialectRegistration, RouteSpec } from '../dialect.js';
 import { GEMINI_COUNT_TOKENS_ROUTES } from './count-tokens.js';
 import { gemini } from './index.js';
+import { GEMINI_MODEL_ROUTES } from './models.js';
 
 const METHODS = ['generateContent', 'streamGenerateContent'] as const;
 
@@ -28,5 +29,5 @@ export const geminiRegistration: DialectRegistration = {
     ...routes('/{version}/publishers/google/models', 'vertex'),
   ],
   providerPaths: { gemini: '', 'gemini-v1beta': '/v1beta', vertex: '' },
-  infoRoutes: GEMINI_COUNT_TOKENS_ROUTES,
+  infoRoutes: [...GEMINI_COUNT_TOKENS_ROUTES, ...GEMINI_MODEL_ROUTES],
 };

@@ -1,0 +1,56 @@
+// OpenAI's `GET /v1/models` and `GET /v1/models/{model}` from the session's model list
+// (wire-kit/model-list.ts): `{"object":"list","data":[{id,object:"model",created,owned_by}]}` and
+// one such model; with a strict catalogue another id is OpenAI's 404 `model_not_found`. Dated by
+// the session clock (Understudy knows no release dates).
+
+import type { EncodedBody, InfoAsk } from '../dialect.js';
+import { hasModel, modelList } from '../wire-kit/model-list.js';
+import { encodeOpenAIError } from './encode-error.js';
+
+/** The ids a session with no catalogue lists. */
+export const OPENAI_DEFAULT_MODELS: readonly string[] = [
+  'gpt-5',
+  'gpt-5-mini',
+  'gpt-4.1',
+  'gpt-4.1-mini',
+  'gpt-4o',
+  'gpt-4o-mini',
+  'o4-mini',
+  'text-embedding-3-small',
+  'text-embedding-3-large',
+];
+
+const HEADERS = { 'content-type': 'application/json' };
+
+function modelJson(id: string, created: number, ownedBy: string): string {
+  return `{"id":${JSON.stringify(id)},"object":"model","created":${created},"owned_by":${JSON.stringify(ownedBy)}}`;
+}
+
+/** Who a host says owns its models (`openai` on OpenAI's own routes). */
+export interface OpenAIModelsOptions {
+  ownedBy: string;
+  defaults: readonly string[];
+}
+
+const OPENAI: OpenAIModelsOptions = { ownedBy: 'openai', defaults: OPENAI_DEFAULT_MODELS };
+
+export function listOpenAIModels(ask: InfoAsk, options: OpenAIModelsOptions = OPENAI): EncodedBody {
+  const { ids } = modelList(ask.state, options.defaults);
+  const data = ids.map((id) => modelJson(id, ask.clock, options.ownedBy));
+  return { status: 200, headers: HEADERS, body: `{"object":"list","data":[${data.join(',')}]}` };
+}
+
+export function getOpenAIModel(ask: InfoAsk, options: OpenAIModelsOptions = OPENAI): EncodedBody {
+  const id = ask.params?.model ?? '';
+  if (!hasModel(modelList(ask.state, options.defaults), id)) {
+    return encodeOpenAIError({
+      kind: 'not_found',
+      status: 404,
+      type: 'invalid_request_error',
+      code: 'model_not_found',
+      param: 'model',
+      message: `The model '${id}' does not exist`,
+    });
+  }
+  return { status: 200, headers: HEADERS, body: modelJson(id, ask.clock, options.ownedBy) };
+}
