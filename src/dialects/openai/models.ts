@@ -3,6 +3,7 @@
 // one such model; with a strict catalogue another id is OpenAI's 404 `model_not_found`. Dated by
 // the session clock (Understudy knows no release dates).
 
+import type { NeutralError } from '../../core/errors.js';
 import type { EncodedBody, InfoAsk } from '../dialect.js';
 import { hasModel, modelList } from '../wire-kit/model-list.js';
 import { encodeOpenAIError } from './encode-error.js';
@@ -22,28 +23,35 @@ export const OPENAI_DEFAULT_MODELS: readonly string[] = [
 
 const HEADERS = { 'content-type': 'application/json' };
 
-function modelJson(id: string, created: number, ownedBy: string): string {
-  return `{"id":${JSON.stringify(id)},"object":"model","created":${created},"owned_by":${JSON.stringify(ownedBy)}}`;
-}
-
-/** Who a host says owns its models (`openai` on OpenAI's own routes). */
+/** How a host of the family lists its models (OpenAI's own when left out). */
 export interface OpenAIModelsOptions {
+  /** Who a model is said to be owned by. */
   ownedBy: string;
+  /** The ids a session with no catalogue lists. */
   defaults: readonly string[];
+  /** Members a host's model cards carry besides OpenAI's (JSON members, each with its leading comma). */
+  card?(id: string): string;
+  /** The host's error body (OpenAI's when left out). */
+  encodeError?(error: NeutralError): EncodedBody;
 }
 
 const OPENAI: OpenAIModelsOptions = { ownedBy: 'openai', defaults: OPENAI_DEFAULT_MODELS };
 
+function modelJson(id: string, created: number, options: OpenAIModelsOptions): string {
+  const base = `{"id":${JSON.stringify(id)},"object":"model","created":${created},"owned_by":${JSON.stringify(options.ownedBy)}`;
+  return `${base}${options.card?.(id) ?? ''}}`;
+}
+
 export function listOpenAIModels(ask: InfoAsk, options: OpenAIModelsOptions = OPENAI): EncodedBody {
   const { ids } = modelList(ask.state, options.defaults);
-  const data = ids.map((id) => modelJson(id, ask.clock, options.ownedBy));
+  const data = ids.map((id) => modelJson(id, ask.clock, options));
   return { status: 200, headers: HEADERS, body: `{"object":"list","data":[${data.join(',')}]}` };
 }
 
 export function getOpenAIModel(ask: InfoAsk, options: OpenAIModelsOptions = OPENAI): EncodedBody {
   const id = ask.params?.model ?? '';
   if (!hasModel(modelList(ask.state, options.defaults), id)) {
-    return encodeOpenAIError({
+    return (options.encodeError ?? encodeOpenAIError)({
       kind: 'not_found',
       status: 404,
       type: 'invalid_request_error',
@@ -52,5 +60,5 @@ export function getOpenAIModel(ask: InfoAsk, options: OpenAIModelsOptions = OPEN
       message: `The model '${id}' does not exist`,
     });
   }
-  return { status: 200, headers: HEADERS, body: modelJson(id, ask.clock, options.ownedBy) };
+  return { status: 200, headers: HEADERS, body: modelJson(id, ask.clock, options) };
 }
