@@ -51,13 +51,14 @@ describe('host model lists', () => {
     const session = await mock.session('mistral-models', { models: ['mistral-small-latest', 'my-mistral'] });
     const list = await mistral(session).models.list();
     assert.deepEqual(
-      list.data?.map((m) => [m.id, m.type, m.ownedBy]),
+      list.data?.map((m) => (m.type === 'base' ? [m.id, m.type, m.ownedBy] : [m.type])),
       [
         ['mistral-small-latest', 'base', 'mistralai'],
         ['my-mistral', 'base', 'mistralai'],
       ],
     );
     const model = await mistral(session).models.retrieve({ modelId: 'my-mistral' });
+    assert.ok(model.type === 'base', `a base-model card, got ${model.type}`);
     assert.equal(model.id, 'my-mistral');
     assert.equal(model.capabilities.completionChat, true);
   });
