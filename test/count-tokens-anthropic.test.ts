@@ -122,6 +122,18 @@ describe('messages.countTokens', () => {
     assert.match(badRole.message, /messages\.0\.role/);
   });
 
+  test("with a session catalogue, a model outside it is Anthropic's 404, one inside it is counted", async () => {
+    const session = await mock.session('anthropic-count-catalogue', { models: [MODEL] });
+    const anthropic = client(session);
+    const missing = await rejection(
+      anthropic.messages.countTokens({ model: 'claude-unknown', messages: [{ role: 'user', content: 'Hi' }] }),
+    );
+    assert.ok(missing instanceof Anthropic.NotFoundError);
+    assert.equal(missing.type, 'not_found_error');
+    assert.match(missing.message, /model: claude-unknown/);
+    assert.ok((await anthropic.messages.countTokens({ model: MODEL, messages: [{ role: 'user', content: 'Hi' }] })).input_tokens > 0);
+  });
+
   test('a body that is not JSON, or no anthropic-version, is the 400 messages.create gets', async () => {
     const session = await mock.session('anthropic-count-raw');
     const url = `${mock.url('anthropic')}/v1/messages/count_tokens`;

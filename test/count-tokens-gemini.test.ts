@@ -130,6 +130,15 @@ describe('models.countTokens', () => {
     assert.equal(((await notJson.json()) as { error: { status: string } }).error.status, 'INVALID_ARGUMENT');
   });
 
+  test("with a session catalogue, a model outside it is Gemini's 404, one inside it is counted", async () => {
+    const session = await mock.session('gemini-count-catalogue', { models: [MODEL] });
+    const missing = await apiError(client(session).models.countTokens({ model: 'gemini-unknown', contents: 'Hi' }));
+    assert.equal(missing.status, 404);
+    assert.equal(missing.error.status, 'NOT_FOUND');
+    assert.match(missing.error.message, /models\/gemini-unknown is not found for API version v1beta/);
+    assert.ok(((await client(session).models.countTokens({ model: MODEL, contents: 'Hi' })).totalTokens ?? 0) > 0);
+  });
+
   test('a generateContentRequest is counted as its contents are', async () => {
     const session = await mock.session('gemini-count-wrapped');
     const url = `${mock.url('gemini')}/v1beta/models/${MODEL}:countTokens`;

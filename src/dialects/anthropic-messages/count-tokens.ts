@@ -7,11 +7,12 @@ import { countInputTokens } from '../../core/tokens.js';
 import type { EncodedBody, InfoAsk, InfoRouteSpec, WireContext } from '../dialect.js';
 import { infoBody, UnparsedBody } from '../wire-kit/info-json.js';
 import { isObject } from '../wire-kit/values.js';
-import { refusalOr } from '../wire-kit/wire-error.js';
+import { refusalOr, reject } from '../wire-kit/wire-error.js';
 import { apiVersion, VERSION_2026 } from './api-version.js';
 import { decodeMessagesBody } from './decode-request.js';
 import { MAX_OUTPUT_TOKENS } from './decode-options.js';
 import { anthropicMessages } from './index.js';
+import { unknownAnthropicModel } from './models.js';
 import { expectLength, expectString, fail, requiredMember } from './wording.js';
 
 /** The members MessageCountTokensParams has; any other (max_tokens, stream, temperature…) is an
@@ -46,6 +47,8 @@ export function countMessageTokens(ask: InfoAsk): number | NeutralError {
     if (!isObject(body)) fail('', 'The request body must be a JSON object');
     const model = expectLength(expectString(requiredMember(body, 'model', ''), 'model'), 'model', MODEL_LENGTH);
     for (const key in body) if (!COUNT_FIELDS.has(key)) fail(key, 'Extra inputs are not permitted');
+    const unknown = unknownAnthropicModel(ask.state, model);
+    if (unknown) reject(unknown);
     // No answer is made, so there is no output budget: the largest one, which every thinking budget fits under.
     return countInputTokens(decodeMessagesBody({ ...body, max_tokens: MAX_OUTPUT_TOKENS }, model, v2026));
   });

@@ -100,10 +100,14 @@ export function listAnthropicModels(ask: InfoAsk): EncodedBody {
   return ok(ask, `{"data":[${data}],"has_more":${hasMore},"first_id":${first},"last_id":${last}}`);
 }
 
+/** Anthropic's 404 for a model outside a strict catalogue; undefined for a model the session has. */
+export function unknownAnthropicModel(state: InfoAsk['state'], id: string): NeutralError | undefined {
+  if (hasModel(modelList(state, ANTHROPIC_DEFAULT_MODELS), id)) return undefined;
+  return { kind: 'not_found', status: 404, code: null, message: `model: ${id}` };
+}
+
 export function getAnthropicModel(ask: InfoAsk): EncodedBody {
   const id = ask.params?.model ?? '';
-  if (!hasModel(modelList(ask.state, ANTHROPIC_DEFAULT_MODELS), id)) {
-    return refused(ask, { kind: 'not_found', status: 404, code: null, message: `model: ${id}` });
-  }
-  return ok(ask, modelJson(id, ask.clock));
+  const unknown = unknownAnthropicModel(ask.state, id);
+  return unknown ? refused(ask, unknown) : ok(ask, modelJson(id, ask.clock));
 }

@@ -84,17 +84,22 @@ function listModels(ask: InfoAsk): EncodedBody {
   return { status: 200, headers: HEADERS, body: `{"models":[${page.map(modelJson).join(',')}]${next}}` };
 }
 
-function getModel(ask: InfoAsk, version = ask.params?.version ?? 'v1'): EncodedBody {
-  const id = bare(ask.params?.model ?? '');
-  if (!hasModel(sessionModels(ask), id)) {
-    return encodeGeminiError({
-      kind: 'not_found',
-      status: 404,
-      code: 'NOT_FOUND',
-      message: `models/${id} is not found for API version ${version}, or is not supported for this method.`,
-    });
-  }
-  return { status: 200, headers: HEADERS, body: modelJson(id) };
+/** Gemini's 404 for a model outside a strict catalogue; undefined for a model the session has. */
+export function unknownGeminiModel(ask: InfoAsk, model: string, version = ask.params?.version ?? 'v1'): NeutralError | undefined {
+  const id = bare(model);
+  if (hasModel(sessionModels(ask), id)) return undefined;
+  return {
+    kind: 'not_found',
+    status: 404,
+    code: 'NOT_FOUND',
+    message: `models/${id} is not found for API version ${version}, or is not supported for this method.`,
+  };
+}
+
+function getModel(ask: InfoAsk, version?: string): EncodedBody {
+  const model = ask.params?.model ?? '';
+  const unknown = unknownGeminiModel(ask, model, version);
+  return unknown ? encodeGeminiError(unknown) : { status: 200, headers: HEADERS, body: modelJson(bare(model)) };
 }
 
 /** Answers a models request that is Gemini's (the shared `/v1/models` routes pick it by its key). */
