@@ -11,7 +11,7 @@ import OpenAI from 'openai';
 
 import { startUnderstudy } from '../src/index.js';
 import type { Understudy, UnderstudySession } from '../src/index.js';
-import { ANTHROPIC_DEFAULT_MODELS } from '../src/dialects/anthropic-messages/models.js';
+import { ANTHROPIC_DEFAULT_MODELS } from '../src/dialects/anthropic-messages/catalogue.js';
 
 let mock: Understudy;
 

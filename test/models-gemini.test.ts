@@ -9,7 +9,7 @@ import { ApiError, GoogleGenAI } from '@google/genai';
 
 import { startUnderstudy } from '../src/index.js';
 import type { Understudy, UnderstudySession } from '../src/index.js';
-import { GEMINI_DEFAULT_MODELS } from '../src/dialects/gemini/models.js';
+import { GEMINI_DEFAULT_MODELS } from '../src/dialects/gemini/catalogue.js';
 
 let mock: Understudy;
 

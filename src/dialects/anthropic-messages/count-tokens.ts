@@ -12,7 +12,7 @@ import { apiVersion, VERSION_2026 } from './api-version.js';
 import { decodeMessagesBody } from './decode-request.js';
 import { MAX_OUTPUT_TOKENS } from './decode-options.js';
 import { anthropicMessages } from './index.js';
-import { unknownAnthropicModel } from './models.js';
+import { unknownAnthropicModel } from './catalogue.js';
 import { expectLength, expectString, fail, requiredMember } from './wording.js';
 
 /** The members MessageCountTokensParams has; any other (max_tokens, stream, temperature…) is an

@@ -7,12 +7,10 @@
 
 import type { NeutralError } from '../../core/errors.js';
 import type { EncodedBody, InfoAsk } from '../dialect.js';
-import { hasModel, modelList } from '../wire-kit/model-list.js';
+import { modelList } from '../wire-kit/model-list.js';
+import { ANTHROPIC_DEFAULT_MODELS, unknownAnthropicModel } from './catalogue.js';
 import { MAX_OUTPUT_TOKENS } from './decode-options.js';
 import { encodeAnthropicError } from './errors.js';
-
-/** The ids a session with no catalogue lists. */
-export const ANTHROPIC_DEFAULT_MODELS: readonly string[] = ['claude-opus-4-1', 'claude-sonnet-4-6', 'claude-haiku-4-5'];
 
 const DEFAULT_LIMIT = 20;
 const MAX_LIMIT = 1000;
@@ -98,12 +96,6 @@ export function listAnthropicModels(ask: InfoAsk): EncodedBody {
   const first = JSON.stringify(page[0] ?? null);
   const last = JSON.stringify(page[page.length - 1] ?? null);
   return ok(ask, `{"data":[${data}],"has_more":${hasMore},"first_id":${first},"last_id":${last}}`);
-}
-
-/** Anthropic's 404 for a model outside a strict catalogue; undefined for a model the session has. */
-export function unknownAnthropicModel(state: InfoAsk['state'], id: string): NeutralError | undefined {
-  if (hasModel(modelList(state, ANTHROPIC_DEFAULT_MODELS), id)) return undefined;
-  return { kind: 'not_found', status: 404, code: null, message: `model: ${id}` };
 }
 
 export function getAnthropicModel(ask: InfoAsk): EncodedBody {

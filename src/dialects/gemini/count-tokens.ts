@@ -11,7 +11,6 @@ import { isObject } from '../wire-kit/values.js';
 import { refusalOr, reject } from '../wire-kit/wire-error.js';
 import { decodeGeminiRequest } from './decode-request.js';
 import { gemini } from './index.js';
-import { unknownGeminiModel } from './models.js';
 import { field, onlyKnownFields, unset } from './proto-fields.js';
 import { expectObject, requestRule } from './wording.js';
 
@@ -43,8 +42,6 @@ export function countGeminiTokens(ask: InfoAsk, vertex: boolean): number | Neutr
   const parsed = infoBody(ask);
   if (parsed instanceof UnparsedBody) return parsed.error;
   return refusalOr(() => {
-    const unknown = unknownGeminiModel(ask, ask.params?.model ?? '', ask.params?.version ?? (vertex ? 'v1beta1' : 'v1beta'));
-    if (unknown) reject(unknown);
     const request = decodeGeminiRequest(vertex ? parsed : apiBody(parsed), wireOf(ask, vertex));
     if (isNeutralError(request)) reject(request);
     return countInputTokens(request);

@@ -6,12 +6,9 @@
 
 import type { NeutralError } from '../../core/errors.js';
 import type { EncodedBody, InfoAsk, InfoRouteSpec } from '../dialect.js';
-import { hasModel, modelList, type ModelList } from '../wire-kit/model-list.js';
+import { bareModel, sessionGeminiModels, unknownGeminiModel } from './catalogue.js';
 import { encodeGeminiError } from './errors.js';
 import { gemini } from './index.js';
-
-/** The models a session with no catalogue lists. */
-export const GEMINI_DEFAULT_MODELS: readonly string[] = ['gemini-2.5-pro', 'gemini-2.5-flash', 'gemini-2.5-flash-lite'];
 
 const DEFAULT_PAGE_SIZE = 50;
 const MAX_PAGE_SIZE = 1000;
@@ -28,16 +25,6 @@ const CARD = {
   thinking: true,
 };
 const HEADERS = { 'content-type': 'application/json; charset=UTF-8' };
-
-/** A catalogue entry may be written with or without `models/`. */
-function bare(name: string): string {
-  return name.startsWith('models/') ? name.slice('models/'.length) : name;
-}
-
-function sessionModels(ask: InfoAsk): ModelList {
-  const list = modelList(ask.state, GEMINI_DEFAULT_MODELS);
-  return { ...list, ids: list.ids.map(bare) };
-}
 
 /** `gemini-2.5-flash-lite` → `Gemini 2.5 Flash Lite`. */
 function displayName(id: string): string {
@@ -78,28 +65,16 @@ function listModels(ask: InfoAsk): EncodedBody {
   if (typeof size !== 'number') return encodeGeminiError(size);
   const offset = offsetOf(ask.query);
   if (typeof offset !== 'number') return encodeGeminiError(offset);
-  const { ids } = sessionModels(ask);
+  const { ids } = sessionGeminiModels(ask.state);
   const page = ids.slice(offset, offset + size);
   const next = offset + size < ids.length ? `,"nextPageToken":"${Buffer.from(String(offset + size)).toString('base64url')}"` : '';
   return { status: 200, headers: HEADERS, body: `{"models":[${page.map(modelJson).join(',')}]${next}}` };
 }
 
-/** Gemini's 404 for a model outside a strict catalogue; undefined for a model the session has. */
-export function unknownGeminiModel(ask: InfoAsk, model: string, version = ask.params?.version ?? 'v1'): NeutralError | undefined {
-  const id = bare(model);
-  if (hasModel(sessionModels(ask), id)) return undefined;
-  return {
-    kind: 'not_found',
-    status: 404,
-    code: 'NOT_FOUND',
-    message: `models/${id} is not found for API version ${version}, or is not supported for this method.`,
-  };
-}
-
-function getModel(ask: InfoAsk, version?: string): EncodedBody {
+function getModel(ask: InfoAsk, version = ask.params?.version ?? 'v1'): EncodedBody {
   const model = ask.params?.model ?? '';
-  const unknown = unknownGeminiModel(ask, model, version);
-  return unknown ? encodeGeminiError(unknown) : { status: 200, headers: HEADERS, body: modelJson(bare(model)) };
+  const unknown = unknownGeminiModel(ask.state, model, version);
+  return unknown ? encodeGeminiError(unknown) : { status: 200, headers: HEADERS, body: modelJson(bareModel(model)) };
 }
 
 /** Answers a models request that is Gemini's (the shared `/v1/models` routes pick it by its key). */
