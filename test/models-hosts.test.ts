@@ -8,6 +8,7 @@ import { after, before, describe, test } from 'node:test';
 
 import { Mistral } from '@mistralai/mistralai';
 import { SDKError } from '@mistralai/mistralai/models/errors';
+import { Ollama } from 'ollama';
 import OpenAI from 'openai';
 
 import { startUnderstudy, type Understudy, type UnderstudySession } from '../src/client/index.js';
@@ -61,6 +62,23 @@ describe('host model lists', () => {
     assert.ok(model.type === 'base', `a base-model card, got ${model.type}`);
     assert.equal(model.id, 'my-mistral');
     assert.equal(model.capabilities.completionChat, true);
+  });
+
+  test("Ollama's OpenAI layer lists what its native API has: the catalogue, else the models answered", async () => {
+    const strict = await mock.session('ollama-openai-models', { models: ['llama3.2', 'qwen3:8b'] });
+    const layer = openai(strict, mock.url('ollama-openai'));
+    assert.deepEqual(await ids(layer), ['llama3.2:latest', 'qwen3:8b']);
+    const model = await layer.models.retrieve('llama3.2');
+    assert.deepEqual([model.id, model.owned_by], ['llama3.2:latest', 'library']);
+    const missing = await layer.models.retrieve('mistral').catch((e: unknown) => e);
+    assert.ok(missing instanceof OpenAI.NotFoundError, `got ${String(missing)}`);
+    assert.match(missing.message, /model 'mistral' not found/);
+    const open = await mock.session('ollama-openai-models-answered', { fallback: 'auto' });
+    assert.deepEqual(await ids(openai(open, mock.url('ollama-openai'))), []);
+    const fetchWithTimeout: typeof fetch = (input, init) => fetch(input, { ...init, signal: AbortSignal.timeout(10_000) });
+    const native = new Ollama({ host: mock.url('ollama'), headers: { Authorization: `Bearer ${open.apiKey}` }, fetch: fetchWithTimeout });
+    await native.chat({ model: 'gemma3', messages: [{ role: 'user', content: 'Hi' }] });
+    assert.deepEqual(await ids(openai(open, mock.url('ollama-openai'))), ['gemma3:latest']);
   });
 
   test('DeepSeek lists its default models with no catalogue', async () => {

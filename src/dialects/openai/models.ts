@@ -4,8 +4,8 @@
 // the session clock (Understudy knows no release dates).
 
 import type { NeutralError } from '../../core/errors.js';
-import type { EncodedBody, InfoAsk } from '../dialect.js';
-import { hasModel, modelList } from '../wire-kit/model-list.js';
+import type { DialectState, EncodedBody, InfoAsk } from '../dialect.js';
+import { hasModel, modelList, type ModelList } from '../wire-kit/model-list.js';
 import { encodeOpenAIError } from './encode-error.js';
 
 /** The ids a session with no catalogue lists. */
@@ -33,6 +33,12 @@ export interface OpenAIModelsOptions {
   card?(id: string): string;
   /** The host's error body (OpenAI's when left out). */
   encodeError?(error: NeutralError): EncodedBody;
+  /** The session's models where the host keeps its own list (Ollama's); modelList's when left out. */
+  list?(state: DialectState): ModelList;
+  /** The name a requested id is listed by (Ollama's `llama3.2` is `llama3.2:latest`). */
+  listedAs?(id: string): string;
+  /** The message of the host's 404 for a model it does not have. */
+  notFound?(id: string): string;
 }
 
 const OPENAI: OpenAIModelsOptions = { ownedBy: 'openai', defaults: OPENAI_DEFAULT_MODELS };
@@ -43,21 +49,22 @@ function modelJson(id: string, created: number, options: OpenAIModelsOptions): s
 }
 
 export function listOpenAIModels(ask: InfoAsk, options: OpenAIModelsOptions = OPENAI): EncodedBody {
-  const { ids } = modelList(ask.state, options.defaults);
+  const { ids } = options.list?.(ask.state) ?? modelList(ask.state, options.defaults);
   const data = ids.map((id) => modelJson(id, ask.clock, options));
   return { status: 200, headers: HEADERS, body: `{"object":"list","data":[${data.join(',')}]}` };
 }
 
 export function getOpenAIModel(ask: InfoAsk, options: OpenAIModelsOptions = OPENAI): EncodedBody {
-  const id = ask.params?.model ?? '';
-  if (!hasModel(modelList(ask.state, options.defaults), id)) {
+  const requested = ask.params?.model ?? '';
+  const id = options.listedAs?.(requested) ?? requested;
+  if (!hasModel(options.list?.(ask.state) ?? modelList(ask.state, options.defaults), id)) {
     return (options.encodeError ?? encodeOpenAIError)({
       kind: 'not_found',
       status: 404,
       type: 'invalid_request_error',
       code: 'model_not_found',
       param: 'model',
-      message: `The model '${id}' does not exist`,
+      message: options.notFound?.(requested) ?? `The model '${requested}' does not exist`,
     });
   }
   return { status: 200, headers: HEADERS, body: modelJson(id, ask.clock, options) };
