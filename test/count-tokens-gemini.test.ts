@@ -10,6 +10,7 @@ import fc from 'fast-check';
 
 import { startUnderstudy } from '../src/index.js';
 import type { Understudy, UnderstudySession } from '../src/index.js';
+import { GENAI_DEFAULT_API_VERSION } from './support/sdk-versions.js';
 
 let mock: Understudy;
 
@@ -135,7 +136,7 @@ describe('models.countTokens', () => {
     const missing = await apiError(client(session).models.countTokens({ model: 'gemini-unknown', contents: 'Hi' }));
     assert.equal(missing.status, 404);
     assert.equal(missing.error.status, 'NOT_FOUND');
-    assert.match(missing.error.message, /models\/gemini-unknown is not found for API version v1beta/);
+    assert.match(missing.error.message, new RegExp(`models/gemini-unknown is not found for API version ${GENAI_DEFAULT_API_VERSION},`));
     assert.ok(((await client(session).models.countTokens({ model: MODEL, contents: 'Hi' })).totalTokens ?? 0) > 0);
   });
 

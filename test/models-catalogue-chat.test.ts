@@ -10,6 +10,7 @@ import Anthropic from '@anthropic-ai/sdk';
 import { ApiError, GoogleGenAI } from '@google/genai';
 
 import { startUnderstudy, type Understudy, type UnderstudySession } from '../src/client/index.js';
+import { GENAI_DEFAULT_API_VERSION } from './support/sdk-versions.js';
 
 let mock: Understudy;
 before(async () => {
@@ -85,7 +86,7 @@ describe('Gemini generateContent', () => {
       assert.equal(error.status, 404);
       const body = JSON.parse(error.message) as { error: { status: string; message: string } };
       assert.equal(body.error.status, 'NOT_FOUND');
-      assert.match(body.error.message, /models\/gemini-unknown is not found for API version v1beta/);
+      assert.match(body.error.message, new RegExp(`models/gemini-unknown is not found for API version ${GENAI_DEFAULT_API_VERSION},`));
     }
     assert.deepEqual(
       (await session.journal()).entries.map((e) => e.status),

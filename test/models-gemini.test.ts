@@ -10,6 +10,7 @@ import { ApiError, GoogleGenAI } from '@google/genai';
 import { startUnderstudy } from '../src/index.js';
 import type { Understudy, UnderstudySession } from '../src/index.js';
 import { GEMINI_DEFAULT_MODELS } from '../src/dialects/gemini/catalogue.js';
+import { GENAI_DEFAULT_API_VERSION } from './support/sdk-versions.js';
 
 let mock: Understudy;
 
@@ -77,7 +78,7 @@ describe('models', () => {
     const missing = await apiError(client(session).models.get({ model: 'gemini-unknown' }));
     assert.equal(missing.status, 404);
     assert.equal(missing.error.status, 'NOT_FOUND');
-    assert.match(missing.error.message, /models\/gemini-unknown is not found for API version v1beta/);
+    assert.match(missing.error.message, new RegExp(`models/gemini-unknown is not found for API version ${GENAI_DEFAULT_API_VERSION},`));
     const size = await apiError(client(session).models.list({ config: { pageSize: -1 } }));
     assert.equal(size.status, 400);
     assert.equal(size.error.status, 'INVALID_ARGUMENT');
