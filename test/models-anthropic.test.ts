@@ -7,6 +7,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 
 import Anthropic from '@anthropic-ai/sdk';
+import fc from 'fast-check';
 import OpenAI from 'openai';
 
 import { startUnderstudy } from '../src/index.js';
@@ -67,6 +68,29 @@ describe('models', () => {
     assert.equal(model.created_at, '2026-01-01T00:00:00Z');
     assert.equal(model.line, 'haiku');
     assert.equal((await session.journal()).entries.length, 0, 'model lookups are not journalled');
+  });
+
+  test('property: for any catalogue and limit, the pages forward hold the catalogue once each, in order, and paging back from the end does too', async () => {
+    const id = fc.stringMatching(/^[a-z][a-z0-9-]{0,20}$/);
+    let run = 0;
+    await fc.assert(
+      fc.asyncProperty(fc.uniqueArray(id, { minLength: 1, maxLength: 12 }), fc.integer({ min: 1, max: 5 }), async (catalogue, limit) => {
+        const session = await mock.session(`anthropic-models-property-${run++}`, { models: catalogue });
+        const anthropic = client(session);
+        const forward: string[] = [];
+        for await (const model of anthropic.models.list({ limit })) forward.push(model.id);
+        assert.deepEqual(forward, catalogue);
+        const back: string[] = [];
+        let page = await anthropic.models.list({ limit, before_id: catalogue[catalogue.length - 1] });
+        back.unshift(...page.data.map((m) => m.id));
+        while (page.has_more && page.first_id) {
+          page = await anthropic.models.list({ limit, before_id: page.first_id });
+          back.unshift(...page.data.map((m) => m.id));
+        }
+        assert.deepEqual(back, catalogue.slice(0, -1));
+      }),
+      { numRuns: 25, seed: 21 },
+    );
   });
 
   test('with no catalogue: the default ids; under /anthropic too', async () => {

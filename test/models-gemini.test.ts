@@ -6,6 +6,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 
 import { ApiError, GoogleGenAI } from '@google/genai';
+import fc from 'fast-check';
 
 import { startUnderstudy } from '../src/index.js';
 import type { Understudy, UnderstudySession } from '../src/index.js';
@@ -62,6 +63,21 @@ describe('models', () => {
     assert.ok((model.inputTokenLimit ?? 0) > 0 && (model.outputTokenLimit ?? 0) > 0);
     assert.equal((await client(session, 'v1').models.get({ model: 'models/my-tuned-gemini' })).name, 'models/my-tuned-gemini');
     assert.equal((await session.journal()).entries.length, 0, 'model lookups are not journalled');
+  });
+
+  test('property: for any catalogue and page size, the Pager yields the catalogue once each, in order', async () => {
+    const id = fc.stringMatching(/^[a-z][a-z0-9.-]{0,20}$/);
+    let run = 0;
+    await fc.assert(
+      fc.asyncProperty(fc.uniqueArray(id, { minLength: 1, maxLength: 12 }), fc.integer({ min: 1, max: 5 }), async (catalogue, pageSize) => {
+        const session = await mock.session(`gemini-models-property-${run++}`, { models: catalogue });
+        assert.deepEqual(
+          await names(client(session), pageSize),
+          catalogue.map((name) => `models/${name}`),
+        );
+      }),
+      { numRuns: 25, seed: 21 },
+    );
   });
 
   test('with no catalogue: the default models, and any model is found', async () => {
