@@ -6,6 +6,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 
 import Anthropic from '@anthropic-ai/sdk';
+import Anthropic0x from 'anthropic-0x';
 import fc from 'fast-check';
 
 import { startUnderstudy } from '../src/index.js';
@@ -61,6 +62,17 @@ describe('messages.countTokens', () => {
     const answered = await anthropic.messages.create({ ...request, max_tokens: 64 });
     assert.deepEqual(answered.content, [{ type: 'text', text: 'Sunny.' }]);
     assert.equal(counted.input_tokens, answered.usage.input_tokens);
+  });
+
+  test('the 0.x SDK (x-api-key, anthropic-version 2023-06-01) counts the same', async () => {
+    const session = await mock.session('anthropic-count-0x');
+    const old = new Anthropic0x({ baseURL: mock.url('anthropic'), apiKey: session.apiKey, maxRetries: 0, timeout: 10_000 });
+    const request = { model: MODEL, messages: [{ role: 'user' as const, content: 'How many tokens is this?' }] };
+    const counted = await old.messages.countTokens(request);
+    assert.equal(counted.input_tokens, (await client(session).messages.countTokens(request)).input_tokens);
+    const models: string[] = [];
+    for await (const model of old.models.list()) models.push(model.id);
+    assert.ok(models.includes(MODEL), 'the 0.x SDK reads the model list too');
   });
 
   test('under /anthropic and a session prefix too', async () => {
