@@ -94,4 +94,17 @@ describe('Gemini generateContent', () => {
     );
     assert.equal((await genai(session).models.generateContent({ model: 'gemini-2.5-flash', contents: 'Hi' })).text, 'Hello.');
   });
+
+  test("on Vertex AI's express routes, in Vertex's words", async () => {
+    const session = await mock.session('vertex-strict-refused', { models: ['gemini-2.5-flash'] });
+    const express = new GoogleGenAI({
+      vertexai: true,
+      apiKey: session.apiKey,
+      httpOptions: { baseUrl: mock.url('vertex'), timeout: 10_000 },
+    });
+    const error = await express.models.generateContent({ model: 'gemini-unknown', contents: 'Hi' }).catch((e: unknown) => e);
+    assert.ok(error instanceof ApiError, `got ${String(error)}`);
+    assert.equal(error.status, 404);
+    assert.match(error.message, /Publisher Model `publishers\/google\/models\/gemini-unknown` was not found/);
+  });
 });

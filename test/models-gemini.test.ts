@@ -34,6 +34,17 @@ function client(session: UnderstudySession, apiVersion?: string): GoogleGenAI {
   });
 }
 
+function vertex(session: UnderstudySession): GoogleGenAI {
+  const authClient = { getRequestHeaders: async () => new Headers({ authorization: `Bearer ${session.apiKey}` }) };
+  return new GoogleGenAI({
+    vertexai: true,
+    project: 'my-proj',
+    location: 'us-central1',
+    httpOptions: { baseUrl: mock.url('vertex'), timeout: 10_000 },
+    googleAuthOptions: { authClient: authClient as never },
+  });
+}
+
 async function names(ai: GoogleGenAI, pageSize?: number): Promise<string[]> {
   const out: string[] = [];
   for await (const model of await ai.models.list(pageSize ? { config: { pageSize } } : {})) out.push(model.name ?? '');
@@ -78,6 +89,18 @@ describe('models', () => {
       }),
       { numRuns: 25, seed: 21 },
     );
+  });
+
+  // genai asks for a publisher model at `/v1beta1/publishers/google/models/{model}`, project or not.
+  test("Vertex AI's models.get answers a publisher model; one outside the catalogue is Vertex's 404", async () => {
+    const session = await mock.session('gemini-models-vertex', { models: CATALOGUE });
+    const model = await vertex(session).models.get({ model: 'gemini-2.5-flash' });
+    assert.equal(model.name, 'publishers/google/models/gemini-2.5-flash');
+    assert.equal(model.version, '001');
+    const missing = await apiError(vertex(session).models.get({ model: 'gemini-unknown' }));
+    assert.equal(missing.status, 404);
+    assert.equal(missing.error.status, 'NOT_FOUND');
+    assert.match(missing.error.message, /Publisher Model `publishers\/google\/models\/gemini-unknown` was not found/);
   });
 
   test('with no catalogue: the default models, and any model is found', async () => {

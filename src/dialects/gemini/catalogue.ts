@@ -18,15 +18,21 @@ export function sessionGeminiModels(state: DialectState): ModelList {
   return list.strict ? { ...list, ids: list.ids.map(bareModel) } : list;
 }
 
-/** Gemini's 404 for a model outside a strict catalogue; undefined for a model the session has. */
-export function unknownGeminiModel(state: DialectState, model: string, version: string): NeutralError | undefined {
+/** Where a Vertex AI request names its model: the project and location of its path (none in express mode). */
+export interface VertexScope {
+  project?: string;
+  location?: string;
+}
+
+/** Gemini's 404 for a model outside a strict catalogue (Vertex AI's wording on its routes);
+ * undefined for a model the session has. */
+export function unknownGeminiModel(state: DialectState, model: string, version: string, vertex?: VertexScope): NeutralError | undefined {
   if (state.models?.() === undefined) return undefined;
   const id = bareModel(model);
   if (hasModel(sessionGeminiModels(state), id)) return undefined;
-  return {
-    kind: 'not_found',
-    status: 404,
-    code: 'NOT_FOUND',
-    message: `models/${id} is not found for API version ${version}, or is not supported for this method.`,
-  };
+  const scope = vertex?.project !== undefined ? `projects/${vertex.project}/locations/${vertex.location ?? ''}/` : '';
+  const message = vertex
+    ? `Publisher Model \`${scope}publishers/google/models/${id}\` was not found or your project does not have access to it.`
+    : `models/${id} is not found for API version ${version}, or is not supported for this method.`;
+  return { kind: 'not_found', status: 404, code: 'NOT_FOUND', message };
 }

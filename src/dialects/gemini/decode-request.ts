@@ -112,7 +112,8 @@ export function decodeGeminiRequest(body: unknown, wire: WireContext): ChatReque
   if (isNeutralError(decoded)) return decoded;
   // After the body's checks, as OpenAI's catalogue refusal: a session with `models` has only those.
   const vertex = wire.operation.startsWith('vertex.');
-  return unknownGeminiModel(wire.state, decoded.model, wire.params.version ?? (vertex ? 'v1beta1' : 'v1beta')) ?? decoded;
+  const scope = vertex ? { project: wire.params.project, location: wire.params.location } : undefined;
+  return unknownGeminiModel(wire.state, decoded.model, wire.params.version ?? 'v1beta', scope) ?? decoded;
 }
 
 function decodeBody(body: unknown, wire: WireContext, route: RouteInfo): ChatRequest {

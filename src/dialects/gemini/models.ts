@@ -87,5 +87,33 @@ function at(prefix: string, version?: string): InfoRouteSpec[] {
   ];
 }
 
+/** Vertex AI's `GET …/publishers/google/models/{model}` (genai's models.get with vertexai): a
+ * PublisherModel, as much of it as Understudy knows. */
+function getVertexModel(ask: InfoAsk): EncodedBody {
+  const model = ask.params?.model ?? '';
+  const unknown = unknownGeminiModel(ask.state, model, ask.params?.version ?? 'v1beta1', {
+    project: ask.params?.project,
+    location: ask.params?.location,
+  });
+  if (unknown) return encodeGeminiError(unknown);
+  const body = {
+    name: `publishers/google/models/${bareModel(model)}`,
+    versionId: '001',
+    launchStage: 'GA',
+    openSourceCategory: 'PROPRIETARY',
+  };
+  return { status: 200, headers: HEADERS, body: JSON.stringify(body) };
+}
+
+const VERTEX_MODEL_ROUTES: InfoRouteSpec[] = [
+  '/{version}/projects/{project}/locations/{location}/publishers/google/models/{model}',
+  '/{version}/publishers/google/models/{model}',
+].map((path) => ({ method: 'GET', path, dialect: gemini, answer: getVertexModel }));
+
 /** `/v1/models` is shared with OpenAI and Anthropic (src/dialects/shared-model-routes.ts). */
-export const GEMINI_MODEL_ROUTES: InfoRouteSpec[] = [...at('/v1beta', 'v1beta'), ...at('/v1alpha', 'v1alpha'), ...at('/gemini/{version}')];
+export const GEMINI_MODEL_ROUTES: InfoRouteSpec[] = [
+  ...at('/v1beta', 'v1beta'),
+  ...at('/v1alpha', 'v1alpha'),
+  ...at('/gemini/{version}'),
+  ...VERTEX_MODEL_ROUTES,
+];
