@@ -208,6 +208,10 @@ export interface InfoAsk {
   params?: Record<string, string>;
   /** The request's id, for a provider whose answers carry it in a header. */
   requestId?: string;
+  /** The request's headers, for a route that reads one (Anthropic's `anthropic-version`). */
+  headers?: IncomingHttpHeaders;
+  /** The query parameters; undefined when the URL has none. */
+  query?: URLSearchParams;
 }
 
 /** requestedStream for a dialect whose body says `"stream": true`. */

@@ -16,6 +16,7 @@ import { openaiChatRegistration } from './openai-chat/routes.js';
 import { hostRegistration } from './openai-hosts/host-dialect.js';
 import { OPENAI_HOSTS } from './openai-hosts/table.js';
 import { openaiResponsesRegistration } from './openai-responses/routes.js';
+import { SHARED_MODEL_ROUTES } from './shared-model-routes.js';
 
 export const DIALECTS: DialectRegistration[] = [
   openaiChatRegistration,
@@ -34,4 +35,6 @@ export const DIALECTS: DialectRegistration[] = [
     infoRoutes: countTokensRoutes({ dialect: bedrockConverse, converse: countConverseTokens, invokeModel: invokeBodyInputTokens }),
   },
   bedrockInvokeRegistration,
+  // `GET /v1/models`: OpenAI's, Anthropic's or Gemini's list, by the request's headers.
+  { routes: [], providerPaths: {}, infoRoutes: SHARED_MODEL_ROUTES },
 ];

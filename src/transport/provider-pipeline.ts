@@ -125,7 +125,9 @@ export class ProviderPipeline {
           parsed = undefined;
         }
         const params = 'notFound' in routed.route ? routed.route.params : undefined;
-        const encoded = info.answer({ body: parsed, text, state: live.dialectState, clock: live.clock, params, requestId });
+        const query = routed.queryText ? new URLSearchParams(routed.queryText) : undefined;
+        const ask = { body: parsed, text, state: live.dialectState, clock: live.clock, params, requestId, headers: req.headers, query };
+        const encoded = info.answer(ask);
         res.writeHead(encoded.status, {
           ...encoded.headers,
           'x-request-id': requestId,

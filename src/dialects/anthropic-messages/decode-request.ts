@@ -4,13 +4,14 @@
 // messages (decode-messages.ts); tools, options and `cache_control` markers each have a module of
 // their own (prompt caching is reported as marked when any marker was sent).
 
-import type { NeutralError } from '../../core/errors.js';
+import { isNeutralError, type NeutralError } from '../../core/errors.js';
 import type { ChatRequest } from '../../core/model.js';
 import type { WireContext } from '../dialect.js';
 import { given, isObject } from '../wire-kit/values.js';
 import { refusalOr } from '../wire-kit/wire-error.js';
 import { apiVersion, VERSION_2026 } from './api-version.js';
 import { cacheControl, cacheControlSeen, resetCacheControl } from './cache-control.js';
+import { unknownAnthropicModel } from './catalogue.js';
 import { decodeMessages, decodeSystem, type Scope } from './decode-messages.js';
 import {
   checkMetadata,
@@ -59,7 +60,9 @@ const REQUEST_FIELDS = new Set([
   'workspace_id',
 ]);
 export function decodeMessagesRequest(body: unknown, wire: WireContext): ChatRequest | NeutralError {
-  return refusalOr(() => decodeRequest(body, wire));
+  const decoded = refusalOr(() => decodeRequest(body, wire));
+  // After the body's checks, as OpenAI's catalogue refusal: a session with `models` has only those.
+  return isNeutralError(decoded) ? decoded : (unknownAnthropicModel(wire.state, decoded.model) ?? decoded);
 }
 
 const MODEL_LENGTH = { min: 1 };

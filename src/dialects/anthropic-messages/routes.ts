@@ -1,4 +1,5 @@
 import type { DialectRegistration } from '../dialect.js';
+import { ANTHROPIC_COUNT_TOKENS_ROUTES } from './count-tokens.js';
 import { anthropicMessages } from './index.js';
 
 export const anthropicMessagesRegistration: DialectRegistration = {
@@ -8,4 +9,5 @@ export const anthropicMessagesRegistration: DialectRegistration = {
   ],
   // The Anthropic SDKs (and LangChain) append /v1 themselves; the AI SDK's provider wants it in the base URL.
   providerPaths: { anthropic: '', 'anthropic-v1': '/v1' },
+  infoRoutes: ANTHROPIC_COUNT_TOKENS_ROUTES,
 };

@@ -3,11 +3,12 @@
 // method, the stream's framing from `?alt=`; contents, tools and generationConfig each have a
 // module of their own.
 
-import { invalidRequest, type NeutralError } from '../../core/errors.js';
+import { invalidRequest, isNeutralError, type NeutralError } from '../../core/errors.js';
 import type { ChatRequest } from '../../core/model.js';
 import type { WireContext } from '../dialect.js';
 import { isObject } from '../wire-kit/values.js';
 import { refusalOr } from '../wire-kit/wire-error.js';
+import { unknownGeminiModel } from './catalogue.js';
 import { decodeContents, decodeSystemInstruction } from './decode-contents.js';
 import { decodeGenerationConfig } from './decode-generation-config.js';
 import { decodeToolConfig, decodeTools } from './decode-tools.js';
@@ -107,7 +108,12 @@ function checkSafetySettings(raw: unknown): void {
 export function decodeGeminiRequest(body: unknown, wire: WireContext): ChatRequest | NeutralError {
   const route = routeInfo(wire);
   if ('kind' in route) return route;
-  return refusalOr(() => decodeBody(body, wire, route));
+  const decoded = refusalOr(() => decodeBody(body, wire, route));
+  if (isNeutralError(decoded)) return decoded;
+  // After the body's checks, as OpenAI's catalogue refusal: a session with `models` has only those.
+  const vertex = wire.operation.startsWith('vertex.');
+  const scope = vertex ? { project: wire.params.project, location: wire.params.location } : undefined;
+  return unknownGeminiModel(wire.state, decoded.model, wire.params.version ?? 'v1beta', scope) ?? decoded;
 }
 
 function decodeBody(body: unknown, wire: WireContext, route: RouteInfo): ChatRequest {

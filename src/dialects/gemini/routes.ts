@@ -3,7 +3,9 @@
 // Vertex AI has two path shapes: with project and location (OAuth), and express mode (API key).
 
 import type { DialectRegistration, RouteSpec } from '../dialect.js';
+import { GEMINI_COUNT_TOKENS_ROUTES } from './count-tokens.js';
 import { gemini } from './index.js';
+import { GEMINI_MODEL_ROUTES } from './models.js';
 
 const METHODS = ['generateContent', 'streamGenerateContent'] as const;
 
@@ -27,4 +29,5 @@ export const geminiRegistration: DialectRegistration = {
     ...routes('/{version}/publishers/google/models', 'vertex'),
   ],
   providerPaths: { gemini: '', 'gemini-v1beta': '/v1beta', vertex: '' },
+  infoRoutes: [...GEMINI_COUNT_TOKENS_ROUTES, ...GEMINI_MODEL_ROUTES],
 };

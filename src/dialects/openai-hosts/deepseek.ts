@@ -37,4 +37,11 @@ export const deepseek: OpenAIHost = {
     },
   },
   providerPaths: { deepseek: '/deepseek' },
+  // DeepSeek lists its models and serves no route for one.
+  models: {
+    paths: ['/deepseek/models', '/deepseek/v1/models'],
+    ownedBy: 'deepseek',
+    defaults: ['deepseek-chat', 'deepseek-reasoner'],
+    listOnly: true,
+  },
 };

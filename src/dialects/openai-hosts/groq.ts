@@ -153,4 +153,11 @@ export const groq: OpenAIHost = {
     prepare: prepareResponses,
   },
   providerPaths: { groq: '/groq', 'groq-v1': '/groq/openai/v1' },
+  models: {
+    paths: ['/groq/openai/v1/models'],
+    ownedBy: 'Groq',
+    defaults: ['llama-3.3-70b-versatile', 'llama-3.1-8b-instant', 'openai/gpt-oss-120b'],
+    // Groq's cards say whether a model is served and how much it takes and gives.
+    card: () => ',"active":true,"context_window":131072,"public_apps":null,"max_completion_tokens":32768',
+  },
 };

@@ -12,13 +12,16 @@ import {
   type DialectEncodeContext,
   type DialectRegistration,
   type EncodedBody,
+  type InfoAsk,
+  type InfoRouteSpec,
   type WireContext,
 } from '../dialect.js';
+import { getOpenAIModel, listOpenAIModels } from '../openai/models.js';
 import { decodeChatRequest } from '../openai-chat/decode-request.js';
 import { openaiChat } from '../openai-chat/index.js';
 import { openaiResponses } from '../openai-responses/index.js';
 import { isObject } from '../wire-kit/values.js';
-import type { HostOperation, JsonObject, OpenAIHost } from './host.js';
+import type { HostModels, HostOperation, JsonObject, OpenAIHost } from './host.js';
 
 type Base = 'chat' | 'responses';
 
@@ -159,5 +162,17 @@ export function hostRegistration(host: OpenAIHost): DialectRegistration {
     const operation = `${host.id}.${BASES[base].operation}`;
     for (const path of rules.paths) routes.push({ method: 'POST', path, operation, dialect });
   }
-  return { routes, providerPaths: host.providerPaths };
+  return { routes, providerPaths: host.providerPaths, ...(host.models && { infoRoutes: modelRoutes(host, host.models) }) };
+}
+
+/** `GET {path}` and `GET {path}/{model}` for each of the host's model-list paths. */
+function modelRoutes(host: OpenAIHost, models: HostModels): InfoRouteSpec[] {
+  const dialect = hostDialect(host, 'chat', host.chat ?? { paths: [] });
+  const options = { ...models, ...(host.encodeError && { encodeError: host.encodeError }) };
+  return models.paths.flatMap((path): InfoRouteSpec[] => [
+    { method: 'GET', path, dialect, answer: (ask) => listOpenAIModels(ask, options) },
+    ...(models.listOnly
+      ? []
+      : [{ method: 'GET' as const, path: `${path}/{model}`, dialect, answer: (ask: InfoAsk) => getOpenAIModel(ask, options) }]),
+  ]);
 }

@@ -7,6 +7,7 @@ import type { NeutralError } from '../../core/errors.js';
 import type { ChatRequest, ResolvedReply } from '../../core/model.js';
 import type { DialectEncodeContext, EncodedBody, WireContext } from '../dialect.js';
 import type { FieldRule } from '../openai/field-rules.js';
+import type { OpenAIModelsOptions } from '../openai/models.js';
 
 export type JsonObject = Record<string, unknown>;
 
@@ -80,4 +81,13 @@ export interface OpenAIHost {
   providerPaths: Record<string, string>;
   /** The host's error body; OpenAI's when left out. */
   encodeError?(error: NeutralError): EncodedBody;
+  /** Its model list, from the session's catalogue (src/dialects/openai/models.ts); none when left out. */
+  models?: HostModels;
+}
+
+export interface HostModels extends Omit<OpenAIModelsOptions, 'encodeError'> {
+  /** Where the list is (`GET {path}`); each also answers `GET {path}/{model}` unless `list` only. */
+  paths: readonly string[];
+  /** Only the list: the host serves no route for one model. */
+  listOnly?: boolean;
 }

@@ -73,4 +73,13 @@ export const mistral: OpenAIHost = {
   },
   providerPaths: { mistral: '/mistral', 'mistral-v1': '/mistral/v1' },
   encodeError: encodeMistralError,
+  models: {
+    paths: ['/mistral/v1/models'],
+    ownedBy: 'mistralai',
+    defaults: ['mistral-large-latest', 'mistral-medium-latest', 'mistral-small-latest', 'codestral-latest', 'mistral-embed'],
+    // A base model's card as Mistral's SDK reads it (its `type` picks the card's schema).
+    card: (id) =>
+      ',"capabilities":{"completion_chat":true,"function_calling":true,"vision":true},' +
+      `"name":${JSON.stringify(id)},"description":"","max_context_length":131072,"aliases":[],"deprecation":null,"type":"base"`,
+  },
 };

@@ -3,6 +3,7 @@
 // for streamed tool calls, which Ollama sends whole, each in one chunk (its model output is parsed
 // into calls before it is sent), and its system fingerprint.
 
+import { catalogue, listedName, strictCatalogue } from '../ollama/model-catalogue.js';
 import type { OpenAIHost } from './host.js';
 
 export const ollamaOpenAI: OpenAIHost = {
@@ -19,4 +20,16 @@ export const ollamaOpenAI: OpenAIHost = {
     },
   },
   providerPaths: { 'ollama-openai': '/ollama/v1' },
+  // The layer lists what the server has: the native API's models (ollama/model-catalogue.ts).
+  models: {
+    paths: ['/ollama/v1/models'],
+    ownedBy: 'library',
+    defaults: [],
+    list: (state) => {
+      const strict = strictCatalogue(state);
+      return { ids: [...(strict ?? catalogue(state).keys())], strict: true };
+    },
+    listedAs: listedName,
+    notFound: (id) => `model '${id}' not found`,
+  },
 };
