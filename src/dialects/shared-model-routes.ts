@@ -1,30 +1,43 @@
 // `GET /v1/models` and `GET /v1/models/{model}` are OpenAI's, Anthropic's and (with `apiVersion:
 // 'v1'`) Gemini's paths at once: the request's headers say whose SDK sent it, so whose answer it
 // gets. An `anthropic-version` header is Anthropic's; a Gemini key (`x-goog-api-key`, `?key=`) is
-// Gemini's; anything else OpenAI's. Refusals before the answer (an unknown session) take OpenAI's shape.
+// Gemini's; cohere-ai's (`x-fern-sdk-name`, Cohere's SDK also lists at `/v1/models`) gets Cohere's 404,
+// since Cohere's model list is not served; anything else OpenAI's. Refusals before the answer (an
+// unknown session) take OpenAI's shape.
 
 import { anthropicMessages } from './anthropic-messages/index.js';
+import { cohereV2Chat } from './cohere-v2/index.js';
 import { getAnthropicModel, listAnthropicModels } from './anthropic-messages/models.js';
 import type { EncodedBody, InfoAsk, InfoRouteSpec } from './dialect.js';
 import { geminiModels } from './gemini/models.js';
 import { getOpenAIModel, listOpenAIModels } from './openai/models.js';
 import { openaiChat } from './openai-chat/index.js';
 
-type Whose = 'openai' | 'anthropic' | 'gemini';
+type Whose = 'openai' | 'anthropic' | 'gemini' | 'cohere';
 
 function whose(ask: InfoAsk): Whose {
   if (ask.headers?.['anthropic-version'] !== undefined) return 'anthropic';
   if (ask.headers?.['x-goog-api-key'] !== undefined || ask.query?.has('key')) return 'gemini';
+  if (ask.headers?.['x-fern-sdk-name'] === 'cohere-ai') return 'cohere';
   return 'openai';
+}
+
+/** Cohere's model list and model cards are not served: its SDK gets a 404 in Cohere's shape, not
+ * another provider's list. */
+function cohereNotServed(ask: InfoAsk): EncodedBody {
+  const message = "Understudy does not serve Cohere's models endpoints (GET /v1/models) yet";
+  return cohereV2Chat.encodeError({ kind: 'not_found', status: 404, code: null, message }, { requestId: ask.requestId ?? '' });
 }
 
 function list(ask: InfoAsk): EncodedBody {
   const by = whose(ask);
+  if (by === 'cohere') return cohereNotServed(ask);
   return by === 'anthropic' ? listAnthropicModels(ask) : by === 'gemini' ? geminiModels.list(ask) : listOpenAIModels(ask);
 }
 
 function get(ask: InfoAsk): EncodedBody {
   const by = whose(ask);
+  if (by === 'cohere') return cohereNotServed(ask);
   return by === 'anthropic' ? getAnthropicModel(ask) : by === 'gemini' ? geminiModels.get(ask) : getOpenAIModel(ask);
 }
 
