@@ -38,8 +38,9 @@ export interface SessionOptions {
   /** How streams look on hosts with a flavour of their own (default `plain`; `azure`: Azure's
    * prompt-filter and content-filter chunks on Azure and Foundry routes). */
   streamFlavour?: StreamFlavour;
-  /** The session's model catalogue: when given, dialects that check models (Ollama, OpenAI Chat) refuse any
-   * other model as their provider refuses a model it does not have, and list these. */
+  /** The session's model catalogue: when given, dialects that check models (Ollama, OpenAI Chat,
+   * Anthropic Messages, Gemini) refuse any other model as their provider refuses a model it does
+   * not have, and the model-list routes list these. */
   models?: readonly string[];
 }
 
