@@ -13,6 +13,7 @@ import type { DialectRegistration } from './dialect.js';
 import { geminiRegistration } from './gemini/routes.js';
 import { ollamaRegistration } from './ollama/routes.js';
 import { openaiChatRegistration } from './openai-chat/routes.js';
+import { openaiEmbeddingsRegistration } from './openai-embeddings/routes.js';
 import { hostRegistration } from './openai-hosts/host-dialect.js';
 import { OPENAI_HOSTS } from './openai-hosts/table.js';
 import { openaiResponsesRegistration } from './openai-responses/routes.js';
@@ -34,4 +35,5 @@ export const DIALECTS: DialectRegistration[] = [
     infoRoutes: countTokensRoutes({ dialect: bedrockConverse, converse: countConverseTokens, invokeModel: invokeBodyInputTokens }),
   },
   bedrockInvokeRegistration,
+  openaiEmbeddingsRegistration,
 ];

@@ -132,6 +132,13 @@ export function jsonPathRule(path: unknown, at: Path, ctx: RuleContext): void {
   if (problem) ctx.report(at, problem);
 }
 
+/** A file with no scenarios is only a file of scripted vectors. */
+export function scenariosOrEmbeddings(root: Obj, _path: Path, ctx: RuleContext): void {
+  if (Array.isArray(root.scenarios) && root.scenarios.length === 0 && !Array.isArray(root.embeddings)) {
+    ctx.report(['scenarios'], 'expected a list of scenarios with at least one entry; found an empty list');
+  }
+}
+
 export function uniqueScenarioNames(root: Obj, _path: Path, ctx: RuleContext): void {
   if (!Array.isArray(root.scenarios)) return;
   const names = new Map<string, number>();
@@ -373,6 +380,7 @@ export const RULES_BY_NAME: Readonly<Record<string, Rule>> = {
   presetResultRule,
   jsonPathRule,
   uniqueScenarioNames,
+  scenariosOrEmbeddings,
   scenarioRule,
   replyRule,
   textMatchRule,
