@@ -10,6 +10,7 @@ import { bedrockInvokeRegistration } from './bedrock-invoke/routes.js';
 import { cohereV1Registration } from './cohere-v1/routes.js';
 import { cohereV2Registration } from './cohere-v2/routes.js';
 import type { DialectRegistration } from './dialect.js';
+import { geminiEmbedRegistration } from './gemini/embed-routes.js';
 import { geminiRegistration } from './gemini/routes.js';
 import { ollamaRegistration } from './ollama/routes.js';
 import { openaiChatRegistration } from './openai-chat/routes.js';
@@ -36,4 +37,5 @@ export const DIALECTS: DialectRegistration[] = [
   },
   bedrockInvokeRegistration,
   openaiEmbeddingsRegistration,
+  geminiEmbedRegistration,
 ];
