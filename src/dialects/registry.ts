@@ -12,6 +12,7 @@ import { cohereV2Registration } from './cohere-v2/routes.js';
 import type { DialectRegistration } from './dialect.js';
 import { geminiEmbedRegistration } from './gemini/embed-routes.js';
 import { geminiRegistration } from './gemini/routes.js';
+import { OLLAMA_EMBED_ROUTES } from './ollama/embed-routes.js';
 import { ollamaRegistration } from './ollama/routes.js';
 import { openaiChatRegistration } from './openai-chat/routes.js';
 import { openaiEmbeddingsRegistration } from './openai-embeddings/routes.js';
@@ -38,4 +39,5 @@ export const DIALECTS: DialectRegistration[] = [
   bedrockInvokeRegistration,
   openaiEmbeddingsRegistration,
   geminiEmbedRegistration,
+  { routes: [], providerPaths: {}, infoRoutes: OLLAMA_EMBED_ROUTES },
 ];
