@@ -69,8 +69,15 @@ test("the SDK's default call (base64) decodes to exactly the scripted vector, fl
   assert.ok(answer.usage.prompt_tokens >= 3 && answer.usage.total_tokens === answer.usage.prompt_tokens, JSON.stringify(answer.usage));
 
   const float = await openai.embeddings.create({ model: MODEL, input: ['alpha', 'gamma'], encoding_format: 'float' });
-  assert.deepEqual(float.data[0].embedding, answer.data[0].embedding, 'float and base64 agree (scripted)');
-  assert.deepEqual(float.data[1].embedding, answer.data[2].embedding, 'float and base64 agree (derived)');
+  // Floats are printed as the shortest decimal of each float32, as OpenAI prints them: the same
+  // float32s as the base64 answer, and a scripted 0.1 reads 0.1.
+  assert.deepEqual(float.data[0].embedding, [0.1, 0.2, 0.3, 0.4]);
+  assert.deepEqual(float.data[0].embedding.map(Math.fround), answer.data[0].embedding, 'float and base64 agree (scripted)');
+  assert.deepEqual(float.data[1].embedding.map(Math.fround), answer.data[2].embedding, 'float and base64 agree (derived)');
+  assert.ok(
+    float.data[1].embedding.every((x) => String(x).replace(/^-?0\.0*|e.*$|\./g, '').length <= 9),
+    'no float has more than 9 significant digits',
+  );
 
   const { entries } = await session.journal();
   assert.equal(entries.length, 2);

@@ -7,7 +7,7 @@ import { test } from 'node:test';
 
 import fc from 'fast-check';
 
-import { cosineSimilarity, defaultDimensions, derivedVector, float32Base64 } from '../src/core/embedding-vectors.js';
+import { cosineSimilarity, defaultDimensions, derivedVector, float32Base64, floatList } from '../src/core/embedding-vectors.js';
 
 const word = fc.stringMatching(/^[a-z]{3,9}$/);
 const sentence = fc.array(word, { minLength: 4, maxLength: 12 });
@@ -62,4 +62,22 @@ test('a near-duplicate (one word changed) is nearer than an unrelated text', () 
     }),
     { numRuns: 200 },
   );
+});
+
+test('a float list holds the same float32s, each as its shortest decimal', () => {
+  fc.assert(
+    fc.property(fc.array(fc.float({ noNaN: true, noDefaultInfinity: true }), { minLength: 1, maxLength: 64 }), (values) => {
+      // JSON has no negative zero: it is sent as 0.
+      const vector = Float32Array.from(values, (v) => (v === 0 ? 0 : v));
+      const listed = floatList(vector);
+      assert.deepEqual(Float32Array.from(listed), vector);
+      listed.forEach((x, i) => {
+        // Its significant digits, and no decimal one digit shorter reads back as the same float32.
+        const digits = x.toExponential().replace(/^-?|e.*$|\./g, '').length;
+        assert.ok(digits <= 9, `${x} has ${digits} digits`);
+        if (digits > 1) assert.notEqual(Math.fround(Number(x.toPrecision(digits - 1))), vector[i], `${x} could be shorter`);
+      });
+    }),
+  );
+  assert.deepEqual(floatList(Float32Array.from([0.1, -0.25, 1e-7, 0.6])), [0.1, -0.25, 1e-7, 0.6]);
 });

@@ -3,7 +3,7 @@
 // bucket of the vector; the sums are normalised to unit length. Texts that share words and
 // spellings share buckets, so cosine similarity ranks a near-duplicate above an unrelated text,
 // while the same text and model always give the same vector (no randomness, no clock). Values are
-// float32 (as every provider sends them), so float and base64 answers agree exactly.
+// float32 (as every provider sends them), so float and base64 answers are the same float32s.
 
 import { fnv1a } from './fnv.js';
 
@@ -81,7 +81,18 @@ export function float32Base64(vector: Float32Array): string {
   return bytes.toString('base64');
 }
 
-/** A vector as a JSON number list. */
+/** A vector as a JSON number list, each value the shortest decimal that reads back as the same
+ * float32 (as providers print float32 values): a scripted 0.1 is sent as 0.1. */
 export function floatList(vector: Float32Array): number[] {
-  return Array.from(vector);
+  const out = new Array<number>(vector.length);
+  for (let i = 0; i < vector.length; i++) out[i] = shortestFloat32(vector[i]);
+  return out;
+}
+
+function shortestFloat32(x: number): number {
+  for (let digits = 1; digits < 9; digits++) {
+    const candidate = Number(x.toPrecision(digits));
+    if (Math.fround(candidate) === x) return candidate;
+  }
+  return Number(x.toPrecision(9));
 }
