@@ -89,10 +89,17 @@ export function floatList(vector: Float32Array): number[] {
   return out;
 }
 
+// Nine significant digits always read back as the same float32; fewer do down to some count and
+// no further (a finer decimal grid holds the coarser one), so the search stops at the first that
+// fails. Derived values that are not zero need eight or nine, so it usually takes one or two tries.
 function shortestFloat32(x: number): number {
-  for (let digits = 1; digits < 9; digits++) {
+  // Most buckets of a short text's vector are empty.
+  if (x === 0) return 0;
+  let shortest = Number(x.toPrecision(9));
+  for (let digits = 8; digits >= 1; digits--) {
     const candidate = Number(x.toPrecision(digits));
-    if (Math.fround(candidate) === x) return candidate;
+    if (Math.fround(candidate) !== x) break;
+    shortest = candidate;
   }
-  return Number(x.toPrecision(9));
+  return shortest;
 }
