@@ -223,6 +223,8 @@ export interface InfoAsk {
   clock: number;
   /** The route's path parameters, decoded (for a path with `{name}` segments). */
   params?: Record<string, string>;
+  /** The URL's query (Azure's `api-version`); empty when it has none. */
+  query?: URLSearchParams;
   /** The request's id, for a provider whose answers carry it in a header. */
   requestId?: string;
 }

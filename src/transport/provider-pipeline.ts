@@ -125,7 +125,8 @@ export class ProviderPipeline {
           parsed = undefined;
         }
         const params = 'notFound' in routed.route ? routed.route.params : undefined;
-        const encoded = info.answer({ body: parsed, text, state: live.dialectState, clock: live.clock, params, requestId });
+        const query = routed.queryText ? new URLSearchParams(routed.queryText) : EMPTY_QUERY;
+        const encoded = info.answer({ body: parsed, text, state: live.dialectState, clock: live.clock, params, requestId, query });
         if (info.journalAs) this.journalInfo(live, info.journalAs, req, routed, encoded);
         res.writeHead(encoded.status, {
           ...encoded.headers,
