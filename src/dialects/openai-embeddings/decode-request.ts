@@ -44,7 +44,8 @@ function isTokenList(value: unknown[]): value is number[] {
   return true;
 }
 
-function inputsOf(input: unknown): EmbeddingInput[] {
+/** `input` as OpenAI reads it: a string, strings, token ids, or lists of token ids. */
+export function inputsOf(input: unknown): EmbeddingInput[] {
   if (typeof input === 'string') {
     if (input === '') invalidInput();
     return [input];

@@ -10,6 +10,8 @@ import { AZURE_CHAT_VERSIONS, azure } from '../openai-hosts/azure.js';
 import { datedVersion, encodeAzureError, v1Version, type VersionRule } from '../openai-hosts/azure-service.js';
 import { hostRegistration } from '../openai-hosts/host-dialect.js';
 import { answerOpenAIEmbeddings, type EmbeddingsHost } from './answer.js';
+import { answerMistralEmbeddings } from './mistral.js';
+import { mistral } from '../openai-hosts/mistral.js';
 
 export const OPENAI_EMBEDDINGS_OPERATION = 'openai.embeddings';
 
@@ -30,6 +32,7 @@ const AZURE_V1: EmbeddingsHost = { encodeError: encodeAzureError, before: versio
 
 // Refusals before the body (an unknown session, a missing key) in Azure's shape on its routes.
 const azureDialect = hostRegistration(azure).routes[0].dialect;
+const mistralDialect = hostRegistration(mistral).routes[0].dialect;
 
 function route(path: string, operation: string, host: EmbeddingsHost, dialect = openaiChat): InfoRouteSpec {
   return { method: 'POST', path, dialect, answer: (ask: InfoAsk) => answerOpenAIEmbeddings(host, ask), journalAs: operation };
@@ -44,5 +47,12 @@ export const openaiEmbeddingsRegistration: DialectRegistration = {
     route('/openai/deployments/{deployment}/embeddings', 'azure.embeddings', AZURE_DEPLOYMENT, azureDialect),
     route('/azure/openai/deployments/{deployment}/embeddings', 'azure.embeddings', AZURE_DEPLOYMENT, azureDialect),
     route('/azure/openai/v1/embeddings', 'azure-v1.embeddings', AZURE_V1, azureDialect),
+    {
+      method: 'POST',
+      path: '/mistral/v1/embeddings',
+      dialect: mistralDialect,
+      answer: answerMistralEmbeddings,
+      journalAs: 'mistral.embeddings',
+    },
   ],
 };
