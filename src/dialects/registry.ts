@@ -8,6 +8,7 @@ import { bedrockConverseRegistration } from './bedrock-converse/routes.js';
 import { invokeBodyInputTokens } from './bedrock-invoke/count-tokens.js';
 import { bedrockInvokeRegistration } from './bedrock-invoke/routes.js';
 import { cohereV1Registration } from './cohere-v1/routes.js';
+import { COHERE_EMBED_ROUTES } from './cohere-v2/embed.js';
 import { cohereV2Registration } from './cohere-v2/routes.js';
 import type { DialectRegistration } from './dialect.js';
 import { geminiEmbedRegistration } from './gemini/embed-routes.js';
@@ -40,4 +41,5 @@ export const DIALECTS: DialectRegistration[] = [
   openaiEmbeddingsRegistration,
   geminiEmbedRegistration,
   { routes: [], providerPaths: {}, infoRoutes: OLLAMA_EMBED_ROUTES },
+  { routes: [], providerPaths: {}, infoRoutes: COHERE_EMBED_ROUTES },
 ];
