@@ -130,3 +130,31 @@ test('a scripted vector of another size than outputDimensionality is a 409 fixtu
     ['fixture_mismatch'],
   );
 });
+
+test("a scripted error is the SDK's ApiError with Google's status [gemini.embeddings-errors.json +]", async () => {
+  const session = await mock.session('gemini-scripted-error');
+  await session.load({
+    scenarios: [],
+    embeddings: [{ input: 'busy', error: { status: 503, message: 'The model is overloaded.' } }],
+  });
+  const error = await genai(session)
+    .models.embedContent({ model: MODEL, contents: ['fine', 'busy'] })
+    .then(
+      () => assert.fail('the call succeeded'),
+      (e: unknown) => e,
+    );
+  assert.ok(error instanceof ApiError, String(error));
+  assert.equal(error.status, 503);
+  assert.match(error.message, /UNAVAILABLE/);
+  assert.match(error.message, /The model is overloaded\./);
+  const { entries } = await session.journal();
+  assert.equal(entries[0].status, 503);
+  assert.equal(entries[0].request?.messages.length, 2, 'the request is journalled with the error');
+});
+
+test('an input no scripted error matches is answered as usual [gemini.embeddings-errors.json -]', async () => {
+  const session = await mock.session('gemini-scripted-error-miss');
+  await session.load({ scenarios: [], embeddings: [{ input: 'busy', model: 'other-model', error: { status: 503, message: 'x' } }] });
+  const answer = await genai(session).models.embedContent({ model: MODEL, contents: ['busy'] });
+  assert.equal(answer.embeddings?.[0].values?.length, 3072, 'the error is scripted for another model only');
+});

@@ -230,3 +230,43 @@ test('a fixture with a bad scripted vector is refused whole, naming the entry; r
   await session.reset({ scripts: true });
   assert.equal((await embed()).length, 1536);
 });
+
+test('a scripted error for an input is the SDK error of its status; journalled, not a verify problem [openai-embeddings.errors.json +]', async () => {
+  const session = await mock.session('scripted-error');
+  await session.load({
+    scenarios: [],
+    embeddings: [
+      { input: { contains: 'overload' }, error: { status: 429, code: 'rate_limit_exceeded', message: 'Slow down.' } },
+      { input: 'fine', vector: [1, 0] },
+    ],
+  });
+  const openai = clientOf(session);
+  const error = await refusal(openai.embeddings.create({ model: MODEL, input: ['fine', 'please overload me'] }));
+  assert.ok(error instanceof OpenAI.RateLimitError, String(error));
+  assert.equal(error.code, 'rate_limit_exceeded');
+  assert.equal(error.message, '429 Slow down.');
+  assert.deepEqual((await openai.embeddings.create({ model: MODEL, input: 'fine' })).data[0].embedding, [1, 0]);
+  const { entries, counters } = await session.journal();
+  assert.deepEqual(
+    entries.map((e) => [e.status, e.error?.code ?? null]),
+    [
+      [429, 'rate_limit_exceeded'],
+      [200, null],
+    ],
+  );
+  assert.equal(counters.errorsReturned, 1);
+  await session.verify();
+});
+
+test('a scripted vector entry holds exactly one of vector and error [openai-embeddings.errors.json -]', async () => {
+  const session = await mock.session('scripted-error-checks');
+  await assert.rejects(
+    session.load({ scenarios: [], embeddings: [{ input: 'a', vector: [1], error: { status: 500, message: 'x' } }] }),
+    /\/embeddings\/0\/error {2}expected either "vector" or "error" in a scripted vector, not both/,
+  );
+  await assert.rejects(session.load({ scenarios: [], embeddings: [{ input: 'a' }] }), /expected "vector" \(a list of numbers\) or "error"/);
+  await assert.rejects(
+    session.load({ scenarios: [], embeddings: [{ input: 'a', error: { status: 200, message: 'x' } }] }),
+    /\/embeddings\/0\/error\/status/,
+  );
+});

@@ -83,9 +83,9 @@ export interface DialectState {
   streamFlavour?(): StreamFlavour;
   /** The session's model catalogue (SessionOptions.models); undefined when it has none. */
   models?(): readonly string[] | undefined;
-  /** The vector the session's fixture scripts for an embedding input (and model); undefined when
-   * none does and the dialect derives one (core/embedding-vectors.ts). */
-  scriptedVector?(text: string, model: string): Float32Array | undefined;
+  /** The vector (or the error) the session's fixture scripts for an embedding input (and model);
+   * undefined when none does and the dialect derives one (core/embedding-vectors.ts). */
+  scriptedVector?(text: string, model: string): Float32Array | NeutralError | undefined;
 }
 
 /** What the route and the HTTP request say besides the body. */

@@ -333,12 +333,14 @@ export const FIXTURE_PLAN: readonly PlanNode[] = [
   { kind: 'array', element: 101 },
   {
     kind: 'object',
+    rules: ['scriptedVectorRule'],
     what: 'a scripted vector',
-    required: ['input', 'vector'],
+    required: ['input'],
     fields: [
       ['input', 10],
       ['model', 102],
       ['vector', 103],
+      ['error', 59],
     ],
   },
   { kind: 'string' },

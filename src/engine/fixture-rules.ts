@@ -132,6 +132,16 @@ export function jsonPathRule(path: unknown, at: Path, ctx: RuleContext): void {
   if (problem) ctx.report(at, problem);
 }
 
+/** A scripted vector entry answers a vector or an error: exactly one. */
+export function scriptedVectorRule(entry: Obj, path: Path, ctx: RuleContext): void {
+  const hasVector = has(entry, 'vector');
+  const hasError = has(entry, 'error');
+  if (hasVector && hasError)
+    ctx.report([...path, 'error'], 'expected either "vector" or "error" in a scripted vector, not both; found both');
+  else if (!hasVector && !hasError)
+    ctx.report(path, 'expected "vector" (a list of numbers) or "error" in a scripted vector; found neither');
+}
+
 /** A file with no scenarios is only a file of scripted vectors. */
 export function scenariosOrEmbeddings(root: Obj, _path: Path, ctx: RuleContext): void {
   if (Array.isArray(root.scenarios) && root.scenarios.length === 0 && !Array.isArray(root.embeddings)) {
@@ -381,6 +391,7 @@ export const RULES_BY_NAME: Readonly<Record<string, Rule>> = {
   jsonPathRule,
   uniqueScenarioNames,
   scenariosOrEmbeddings,
+  scriptedVectorRule,
   scenarioRule,
   replyRule,
   textMatchRule,

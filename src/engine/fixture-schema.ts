@@ -27,6 +27,7 @@ import {
   TOOL_CALL_ID_MAX,
   toolResultRule,
   scenariosOrEmbeddings,
+  scriptedVectorRule,
   uniqueScenarioNames,
 } from './fixture-rules.js';
 import { found, quoteList } from './fixture-words.js';
@@ -510,22 +511,30 @@ export function describeFixtureFormat(z: typeof Z) {
     scenarioRule,
   );
 
-  const scriptedVector = object(
-    'a scripted vector',
-    {
-      input: described(textMatchOrString, 'The input text this vector answers: an exact string, or a text match.'),
-      model: described(text('a model name (a string)'), 'Only for requests naming this model.').optional(),
-      vector: described(
-        z
-          .array(z.number({ error: (i) => `expected a number; found ${found(i.input)}` }), {
-            error: (i) => `expected a vector (a list of numbers); found ${found(i.input)}`,
-          })
-          .min(1, { error: () => 'expected a vector with at least one number; found an empty list' })
-          .max(MAX_DIMENSIONS, { error: () => `expected a vector of at most ${MAX_DIMENSIONS} numbers` }),
-        'The embedding answered (sent as float32, as providers send vectors).',
-      ),
-    },
-    { id: 'scriptedVector', description: 'A vector an embedding request gets for an input that matches.' },
+  const scriptedVector = rule(
+    object(
+      'a scripted vector',
+      {
+        input: described(textMatchOrString, 'The input text this vector answers: an exact string, or a text match.'),
+        model: described(text('a model name (a string)'), 'Only for requests naming this model.').optional(),
+        vector: described(
+          z
+            .array(z.number({ error: (i) => `expected a number; found ${found(i.input)}` }), {
+              error: (i) => `expected a vector (a list of numbers); found ${found(i.input)}`,
+            })
+            .min(1, { error: () => 'expected a vector with at least one number; found an empty list' })
+            .max(MAX_DIMENSIONS, { error: () => `expected a vector of at most ${MAX_DIMENSIONS} numbers` }),
+          'The embedding answered (sent as float32, as providers send vectors).',
+        ).optional(),
+        error: described(error, "Instead of a vector: the provider error the request gets (in the route's error shape).").optional(),
+      },
+      {
+        id: 'scriptedVector',
+        description: 'A vector (or an error) an embedding request gets for an input that matches: exactly one of vector, error.',
+        oneOf: [{ required: ['vector'] }, { required: ['error'] }],
+      },
+    ),
+    scriptedVectorRule,
   );
 
   const session = object(

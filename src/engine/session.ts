@@ -1,6 +1,7 @@
 // A session owns everything one test sees: scripts and cursors, journal, id counter and clock.
 
 import { latestUserText } from '../core/conversation.js';
+import type { NeutralError } from '../core/errors.js';
 import type { ChaosOptions, ChatRequest, Pacing, StreamFlavour } from '../core/model.js';
 import { nodeCrypto } from '../core/node-crypto.js';
 import { DEFAULT_PROMPT_CACHE, PromptCache, type PromptCacheOptions } from '../core/prompt-cache.js';
@@ -85,7 +86,7 @@ export class Session {
     zeroConfig: (): boolean => this.fallback === 'auto',
     streamFlavour: (): StreamFlavour => this.streamFlavour,
     models: (): readonly string[] | undefined => this.models,
-    scriptedVector: (text: string, model: string): Float32Array | undefined => this.embeddings.vectorOf(text, model),
+    scriptedVector: (text: string, model: string): Float32Array | NeutralError | undefined => this.embeddings.vectorOf(text, model),
   };
   private readonly ids: IdSequence;
 

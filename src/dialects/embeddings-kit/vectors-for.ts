@@ -2,7 +2,7 @@
 // the session's fixture, or derived from the text and model — and the request as the journal
 // keeps it. Shared by the providers' embeddings routes; their chat routes never load it.
 
-import { understudyConflict, type NeutralError } from '../../core/errors.js';
+import { isNeutralError, understudyConflict, type NeutralError } from '../../core/errors.js';
 import { defaultDimensions, derivedVector } from '../../core/embedding-vectors.js';
 import type { ChatRequest, Usage } from '../../core/model.js';
 import { countTokens } from '../../core/tokens.js';
@@ -23,13 +23,15 @@ function textOf(input: EmbeddingInput): string {
   return typeof input === 'string' ? input : `tokens:${input.join(',')}`;
 }
 
-/** The vectors of every input, or a 409 fixture_mismatch when a scripted vector's length differs
- * from the dimensions the request asked for (the script and the request disagree). */
+/** The vectors of every input; the scripted error of the first input the fixture gives one; or a
+ * 409 fixture_mismatch when a scripted vector's length differs from the dimensions the request
+ * asked for (the script and the request disagree). */
 export function vectorsFor(ask: EmbeddingAsk, state: DialectState): Float32Array[] | NeutralError {
   const vectors: Float32Array[] = [];
   const dimensions = ask.dimensions ?? defaultDimensions(ask.model);
   for (const input of ask.inputs) {
     const scripted = typeof input === 'string' ? state.scriptedVector?.(input, ask.model) : undefined;
+    if (isNeutralError(scripted)) return scripted;
     if (scripted && ask.dimensions !== undefined && scripted.length !== ask.dimensions) {
       return understudyConflict(
         'mismatch',
