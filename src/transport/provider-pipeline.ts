@@ -127,7 +127,7 @@ export class ProviderPipeline {
         const params = 'notFound' in routed.route ? routed.route.params : undefined;
         const query = routed.queryText ? new URLSearchParams(routed.queryText) : EMPTY_QUERY;
         const encoded = info.answer({ body: parsed, text, state: live.dialectState, clock: live.clock, params, requestId, query });
-        if (info.journalAs) this.journalInfo(live, info.journalAs, req, routed, encoded);
+        if (info.journalAs) this.journalInfo(live, info.journalAs, req, routed, encoded, text);
         res.writeHead(encoded.status, {
           ...encoded.headers,
           'x-request-id': requestId,
@@ -141,11 +141,21 @@ export class ProviderPipeline {
   }
 
   /** An info route's request as a journal entry, as its route's answer describes it. */
-  private journalInfo(session: Session, operation: string, req: IncomingMessage, routed: RoutedRequest, answer: InfoAnswer): void {
+  private journalInfo(
+    session: Session,
+    operation: string,
+    req: IncomingMessage,
+    routed: RoutedRequest,
+    answer: InfoAnswer,
+    text: string,
+  ): void {
     session.journal.counters.requests++;
     const entry = newRecord(routed.requestId, session.id, this.routeLabel(req.method ?? 'GET', routed.path), operation);
     entry.idNumber = routed.idNumber;
-    entry.request = answer.journal?.request;
+    // A body over the per-entry limit is kept as the journal keeps a chat body that large: a
+    // preview, and no request.
+    if (text.length > session.journal.limits.entryBytes) entry.requestText = text;
+    else entry.request = answer.journal?.request;
     entry.usage = answer.journal?.usage;
     const error = answer.journal?.error;
     if (error) {
