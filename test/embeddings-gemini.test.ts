@@ -158,3 +158,51 @@ test('an input no scripted error matches is answered as usual [gemini.embeddings
   const answer = await genai(session).models.embedContent({ model: MODEL, contents: ['busy'] });
   assert.equal(answer.embeddings?.[0].values?.length, 3072, 'the error is scripted for another model only');
 });
+
+test("Vertex AI's :predict (express mode and project path): scripted and derived vectors, statistics, outputDimensionality [vertex.embeddings.json +]", async () => {
+  const session = await mock.session('vertex-embed');
+  await session.load({ scenarios: [], embeddings: [{ input: 'pinned', vector: [0.5, 0.25] }] });
+  const express = new GoogleGenAI({
+    vertexai: true,
+    apiKey: session.apiKey,
+    httpOptions: { baseUrl: mock.url('vertex'), timeout: 10_000 },
+  });
+  const answer = await express.models.embedContent({ model: 'text-embedding-005', contents: ['pinned', 'other words here'] });
+  assert.deepEqual(answer.embeddings?.[0].values, [0.5, 0.25]);
+  assert.equal(answer.embeddings?.[1].values?.length, 768, "text-embedding-005's size");
+  assert.equal(answer.embeddings?.[1].statistics?.truncated, false);
+  assert.ok((answer.embeddings?.[1].statistics?.tokenCount ?? 0) >= 3);
+  const authClient = { getRequestHeaders: async () => new Headers({ authorization: `Bearer ${session.apiKey}` }) };
+  const projected = new GoogleGenAI({
+    vertexai: true,
+    project: 'my-proj',
+    location: 'us-central1',
+    httpOptions: { baseUrl: mock.url('vertex'), timeout: 10_000 },
+    googleAuthOptions: { authClient: authClient as never },
+  });
+  const small = await projected.models.embedContent({ model: 'text-embedding-005', contents: ['x'], config: { outputDimensionality: 32 } });
+  assert.equal(small.embeddings?.[0].values?.length, 32);
+  const { entries } = await session.journal();
+  assert.deepEqual(
+    entries.map((e) => [e.operation, e.route]),
+    [
+      ['vertex.predict', 'POST /v1beta1/publishers/google/models/text-embedding-005:predict'],
+      ['vertex.predict', 'POST /v1beta1/projects/my-proj/locations/us-central1/publishers/google/models/text-embedding-005:predict'],
+    ],
+  );
+});
+
+test("a malformed :predict body is Google's 400 (raw HTTP) [vertex.embeddings.json -]", async () => {
+  const session = await mock.session('vertex-embed-refused');
+  const path = '/v1beta1/publishers/google/models/text-embedding-005:predict';
+  for (const [body, message] of [
+    [{ instances: [] }, /instances must not be empty/],
+    [{ instances: [{ text: 'a' }] }, /Unknown name "text" at 'instances\[0\]'/],
+    [{ instances: [{ content: 'a' }], parameters: { outputDimensionality: 0 } }, /output_dimensionality must be/],
+  ] as const) {
+    const answer = await post(session, path, body);
+    assert.equal(answer.status, 400, JSON.stringify(body));
+    assert.equal(answer.body.error.status, 'INVALID_ARGUMENT');
+    assert.match(answer.body.error.message, message);
+  }
+});

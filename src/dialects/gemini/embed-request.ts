@@ -98,3 +98,40 @@ export function decodeBatchEmbedContents(body: unknown, urlModel: string): Gemin
   if (requests.length > MAX_BATCH) rule('BatchEmbedContentsRequest', 'requests', `at most ${MAX_BATCH} requests can be in one batch`);
   return { model: urlModel, items: requests.map((r, i) => embedRequest(r, `requests[${i}]`, urlModel, 'BatchEmbedContentsRequest')) };
 }
+
+const INSTANCE_FIELDS = new Set(['content', 'taskType', 'title']);
+const PARAMETER_FIELDS = new Set(['outputDimensionality', 'autoTruncate']);
+
+/** Vertex AI's embedding `:predict`: `{ instances: [{ content, task_type?, title? }], parameters?:
+ * { outputDimensionality?, autoTruncate? } }`, one size for every instance. */
+export function decodeVertexPredict(body: unknown, urlModel: string): GeminiEmbedRequest {
+  if (!isObject(body)) requestRule('Invalid JSON payload received. Root element must be a message.');
+  onlyKnownFields(body, new Set(['instances', 'parameters']), '');
+  const raw = field(body, 'instances');
+  const instances = unset(raw) ? [] : expectArray(raw, 'instances');
+  if (instances.length === 0) requestRule('instances must not be empty.', 'instances');
+  const rawParameters = field(body, 'parameters');
+  let dimensions: number | undefined;
+  if (!unset(rawParameters)) {
+    const parameters = expectObject(rawParameters, 'parameters');
+    onlyKnownFields(parameters, PARAMETER_FIELDS, 'parameters');
+    const d = field(parameters, 'outputDimensionality');
+    if (!unset(d)) dimensions = expectInteger(d, 'parameters.output_dimensionality', { min: 1, max: MAX_DIMENSIONS }, 'TYPE_INT32');
+    const truncate = field(parameters, 'autoTruncate');
+    if (!unset(truncate) && typeof truncate !== 'boolean')
+      requestRule('parameters.autoTruncate must be a boolean.', 'parameters.auto_truncate');
+  }
+  const items = instances.map((rawInstance, i) => {
+    const at = `instances[${i}]`;
+    const instance = expectObject(rawInstance, at);
+    onlyKnownFields(instance, INSTANCE_FIELDS, at);
+    const content = field(instance, 'content');
+    if (unset(content)) requestRule(`${at}.content is required.`, join(at, 'content'));
+    const text = expectString(content, join(at, 'content'));
+    if (text === '') requestRule(`${at}.content must not be empty.`, join(at, 'content'));
+    const taskType = field(instance, 'taskType');
+    if (!unset(taskType)) expectEnum(taskType, TASK_TYPES, join(at, 'task_type'), `${ENUM}TaskType`);
+    return { text, dimensions };
+  });
+  return { model: urlModel, items };
+}
