@@ -12,6 +12,7 @@ import { hostRegistration } from '../openai-hosts/host-dialect.js';
 import { answerOpenAIEmbeddings, type EmbeddingsHost } from './answer.js';
 import { answerMistralEmbeddings } from './mistral.js';
 import { mistral } from '../openai-hosts/mistral.js';
+import { groq } from '../openai-hosts/groq.js';
 
 export const OPENAI_EMBEDDINGS_OPERATION = 'openai.embeddings';
 
@@ -28,11 +29,14 @@ const AZURE_DEPLOYMENT: EmbeddingsHost = {
   modelOf: (ask) => ask.params?.deployment,
   catalogue: false,
 };
+// Groq serves the same request and answer on its OpenAI-compatible base; its errors are OpenAI's.
+const GROQ: EmbeddingsHost = { encodeError: encodeOpenAIError, catalogue: false };
 const AZURE_V1: EmbeddingsHost = { encodeError: encodeAzureError, before: versionCheck(v1Version), catalogue: false };
 
 // Refusals before the body (an unknown session, a missing key) in Azure's shape on its routes.
 const azureDialect = hostRegistration(azure).routes[0].dialect;
 const mistralDialect = hostRegistration(mistral).routes[0].dialect;
+const groqDialect = hostRegistration(groq).routes[0].dialect;
 
 function route(path: string, operation: string, host: EmbeddingsHost, dialect = openaiChat): InfoRouteSpec {
   return { method: 'POST', path, dialect, answer: (ask: InfoAsk) => answerOpenAIEmbeddings(host, ask), journalAs: operation };
@@ -47,6 +51,7 @@ export const openaiEmbeddingsRegistration: DialectRegistration = {
     route('/openai/deployments/{deployment}/embeddings', 'azure.embeddings', AZURE_DEPLOYMENT, azureDialect),
     route('/azure/openai/deployments/{deployment}/embeddings', 'azure.embeddings', AZURE_DEPLOYMENT, azureDialect),
     route('/azure/openai/v1/embeddings', 'azure-v1.embeddings', AZURE_V1, azureDialect),
+    route('/groq/openai/v1/embeddings', 'groq.embeddings', GROQ, groqDialect),
     {
       method: 'POST',
       path: '/mistral/v1/embeddings',
