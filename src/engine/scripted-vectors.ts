@@ -28,7 +28,8 @@ function errorOf(e: NonNullable<ScriptedVectorSpec['error']>): NeutralError {
 export class ScriptedVectors {
   private readonly entries: readonly CompiledVector[];
 
-  constructor(specs: readonly ScriptedVectorSpec[]) {
+  /** As loaded: what `serve --workers` sends the replicas. */
+  constructor(readonly specs: readonly ScriptedVectorSpec[]) {
     this.entries = specs.map((spec) => ({
       test: textMatcher(spec.input).test,
       model: spec.model,
