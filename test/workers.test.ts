@@ -58,6 +58,7 @@ async function journal(session = 'default') {
   return (await res.json()) as {
     entries: {
       worker?: number;
+      operation?: string;
       status: number;
       source?: string;
       step?: string;
