@@ -6,7 +6,7 @@
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 
-import { CohereClientV2 } from 'cohere-ai';
+import { CohereClient, CohereClientV2 } from 'cohere-ai';
 
 import { cosineSimilarity } from '../src/core/embedding-vectors.js';
 import { startUnderstudy, type Understudy, type UnderstudySession } from '../src/client/index.js';
@@ -86,4 +86,37 @@ test("a request without input_type, or with an unknown embedding type, is Cohere
     assert.match(error.id, /\S/);
   }
   assert.equal((await session.journal()).counters.invalid, cases.length);
+});
+
+test("v1's embed (CohereClient): a plain float list without embedding_types, the scripted vector, v2 models need no input_type [cohere-v1.embed.json +]", async () => {
+  const session = await mock.session('cohere-v1-embed');
+  await session.load({ scenarios: [], embeddings: [{ input: 'pinned', vector: [0.5, -0.5] }] });
+  const v1 = new CohereClient({ token: session.apiKey, environment: mock.url('cohere'), maxRetries: 0, timeoutInSeconds: 10 });
+  const plain = await v1.embed({ texts: ['pinned', 'other'], model: 'embed-english-v2.0' });
+  assert.equal(plain.responseType, 'embeddings_floats');
+  const floats = plain.embeddings as number[][];
+  assert.deepEqual(floats[0], [0.5, -0.5]);
+  assert.equal(floats[1].length, 1536);
+  const typed = await v1.embed({ texts: ['pinned'], model: 'embed-english-v3.0', inputType: 'search_query', embeddingTypes: ['int8'] });
+  assert.equal(typed.responseType, 'embeddings_by_type');
+  assert.deepEqual((typed.embeddings as { int8?: number[][] }).int8?.[0], [64, -63]);
+  assert.deepEqual(
+    (await session.journal()).entries.map((e) => [e.operation, e.route]),
+    [
+      ['cohere.v1.embed', 'POST /v1/embed'],
+      ['cohere.v1.embed', 'POST /v1/embed'],
+    ],
+  );
+});
+
+test("v1's embed: a v3 model without input_type is Cohere's 400 (raw HTTP) [cohere-v1.embed.json -]", async () => {
+  const session = await mock.session('cohere-v1-embed-refused');
+  const response = await fetch(`${mock.url('cohere')}/v1/embed`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', authorization: `Bearer ${session.apiKey}` },
+    body: JSON.stringify({ model: 'embed-english-v3.0', texts: ['a'] }),
+    signal: AbortSignal.timeout(10_000),
+  });
+  assert.equal(response.status, 400);
+  assert.match(((await response.json()) as { message: string }).message, /valid input_type must be provided/);
 });
