@@ -741,9 +741,10 @@ describe('the model catalogue: list, ps, show, version', () => {
     assert.deepEqual(Object.keys((await response.json()) as object), ['error']);
   });
 
-  test("other Ollama routes (embed, pull) are 404 ResponseErrors in Ollama's shape and journal nothing", async () => {
+  // Embeddings (/api/embed) are served: test/embeddings-ollama.test.ts.
+  test("other Ollama routes (pull, delete) are 404 ResponseErrors in Ollama's shape and journal nothing", async () => {
     const { session, ollama } = await open('not-served');
-    for (const call of [() => ollama.embed({ model: MODEL, input: 'x' }), () => ollama.pull({ model: MODEL, stream: false })]) {
+    for (const call of [() => ollama.pull({ model: MODEL, stream: false }), () => ollama.delete({ model: MODEL })]) {
       const { status, error } = await responseError(call());
       assert.equal(status, 404);
       assert.match(error, /Unrecognized request URL/);

@@ -58,6 +58,7 @@ async function journal(session = 'default') {
   return (await res.json()) as {
     entries: {
       worker?: number;
+      operation?: string;
       status: number;
       source?: string;
       step?: string;
@@ -136,6 +137,29 @@ describe('serve --workers 2', { timeout: 60_000 }, () => {
     assert.equal(entries.filter((e) => e.source === 'repeat_last').length, 39);
     const verify = await fetch(`${baseUrl}/_understudy/sessions/default/verify`, { method: 'POST' });
     assert.equal(((await verify.json()) as { ok: boolean }).ok, true);
+  });
+
+  test('scripted embedding vectors are answered under --workers, each request journalled once', async () => {
+    const session = await remote.session('embed-workers');
+    // A repeating one-step script makes the session answerable on every worker.
+    await session.load({
+      scenarios: [{ name: 'canned', exhausted: 'repeat_last', replies: [{ text: 'x' }] }],
+      embeddings: [{ input: 'pinned', vector: [0.5, 0.25] }],
+    });
+    const sdk = client(session.apiKey);
+    const answers = await Promise.all(
+      Array.from({ length: 20 }, () =>
+        sdk.embeddings.create({ model: 'text-embedding-3-small', input: 'pinned', encoding_format: 'float' }),
+      ),
+    );
+    assert.ok(
+      answers.every((a) => JSON.stringify(a.data[0].embedding) === '[0.5,0.25]'),
+      JSON.stringify(answers.map((a) => a.data[0].embedding.length)),
+    );
+    const { entries, counters } = await journal('embed-workers');
+    assert.equal(counters.requests, 20);
+    assert.ok(entries.every((e) => e.operation === 'openai.embeddings' && e.status === 200));
+    assert.equal(entries.length, 20);
   });
 
   test('a queue in a named session is consumed exactly once across workers: 5 steps, 30 parallel requests', async () => {

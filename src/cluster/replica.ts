@@ -38,6 +38,7 @@ export function describeSession(session: Session): SessionDescriptor {
     ...(session.models && { models: session.models }),
     promptCache: session.promptCache.options,
     ...(local && { scenarios: session.scripts.map((s) => s.spec) }),
+    ...(session.embeddings.specs.length > 0 && { embeddings: session.embeddings.specs }),
   };
 }
 
@@ -51,6 +52,7 @@ interface Published {
   chaos: unknown;
   streamFlavour: string;
   models: readonly string[] | undefined;
+  embeddings: unknown;
 }
 
 /** The owner's view of what edges know, to publish only sessions that changed. */
@@ -73,7 +75,8 @@ export class PublishedSessions {
         last.pacing === session.pacing &&
         last.chaos === session.chaos &&
         last.streamFlavour === session.streamFlavour &&
-        last.models === session.models
+        last.models === session.models &&
+        last.embeddings === session.embeddings
       )
         continue;
       this.published.set(session.id, {
@@ -85,6 +88,7 @@ export class PublishedSessions {
         chaos: session.chaos,
         streamFlavour: session.streamFlavour,
         models: session.models,
+        embeddings: session.embeddings,
       });
       out.push(describeSession(session));
     }

@@ -4,7 +4,7 @@
 
 import type { IncomingHttpHeaders } from 'node:http';
 import type { NeutralError } from '../core/errors.js';
-import type { ChatRequest, EncodeContext, Pacing, ResolvedReply, StreamFlavour } from '../core/model.js';
+import type { ChatRequest, EncodeContext, Pacing, ResolvedReply, StreamFlavour, Usage } from '../core/model.js';
 
 export interface EncodedBody {
   status: number;
@@ -83,6 +83,9 @@ export interface DialectState {
   streamFlavour?(): StreamFlavour;
   /** The session's model catalogue (SessionOptions.models); undefined when it has none. */
   models?(): readonly string[] | undefined;
+  /** The vector (or the error) the session's fixture scripts for an embedding input (and model);
+   * undefined when none does and the dialect derives one (core/embedding-vectors.ts). */
+  scriptedVector?(text: string, model: string): Float32Array | NeutralError | undefined;
 }
 
 /** What the route and the HTTP request say besides the body. */
@@ -193,7 +196,21 @@ export interface InfoRouteSpec {
   path: string;
   /** Whose error shape the route's refusals (an unknown session, a missing key) take. */
   dialect: ChatDialect;
-  answer(ask: InfoAsk): EncodedBody;
+  answer(ask: InfoAsk): InfoAnswer;
+  /** Set for an operation the journal records (embeddings): each request becomes an entry with
+   * this operation id and what the answer's `journal` says. */
+  journalAs?: string;
+}
+
+/** An info route's answer; `journal` is read only on a route with `journalAs`. */
+export interface InfoAnswer extends EncodedBody {
+  journal?: {
+    /** The request in neutral form (embeddings: each input a user message). */
+    request?: ChatRequest;
+    usage?: Usage;
+    /** The refusal answered, for the entry's error. */
+    error?: NeutralError;
+  };
 }
 
 export interface InfoAsk {
@@ -206,12 +223,12 @@ export interface InfoAsk {
   clock: number;
   /** The route's path parameters, decoded (for a path with `{name}` segments). */
   params?: Record<string, string>;
+  /** The URL's query (Azure's `api-version`); empty when it has none. */
+  query?: URLSearchParams;
   /** The request's id, for a provider whose answers carry it in a header. */
   requestId?: string;
   /** The request's headers, for a route that reads one (Anthropic's `anthropic-version`). */
   headers?: IncomingHttpHeaders;
-  /** The query parameters; undefined when the URL has none. */
-  query?: URLSearchParams;
 }
 
 /** requestedStream for a dialect whose body says `"stream": true`. */

@@ -8,11 +8,15 @@ import { bedrockConverseRegistration } from './bedrock-converse/routes.js';
 import { invokeBodyInputTokens } from './bedrock-invoke/count-tokens.js';
 import { bedrockInvokeRegistration } from './bedrock-invoke/routes.js';
 import { cohereV1Registration } from './cohere-v1/routes.js';
+import { COHERE_EMBED_ROUTES } from './cohere-v2/embed.js';
 import { cohereV2Registration } from './cohere-v2/routes.js';
 import type { DialectRegistration } from './dialect.js';
+import { geminiEmbedRegistration } from './gemini/embed-routes.js';
 import { geminiRegistration } from './gemini/routes.js';
+import { OLLAMA_EMBED_ROUTES } from './ollama/embed-routes.js';
 import { ollamaRegistration } from './ollama/routes.js';
 import { openaiChatRegistration } from './openai-chat/routes.js';
+import { openaiEmbeddingsRegistration } from './openai-embeddings/routes.js';
 import { hostRegistration } from './openai-hosts/host-dialect.js';
 import { OPENAI_HOSTS } from './openai-hosts/table.js';
 import { openaiResponsesRegistration } from './openai-responses/routes.js';
@@ -37,4 +41,8 @@ export const DIALECTS: DialectRegistration[] = [
   bedrockInvokeRegistration,
   // `GET /v1/models`: OpenAI's, Anthropic's or Gemini's list, by the request's headers.
   { routes: [], providerPaths: {}, infoRoutes: SHARED_MODEL_ROUTES },
+  openaiEmbeddingsRegistration,
+  geminiEmbedRegistration,
+  { routes: [], providerPaths: {}, infoRoutes: OLLAMA_EMBED_ROUTES },
+  { routes: [], providerPaths: {}, infoRoutes: COHERE_EMBED_ROUTES },
 ];

@@ -4,16 +4,17 @@ import type { PlanNode } from './fixture-plan.js';
 export const FIXTURE_PLAN: readonly PlanNode[] = [
   {
     kind: 'object',
-    rules: ['uniqueScenarioNames'],
+    rules: ['uniqueScenarioNames', 'scenariosOrEmbeddings'],
     what: 'a fixture',
     required: ['scenarios'],
     fields: [
       ['scenarios', 1],
       ['session', 95],
-      ['$schema', 100],
+      ['embeddings', 100],
+      ['$schema', 105],
     ],
   },
-  { kind: 'array', element: 2, minLength: 1 },
+  { kind: 'array', element: 2 },
   {
     kind: 'object',
     rules: ['scenarioRule'],
@@ -329,5 +330,21 @@ export const FIXTURE_PLAN: readonly PlanNode[] = [
   { kind: 'enum', options: ['plain', 'azure'] },
   { kind: 'array', element: 99 },
   { kind: 'string', minLength: 1 },
+  { kind: 'array', element: 101 },
+  {
+    kind: 'object',
+    rules: ['scriptedVectorRule'],
+    what: 'a scripted vector',
+    required: ['input'],
+    fields: [
+      ['input', 10],
+      ['model', 102],
+      ['vector', 103],
+      ['error', 59],
+    ],
+  },
+  { kind: 'string' },
+  { kind: 'array', element: 104, minLength: 1, maxLength: 8192 },
+  { kind: 'number' },
   { kind: 'string' },
 ];

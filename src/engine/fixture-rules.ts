@@ -132,6 +132,23 @@ export function jsonPathRule(path: unknown, at: Path, ctx: RuleContext): void {
   if (problem) ctx.report(at, problem);
 }
 
+/** A scripted vector entry answers a vector or an error: exactly one. */
+export function scriptedVectorRule(entry: Obj, path: Path, ctx: RuleContext): void {
+  const hasVector = has(entry, 'vector');
+  const hasError = has(entry, 'error');
+  if (hasVector && hasError)
+    ctx.report([...path, 'error'], 'expected either "vector" or "error" in a scripted vector, not both; found both');
+  else if (!hasVector && !hasError)
+    ctx.report(path, 'expected "vector" (a list of numbers) or "error" in a scripted vector; found neither');
+}
+
+/** A file with no scenarios is only a file of scripted vectors. */
+export function scenariosOrEmbeddings(root: Obj, _path: Path, ctx: RuleContext): void {
+  if (Array.isArray(root.scenarios) && root.scenarios.length === 0 && !Array.isArray(root.embeddings)) {
+    ctx.report(['scenarios'], 'expected a list of scenarios with at least one entry; found an empty list');
+  }
+}
+
 export function uniqueScenarioNames(root: Obj, _path: Path, ctx: RuleContext): void {
   if (!Array.isArray(root.scenarios)) return;
   const names = new Map<string, number>();
@@ -373,6 +390,8 @@ export const RULES_BY_NAME: Readonly<Record<string, Rule>> = {
   presetResultRule,
   jsonPathRule,
   uniqueScenarioNames,
+  scenariosOrEmbeddings,
+  scriptedVectorRule,
   scenarioRule,
   replyRule,
   textMatchRule,

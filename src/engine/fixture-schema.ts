@@ -26,11 +26,14 @@ import {
   textMatchRule,
   TOOL_CALL_ID_MAX,
   toolResultRule,
+  scenariosOrEmbeddings,
+  scriptedVectorRule,
   uniqueScenarioNames,
 } from './fixture-rules.js';
 import { found, quoteList } from './fixture-words.js';
 import { PRESET_NAME_LIST, type PresetValuePart } from '../core/preset-copy.js';
 import { DEFAULT_REPLY_LIMITS, sizeText } from './reply-limits.js';
+import { MAX_DIMENSIONS } from '../core/embedding-vectors.js';
 
 const EXHAUSTION = ['reject', 'repeat_last', 'restart'] as const;
 const FALLBACK = ['strict', 'auto'] as const;
@@ -508,6 +511,32 @@ export function describeFixtureFormat(z: typeof Z) {
     scenarioRule,
   );
 
+  const scriptedVector = rule(
+    object(
+      'a scripted vector',
+      {
+        input: described(textMatchOrString, 'The input text this vector answers: an exact string, or a text match.'),
+        model: described(text('a model name (a string)'), 'Only for requests naming this model.').optional(),
+        vector: described(
+          z
+            .array(z.number({ error: (i) => `expected a number; found ${found(i.input)}` }), {
+              error: (i) => `expected a vector (a list of numbers); found ${found(i.input)}`,
+            })
+            .min(1, { error: () => 'expected a vector with at least one number; found an empty list' })
+            .max(MAX_DIMENSIONS, { error: () => `expected a vector of at most ${MAX_DIMENSIONS} numbers` }),
+          'The embedding answered (sent as float32, as providers send vectors).',
+        ).optional(),
+        error: described(error, "Instead of a vector: the provider error the request gets (in the route's error shape).").optional(),
+      },
+      {
+        id: 'scriptedVector',
+        description: 'A vector (or an error) an embedding request gets for an input that matches: exactly one of vector, error.',
+        oneOf: [{ required: ['vector'] }, { required: ['error'] }],
+      },
+    ),
+    scriptedVectorRule,
+  );
+
   const session = object(
     'session options',
     {
@@ -533,10 +562,14 @@ export function describeFixtureFormat(z: typeof Z) {
       'a fixture',
       {
         scenarios: described(
-          list('a list of scenarios', scenario, true),
-          'The scenarios of this file. Names must be unique within the file.',
+          list('a list of scenarios', scenario, false),
+          'The scenarios of this file. Names must be unique within the file. At least one, unless the file scripts `embeddings`.',
         ),
         session: session.optional(),
+        embeddings: described(
+          list('a list of scripted vectors', scriptedVector, false),
+          'Vectors that embedding requests get for chosen inputs, the first whose `input` (and `model`, when given) matches winning; any other input gets a vector derived from its text and model. Loading a fixture with `embeddings` replaces the list for the requests after (docs/embeddings.md).',
+        ).optional(),
         $schema: described(
           text('a schema reference (string)'),
           'The JSON Schema this file follows (for editors); ignored by Understudy.',
@@ -546,12 +579,31 @@ export function describeFixtureFormat(z: typeof Z) {
         title: 'Understudy fixture file',
         description:
           'Scripted scenarios for Understudy, the stand-in for LLM provider HTTP APIs. Each scenario is a graph of steps (or a queue of replies) that answers matching requests.',
+        // At least one scenario, unless the file scripts embedding vectors (scenariosOrEmbeddings).
+        if: { not: { required: ['embeddings'] } },
+        then: { properties: { scenarios: { type: 'array', minItems: 1 } } },
       },
     ),
     uniqueScenarioNames,
   );
+  rule(fixture, scenariosOrEmbeddings);
 
-  return { fixture, session, scenario, step, when, reply, toolCall, error, fault, pacing, textMatch, message, messageToolCall };
+  return {
+    fixture,
+    session,
+    scriptedVector,
+    scenario,
+    step,
+    when,
+    reply,
+    toolCall,
+    error,
+    fault,
+    pacing,
+    textMatch,
+    message,
+    messageToolCall,
+  };
 }
 
 export type FixtureFormat = ReturnType<typeof describeFixtureFormat>;

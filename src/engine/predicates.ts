@@ -26,7 +26,7 @@ export function preview(value: unknown): string {
   return text.length > SHORT ? `${text.slice(0, SHORT - 1)}…` : text;
 }
 
-function textMatcher(spec: string | TextMatchSpec): { describe: string; test(text: string): boolean } {
+export function textMatcher(spec: string | TextMatchSpec): { describe: string; test(text: string): boolean } {
   if (typeof spec === 'string') return { describe: `equals ${preview(spec)}`, test: (t) => t === spec };
   if (spec.equals !== undefined) {
     const want = spec.equals;

@@ -1,6 +1,7 @@
 // A session owns everything one test sees: scripts and cursors, journal, id counter and clock.
 
 import { latestUserText } from '../core/conversation.js';
+import type { NeutralError } from '../core/errors.js';
 import type { ChaosOptions, ChatRequest, Pacing, StreamFlavour } from '../core/model.js';
 import { nodeCrypto } from '../core/node-crypto.js';
 import { DEFAULT_PROMPT_CACHE, PromptCache, type PromptCacheOptions } from '../core/prompt-cache.js';
@@ -9,6 +10,7 @@ import { flattened, IdSequence, idPrefix } from './ids.js';
 const REQUEST_ID_PREFIX = 'req_';
 import { Journal } from './journal.js';
 import { Script } from './script.js';
+import { NO_SCRIPTED_VECTORS, ScriptedVectors } from './scripted-vectors.js';
 import { ToolLedger } from './tool-ledger.js';
 import type { FallbackMode, FixtureSpec } from './spec.js';
 
@@ -65,6 +67,8 @@ export class Session {
   /** Replaced, never mutated: the decode context keys on its identity. */
   models: readonly string[] | undefined;
   scripts: Script[] = [];
+  /** The fixture's scripted embedding vectors (its `embeddings` list); kept by reset, as scripts are. */
+  embeddings: ScriptedVectors = NO_SCRIPTED_VECTORS;
   readonly journal: Journal;
   readonly promptCache: PromptCache;
   readonly toolLedger = new ToolLedger();
@@ -83,6 +87,7 @@ export class Session {
     zeroConfig: (): boolean => this.fallback === 'auto',
     streamFlavour: (): StreamFlavour => this.streamFlavour,
     models: (): readonly string[] | undefined => this.models,
+    scriptedVector: (text: string, model: string): Float32Array | NeutralError | undefined => this.embeddings.vectorOf(text, model),
   };
   private readonly ids: IdSequence;
 
@@ -113,6 +118,7 @@ export class Session {
   /** Compiles every scenario first, so a bad one leaves the session unchanged. */
   load(fixture: FixtureSpec, replace = false): void {
     const compiled = fixture.scenarios.map((spec) => new Script(structuredClone(spec)));
+    const embeddings = fixture.embeddings && new ScriptedVectors(fixture.embeddings);
     if (replace) {
       this.scripts = compiled;
       this.generation++;
@@ -124,12 +130,16 @@ export class Session {
     if (fixture.session?.pacing) this.pacing = fixture.session.pacing;
     if (fixture.session?.streamFlavour) this.streamFlavour = fixture.session.streamFlavour;
     if (fixture.session?.models) this.models = Object.freeze([...fixture.session.models]);
+    if (embeddings) this.embeddings = embeddings;
+    else if (replace) this.embeddings = NO_SCRIPTED_VECTORS;
   }
 
   /** Rewinds every cursor, clears the journal and the id counter; `scripts` also removes the scripts. */
   reset(options: { scripts?: boolean } = {}): void {
-    if (options.scripts) this.scripts = [];
-    else for (const script of this.scripts) script.rewind();
+    if (options.scripts) {
+      this.scripts = [];
+      this.embeddings = NO_SCRIPTED_VECTORS;
+    } else for (const script of this.scripts) script.rewind();
     this.journal.clear();
     this.dialectStores.clear();
     this.promptCache.clear();

@@ -21,6 +21,7 @@ export type StepSpec = Omit<StepInput, 'reply'> & { reply: Reply };
 export type ScenarioSpec = Omit<ScenarioInput, 'steps' | 'replies'> & { steps?: StepSpec[]; replies?: Reply[] };
 export type WhenSpec = Described<'when'>;
 export type TextMatchSpec = Described<'textMatch'>;
+export type ScriptedVectorSpec = Described<'scriptedVector'>;
 export type MessageSpec = Described<'message'>;
 /** A tool call in a history condition (a scripted reply's calls are core's ScriptedToolCall). */
 export type ToolCallSpec = Described<'messageToolCall'>;

@@ -9,7 +9,7 @@ import { latestUserText } from '../core/conversation.js';
 import { invalidRequest, isNeutralError, type NeutralError } from '../core/errors.js';
 import type { ChatRequest } from '../core/model.js';
 import { countInputTokens } from '../core/tokens.js';
-import type { ChatDialect, InfoRouteSpec, WireContext } from '../dialects/dialect.js';
+import type { ChatDialect, InfoAnswer, InfoRouteSpec, WireContext } from '../dialects/dialect.js';
 import { newRecord, type JournalRecord } from '../engine/journal.js';
 import type { Session } from '../engine/session.js';
 import { requestApiKey } from './access.js';
@@ -125,9 +125,10 @@ export class ProviderPipeline {
           parsed = undefined;
         }
         const params = 'notFound' in routed.route ? routed.route.params : undefined;
-        const query = routed.queryText ? new URLSearchParams(routed.queryText) : undefined;
+        const query = routed.queryText ? new URLSearchParams(routed.queryText) : EMPTY_QUERY;
         const ask = { body: parsed, text, state: live.dialectState, clock: live.clock, params, requestId, headers: req.headers, query };
         const encoded = info.answer(ask);
+        if (info.journalAs) this.journalInfo(live, info.journalAs, req, routed, encoded, text);
         res.writeHead(encoded.status, {
           ...encoded.headers,
           'x-request-id': requestId,
@@ -138,6 +139,34 @@ export class ProviderPipeline {
         this.stages.internalError(req, res, error, requestId);
       }
     });
+  }
+
+  /** An info route's request as a journal entry, as its route's answer describes it. */
+  private journalInfo(
+    session: Session,
+    operation: string,
+    req: IncomingMessage,
+    routed: RoutedRequest,
+    answer: InfoAnswer,
+    text: string,
+  ): void {
+    session.journal.counters.requests++;
+    const entry = newRecord(routed.requestId, session.id, this.routeLabel(req.method ?? 'GET', routed.path), operation);
+    entry.idNumber = routed.idNumber;
+    // A body over the per-entry limit is kept as the journal keeps a chat body that large: a
+    // preview, and no request.
+    if (text.length > session.journal.limits.entryBytes) entry.requestText = text;
+    else entry.request = answer.journal?.request;
+    entry.usage = answer.journal?.usage;
+    const error = answer.journal?.error;
+    if (error) {
+      if (error.kind === 'invalid_request') session.journal.counters.invalid++;
+      else if (error.kind === 'mismatch') session.journal.counters.mismatched++;
+      this.stages.outcomes.recordError(session, error, entry);
+      return;
+    }
+    entry.status = answer.status;
+    this.stages.outcomes.journalAdd(session, entry);
   }
 
   private handleBody(arrival: Arrival, body: BodyResult, route: MatchedRoute, queryText: string): Promise<void> | undefined {

@@ -7,9 +7,9 @@
 import type { Pacing, Usage } from '../../core/model.js';
 
 /** Nanoseconds a model "takes" to load: the same for every answer. */
-const LOAD_NS = 1_000_000;
+export const LOAD_NS = 1_000_000;
 /** Nanoseconds per prompt token read. */
-const PROMPT_TOKEN_NS = 200_000;
+export const PROMPT_TOKEN_NS = 200_000;
 /** Nanoseconds per token generated. */
 const EVAL_TOKEN_NS = 20_000_000;
 

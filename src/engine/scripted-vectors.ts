@@ -1,0 +1,50 @@
+// The vectors a fixture scripts for chosen embedding inputs (the fixture's `embeddings` list),
+// compiled once when the fixture is loaded: the first entry whose input (and model, when it names
+// one) matches gives the vector, as float32 — or, for an entry with `error`, the provider error
+// the request gets instead.
+
+import type { NeutralError } from '../core/errors.js';
+import { textMatcher } from './predicates.js';
+import type { ScriptedVectorSpec } from './spec.js';
+
+interface CompiledVector {
+  test(text: string): boolean;
+  model: string | undefined;
+  answer: Float32Array | NeutralError;
+}
+
+function errorOf(e: NonNullable<ScriptedVectorSpec['error']>): NeutralError {
+  return {
+    kind: 'scripted',
+    status: e.status,
+    code: e.code ?? null,
+    type: e.type,
+    message: e.message,
+    headers: e.headers,
+    ...(e.extra && { extra: e.extra }),
+  };
+}
+
+export class ScriptedVectors {
+  private readonly entries: readonly CompiledVector[];
+
+  /** As loaded: what `serve --workers` sends the replicas. */
+  constructor(readonly specs: readonly ScriptedVectorSpec[]) {
+    this.entries = specs.map((spec) => ({
+      test: textMatcher(spec.input).test,
+      model: spec.model,
+      // The format's rule gives every entry exactly one of vector and error.
+      answer: spec.error ? errorOf(spec.error) : Float32Array.from(spec.vector ?? []),
+    }));
+  }
+
+  /** The scripted vector (or error) of `text` for `model`; undefined when no entry matches. */
+  vectorOf(text: string, model: string): Float32Array | NeutralError | undefined {
+    for (const entry of this.entries) {
+      if ((entry.model === undefined || entry.model === model) && entry.test(text)) return entry.answer;
+    }
+    return undefined;
+  }
+}
+
+export const NO_SCRIPTED_VECTORS = new ScriptedVectors([]);
