@@ -183,12 +183,18 @@ export function matchRoute(method: string, rawPath: string): RouteResult {
   return infoPattern(method, path, sessionId) ?? { notFound: true, dialect: dialectForUnknownPath(path), sessionId };
 }
 
-/** An info route with `{param}` segments that answers the path. */
+/** An info route with `{param}` segments that answers the path and method; a pattern that matches
+ * the path with another method answers 405 only when no later one takes the method (Gemini's
+ * `GET models/{model}` also matches `POST models/{model}:batchEmbedContents`). */
 function infoPattern(method: string, path: string, sessionId: string | undefined): RouteResult | undefined {
+  let wrongMethod: InfoRouteSpec | undefined;
   for (const route of infoPatterns) {
     const m = route.regex.exec(path);
     if (!m) continue;
-    if (route.spec.method !== method) return { notFound: true, dialect: route.spec.dialect, allow: route.spec.method, sessionId };
+    if (route.spec.method !== method) {
+      wrongMethod ??= route.spec;
+      continue;
+    }
     const params: Record<string, string> = {};
     for (let i = 0; i < route.names.length; i++) {
       const value = decodedSegment(m[i + 1]);
@@ -197,7 +203,7 @@ function infoPattern(method: string, path: string, sessionId: string | undefined
     }
     return { notFound: true, dialect: route.spec.dialect, sessionId, info: route.spec, params };
   }
-  return undefined;
+  return wrongMethod && { notFound: true, dialect: wrongMethod.dialect, allow: wrongMethod.method, sessionId };
 }
 
 /** A path segment percent-decoded, or undefined when its escapes are malformed. */
