@@ -10,6 +10,7 @@ import Anthropic0x from 'anthropic-0x';
 import fc from 'fast-check';
 
 import { startUnderstudy } from '../src/index.js';
+import { anthropicClient, anthropicRejection } from './support/anthropic-client.js';
 import type { Understudy, UnderstudySession } from '../src/index.js';
 
 let mock: Understudy;
@@ -25,18 +26,10 @@ after(async () => {
 const MODEL = 'claude-sonnet-4-6';
 
 function client(session: UnderstudySession, base = mock.url('anthropic')): Anthropic {
-  return new Anthropic({ baseURL: base, apiKey: session.apiKey, maxRetries: 0, timeout: 10_000 });
+  return anthropicClient(mock, session, base);
 }
 
-async function rejection(request: PromiseLike<unknown>): Promise<InstanceType<typeof Anthropic.APIError>> {
-  try {
-    await request;
-  } catch (error) {
-    assert.ok(error instanceof Anthropic.APIError, `expected an Anthropic.APIError, got ${String(error)}`);
-    return error;
-  }
-  assert.fail('expected the request to be refused');
-}
+const rejection = anthropicRejection;
 
 const weather: Anthropic.Tool = {
   name: 'weather',

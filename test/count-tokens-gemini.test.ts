@@ -5,11 +5,12 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 
-import { ApiError, GoogleGenAI, type Content } from '@google/genai';
+import { ApiError, type Content, type GoogleGenAI } from '@google/genai';
 import fc from 'fast-check';
 
 import { startUnderstudy } from '../src/index.js';
 import type { Understudy, UnderstudySession } from '../src/index.js';
+import { geminiClient, vertexClient } from './support/gemini-clients.js';
 import { GENAI_DEFAULT_API_VERSION } from './support/sdk-versions.js';
 
 let mock: Understudy;
@@ -25,22 +26,11 @@ after(async () => {
 const MODEL = 'gemini-2.5-flash';
 
 function client(session: UnderstudySession, apiVersion?: string): GoogleGenAI {
-  return new GoogleGenAI({
-    apiKey: session.apiKey,
-    ...(apiVersion && { apiVersion }),
-    httpOptions: { baseUrl: mock.url('gemini'), timeout: 10_000 },
-  });
+  return geminiClient(mock, session, apiVersion);
 }
 
 function vertex(session: UnderstudySession): GoogleGenAI {
-  const authClient = { getRequestHeaders: async () => new Headers({ authorization: `Bearer ${session.apiKey}` }) };
-  return new GoogleGenAI({
-    vertexai: true,
-    project: 'my-proj',
-    location: 'us-central1',
-    httpOptions: { baseUrl: mock.url('vertex'), timeout: 10_000 },
-    googleAuthOptions: { authClient: authClient as never },
-  });
+  return vertexClient(mock, session);
 }
 
 async function apiError(call: PromiseLike<unknown>): Promise<{ status: number; error: { code: number; message: string; status: string } }> {

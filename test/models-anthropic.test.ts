@@ -11,6 +11,7 @@ import fc from 'fast-check';
 import OpenAI from 'openai';
 
 import { startUnderstudy } from '../src/index.js';
+import { anthropicClient, anthropicRejection } from './support/anthropic-client.js';
 import type { Understudy, UnderstudySession } from '../src/index.js';
 import { ANTHROPIC_DEFAULT_MODELS } from '../src/dialects/anthropic-messages/catalogue.js';
 
@@ -27,18 +28,10 @@ after(async () => {
 const CATALOGUE = ['claude-sonnet-4-6', 'claude-haiku-4-5-20251001', 'claude-opus-4-1', 'my-claude', 'claude-3-7-sonnet-latest'];
 
 function client(session: UnderstudySession, base = mock.url('anthropic')): Anthropic {
-  return new Anthropic({ baseURL: base, apiKey: session.apiKey, maxRetries: 0, timeout: 10_000 });
+  return anthropicClient(mock, session, base);
 }
 
-async function rejection(request: PromiseLike<unknown>): Promise<InstanceType<typeof Anthropic.APIError>> {
-  try {
-    await request;
-  } catch (error) {
-    assert.ok(error instanceof Anthropic.APIError, `expected an Anthropic.APIError, got ${String(error)}`);
-    return error;
-  }
-  assert.fail('expected the request to be refused');
-}
+const rejection = anthropicRejection;
 
 describe('models', () => {
   test('list pages through the catalogue with limit and after_id; retrieve gives one model [anthropic-messages.models.json +]', async () => {

@@ -5,12 +5,13 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 
-import { ApiError, GoogleGenAI } from '@google/genai';
+import { ApiError, type GoogleGenAI } from '@google/genai';
 import fc from 'fast-check';
 
 import { startUnderstudy } from '../src/index.js';
 import type { Understudy, UnderstudySession } from '../src/index.js';
 import { GEMINI_DEFAULT_MODELS } from '../src/dialects/gemini/catalogue.js';
+import { geminiClient, vertexClient } from './support/gemini-clients.js';
 import { GENAI_DEFAULT_API_VERSION } from './support/sdk-versions.js';
 
 let mock: Understudy;
@@ -27,22 +28,11 @@ const CATALOGUE = ['gemini-2.5-flash', 'models/gemini-2.5-pro', 'my-tuned-gemini
 const NAMES = ['models/gemini-2.5-flash', 'models/gemini-2.5-pro', 'models/my-tuned-gemini'];
 
 function client(session: UnderstudySession, apiVersion?: string): GoogleGenAI {
-  return new GoogleGenAI({
-    apiKey: session.apiKey,
-    ...(apiVersion && { apiVersion }),
-    httpOptions: { baseUrl: mock.url('gemini'), timeout: 10_000 },
-  });
+  return geminiClient(mock, session, apiVersion);
 }
 
 function vertex(session: UnderstudySession): GoogleGenAI {
-  const authClient = { getRequestHeaders: async () => new Headers({ authorization: `Bearer ${session.apiKey}` }) };
-  return new GoogleGenAI({
-    vertexai: true,
-    project: 'my-proj',
-    location: 'us-central1',
-    httpOptions: { baseUrl: mock.url('vertex'), timeout: 10_000 },
-    googleAuthOptions: { authClient: authClient as never },
-  });
+  return vertexClient(mock, session);
 }
 
 async function names(ai: GoogleGenAI, pageSize?: number): Promise<string[]> {
