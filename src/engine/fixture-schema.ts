@@ -1,19 +1,18 @@
-// The fixture format, described once: fixture files (YAML or JSON), control-API bodies and the
-// builder's output all have this shape. From this description come the TypeScript types (spec.ts),
-// the checks with their messages (fixture-file.ts) and schema/fixtures.schema.json
-// (fixture-json-schema.ts, written by scripts/build-fixture-schema.ts). Field descriptions are for
-// editors; `what` texts (the first argument of each helper) are how problems name the field.
+// The fixture format, described once (how an answer goes out is in fixture-schema-answer.ts):
+// fixture files (YAML or JSON), control-API bodies and the builder's output all have this shape.
+// From this description come the TypeScript types (spec.ts), the checks with their messages
+// (fixture-file.ts) and schema/fixtures.schema.json (fixture-json-schema.ts, written by
+// scripts/build-fixture-schema.ts). Field descriptions are for editors; `what` texts (the first
+// argument of each helper) are how problems name the field.
 //
 // zod is loaded here, on first use, rather than imported: the library and the CLI start without it
 // when no script has to be checked.
 
 import { createRequire } from 'node:module';
 import type * as Z from 'zod';
+import { describeAnswerParts } from './fixture-schema-answer.js';
 import { fixtureKit, rule } from './fixture-kit.js';
 import {
-  faultRule,
-  HEADER_NAME,
-  headerNamesRule,
   jsonPathRule,
   messageRule,
   presetCallRule,
@@ -39,10 +38,7 @@ const EXHAUSTION = ['reject', 'repeat_last', 'restart'] as const;
 const FALLBACK = ['strict', 'auto'] as const;
 const STREAM_FLAVOURS = ['plain', 'azure'] as const;
 const FINISH = ['stop', 'length', 'tool_calls', 'content_filter'] as const;
-const FAULT_KINDS = ['error', 'truncate', 'malformed', 'stall', 'reset', 'close'] as const;
 const JSON_PATH_IN = ['latest', 'toolResult'] as const;
-
-const HEADER_VALUE = /^[\t\x20-\x7e\x80-\xff]*$/;
 
 /** For editors: what each preset's `arguments` (and `result`, `error`) must be, as references to
  * the catalogue copy's schemas, which fixture-json-schema.ts adds to the JSON Schema's definitions. */
@@ -63,116 +59,7 @@ export function describeFixtureFormat(z: typeof Z) {
   const { text, name, oneOf, integer, nonNegative, list, json, object } = fixtureKit(z);
   const described = <T extends Z.ZodType>(schema: T, description: string): T => schema.meta({ description });
 
-  const pacing = object(
-    'pacing',
-    {
-      ttftMs: described(
-        nonNegative('a time to first token in milliseconds (a number ≥ 0)'),
-        'Milliseconds before the first event is written (headers go out at once).',
-      ).optional(),
-      chunksPerSecond: described(
-        z.number({ error: (i) => `expected events per second (a number > 0); found ${found(i.input)}` }).gt(0, {
-          error: (i) => `expected events per second (a number > 0); found ${found(i.input)}`,
-        }),
-        'Events per second after the first.',
-      ).optional(),
-      jitterMs: described(
-        nonNegative('a jitter in milliseconds (a number ≥ 0)'),
-        'Each gap varies by up to ± this many milliseconds, from a generator seeded by the session: the same run gives the same timings.',
-      ).optional(),
-    },
-    { id: 'pacing', description: 'How a streamed answer is paced (zero delay unless set).' },
-  );
-  const pacingOf = (description: string) => described(pacing.optional(), description);
-
-  const faultError = object(
-    'the error the event carries',
-    {
-      status: described(
-        integer('an HTTP status (an integer from 400 to 599)', 400, 599),
-        'HTTP-style status of the error (default 500).',
-      ).optional(),
-      message: described(text('a message (a string)'), 'Error message.').optional(),
-      code: described(text('a code (a string)'), 'Provider error code.').optional(),
-      type: described(text('a type (a string)'), 'Provider error type.').optional(),
-    },
-    { description: 'For kind error: the error the event carries.' },
-  );
-
-  const fault = rule(
-    object(
-      'a fault',
-      {
-        kind: described(
-          oneOf(FAULT_KINDS),
-          "error: the provider's in-stream error event; truncate: end without the terminal event; malformed: a broken event; stall: nothing more until the client gives up; reset: TCP reset; close: close the connection mid-answer.",
-        ),
-        afterChunks: described(
-          integer('a count (an integer ≥ 0)', 0, Number.MAX_SAFE_INTEGER),
-          'Events written before the fault (default 1).',
-        ).optional(),
-        afterBytes: described(
-          integer('a count (an integer ≥ 0)', 0, Number.MAX_SAFE_INTEGER),
-          'Or: bytes of the body written before the fault (JSON answers and streams).',
-        ).optional(),
-        error: faultError.optional(),
-      },
-      {
-        id: 'fault',
-        description: 'A failure part-way through the answer, after some of it was written.',
-        not: { required: ['afterChunks', 'afterBytes'] },
-      },
-    ),
-    faultRule,
-  );
-
-  const headers = rule(
-    described(
-      z.record(
-        z.string(),
-        described(
-          z
-            .string({ error: (i) => `expected a header value (a string); found ${found(i.input)}` })
-            .regex(HEADER_VALUE, { error: () => 'expected a header value without line breaks or control characters; found one' }),
-          "The header's value.",
-        ),
-        { error: (i) => `expected response headers (an object of name: string value); found ${found(i.input)}` },
-      ),
-      'Extra response headers, e.g. retry-after.',
-    ).meta({ propertyNames: { pattern: HEADER_NAME.source } }),
-    headerNamesRule,
-  );
-
-  const error = object(
-    'an error',
-    {
-      status: described(
-        integer('an HTTP status (an integer from 400 to 599)', 400, 599),
-        'The HTTP status, 400 to 599 (e.g. 429 for a rate limit).',
-      ),
-      message: described(text('an error message (a string)'), "The error message in the provider's error body."),
-      code: described(
-        text('an error code (a string)'),
-        'The provider error code, when the dialect has one (e.g. rate_limit_exceeded).',
-      ).optional(),
-      type: described(
-        text('an error type (a string)'),
-        'The provider error type, when the dialect has one (e.g. invalid_request_error).',
-      ).optional(),
-      headers: headers.optional(),
-      inStream: described(
-        z.boolean({ error: (i) => `expected true or false; found ${found(i.input)}` }),
-        "On a streaming request, answer 200 and fail inside the stream with the provider's in-stream error event instead of an HTTP error status.",
-      ).optional(),
-      extra: described(
-        z.record(z.string(), json(), {
-          error: (i) => `expected extra error members (an object of name: JSON value); found ${found(i.input)}`,
-        }),
-        "Members added to the provider's error object beside its message, type and code, e.g. Groq's failed_generation; members of those names are ignored.",
-      ).optional(),
-    },
-    { id: 'error', description: 'Answer with an HTTP error instead of a completion. Only `delayMs` may be set beside it.' },
-  );
+  const { pacing, pacingOf, fault, error } = describeAnswerParts(z);
 
   const toolCallId = z
     .string({ error: (i) => `expected a tool call id (a non-blank string); found ${found(i.input)}` })
