@@ -11,7 +11,7 @@ import { invalidRequest } from '../src/core/errors.js';
 import { countTokensRoutes } from '../src/dialects/bedrock/count-tokens.js';
 import { countConverseTokens } from '../src/dialects/bedrock-converse/decode-request.js';
 import { bedrockConverse } from '../src/dialects/bedrock-converse/index.js';
-import type { InfoAsk } from '../src/dialects/dialect.js';
+import type { InfoAnswer, InfoAsk } from '../src/dialects/dialect.js';
 
 const seen: [string, string][] = [];
 const [route] = countTokensRoutes({
@@ -25,7 +25,7 @@ const [route] = countTokensRoutes({
   },
 });
 
-function ask(body: unknown): ReturnType<typeof route.answer> {
+function ask(body: unknown): InfoAnswer {
   const state = { sessionId: 's', store: <T>(_name: string, create: () => T) => create() };
   const question: InfoAsk = {
     body,
@@ -35,7 +35,7 @@ function ask(body: unknown): ReturnType<typeof route.answer> {
     params: { modelId: 'anthropic.claude-3-haiku-20240307-v1:0' },
     requestId: 'req_1',
   };
-  return route.answer(question);
+  return route.answer(question) as InfoAnswer;
 }
 
 const base64 = (text: string) => Buffer.from(text, 'utf8').toString('base64');
@@ -54,7 +54,7 @@ test("the hook's refusal, a body that is not base64 and an unknown member are Va
     { input: { invokeModel: {} } },
   ]) {
     const answer = ask(body);
-    assert.equal(answer.status, 400, answer.body);
+    assert.equal(answer.status, 400, String(answer.body));
     assert.match(answer.headers['x-amzn-errortype'] ?? '', /^ValidationException:/);
   }
 });

@@ -4,7 +4,7 @@
 
 import type { IncomingHttpHeaders } from 'node:http';
 import type { NeutralError } from '../core/errors.js';
-import type { ChatRequest, EncodeContext, Pacing, ResolvedReply, StreamFlavour, Usage } from '../core/model.js';
+import type { ChatRequest, EncodeContext, Pacing, ResolvedReply, StreamFault, StreamFlavour, Usage } from '../core/model.js';
 
 export interface EncodedBody {
   status: number;
@@ -187,23 +187,50 @@ export interface DialectRegistration {
   infoRoutes?: InfoRouteSpec[];
 }
 
-/** A route that answers from the session's dialect state, not from a script: no decode, no engine,
- * nothing journalled (Ollama's model list, model details and version; Bedrock's CountTokens). It is
- * looked up only for a path no chat route matched, so chat requests pay nothing for it. Under a
- * session prefix too. `path` may hold `{name}` segments, as a RouteSpec's. */
+/** A route that answers from the session's dialect state, not from a chat script: no chat decode,
+ * no engine (Ollama's model list and model details; token counts; embeddings, images, audio and
+ * video jobs). It is looked up only for a path no chat route matched, so chat requests pay nothing
+ * for it. Under a session prefix too. `path` may hold `{name}` segments, as a RouteSpec's. */
 export interface InfoRouteSpec {
-  method: 'GET' | 'POST';
+  method: 'GET' | 'POST' | 'DELETE';
   path: string;
   /** Whose error shape the route's refusals (an unknown session, a missing key) take. */
   dialect: ChatDialect;
-  answer(ask: InfoAsk): InfoAnswer;
-  /** Set for an operation the journal records (embeddings): each request becomes an entry with
-   * this operation id and what the answer's `journal` says. */
+  /** `bytes`: the body is read as raw bytes (a multipart upload) and given as `ask.bytes`; `ask.text`
+   * is then '' and `ask.body` undefined. By default the body is read as UTF-8 text and parsed. */
+  bodyAs?: 'bytes';
+  answer(ask: InfoAsk): InfoAnswer | Promise<InfoAnswer>;
+  /** Set for an operation the journal records (embeddings, images, audio, videos): each request
+   * becomes an entry with this operation id and what the answer's `journal` says. */
   journalAs?: string;
 }
 
+/** How an info answer goes out, as a fixture scripted it for the request. */
+export interface InfoAct {
+  /** Milliseconds before the answer; a client that leaves during it changes nothing (499). */
+  delayMs?: number;
+  /** Pacing of the answer's events (`events`), or of its one body. */
+  pacing?: Pacing;
+  /** A fault part-way through the answer (reset, close, stall, truncate, malformed; `error`
+   * writes the answer's `errorEvent`). */
+  fault?: StreamFault;
+}
+
 /** An info route's answer; `journal` is read only on a route with `journalAs`. */
-export interface InfoAnswer extends EncodedBody {
+export interface InfoAnswer {
+  status: number;
+  headers: Record<string, string>;
+  /** Text (sent as UTF-8) or bytes (audio, an image, a video); unread when `events` is set. */
+  body: string | Uint8Array;
+  /** An event stream instead of one body: each item one framed event (e.g. "data: {...}\n\n"). */
+  events?: readonly string[];
+  /** For a fault of kind `error` in a stream: the provider's in-stream error event. */
+  errorEvent?: string;
+  act?: InfoAct;
+  /** Runs once the answer was handed to the client, never when the client left first (during a
+   * delay): what the request changes in the session (a stored job) belongs here, so that a request
+   * that was not answered changes nothing. */
+  onDelivered?(): void;
   journal?: {
     /** The request in neutral form (embeddings: each input a user message). */
     request?: ChatRequest;
@@ -214,10 +241,13 @@ export interface InfoAnswer extends EncodedBody {
 }
 
 export interface InfoAsk {
-  /** The body parsed as JSON; undefined when there is none or it is not JSON. */
+  /** The body parsed as JSON; undefined when there is none, it is not JSON, or the route reads
+   * bytes. */
   body: unknown;
-  /** The body as sent ('' for none). */
+  /** The body as sent ('' for none, and on a route that reads bytes). */
   text: string;
+  /** The body's bytes, on a route with `bodyAs: 'bytes'`. */
+  bytes?: Buffer;
   state: DialectState;
   /** Seconds since the epoch, from the session clock. */
   clock: number;

@@ -120,3 +120,45 @@ export function jsonTooDeep(text: string, max = MAX_JSON_DEPTH): boolean {
   }
   return false;
 }
+
+export type BytesResult = { ok: true; bytes: Buffer } | { ok: false; reason: 'too_large' | 'aborted' };
+
+/** Reads the whole body up to `limit` bytes as raw bytes (multipart uploads: audio, images). */
+export function readBytesThen(req: IncomingMessage, limit: number, finish: (result: BytesResult) => void): void {
+  const declared = Number(req.headers['content-length']);
+  if (Number.isFinite(declared) && declared > limit) {
+    req.resume();
+    finish({ ok: false, reason: 'too_large' });
+    return;
+  }
+  let chunks: Buffer[] | undefined = [];
+  let size = 0;
+  let done = false;
+  req.on('data', (chunk: Buffer) => {
+    if (done) return;
+    size += chunk.length;
+    if (size > limit) {
+      done = true;
+      chunks = undefined;
+      finish({ ok: false, reason: 'too_large' });
+      return;
+    }
+    (chunks as Buffer[]).push(chunk);
+  });
+  req.on('end', () => {
+    if (done) return;
+    done = true;
+    if (size < declared) {
+      finish({ ok: false, reason: 'aborted' });
+      return;
+    }
+    const bytes = Buffer.concat(chunks as Buffer[], size);
+    chunks = undefined;
+    finish({ ok: true, bytes });
+  });
+  req.on('error', () => {
+    if (done) return;
+    done = true;
+    finish({ ok: false, reason: 'aborted' });
+  });
+}

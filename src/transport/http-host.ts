@@ -124,6 +124,7 @@ export class HttpHost {
       delivery: new Delivery(this.outcomes, options.stalledReaderMs),
       edge: this.edge,
       internalError,
+      stalledReaderMs: options.stalledReaderMs,
     });
     this.onRequest = (req, res) => {
       try {

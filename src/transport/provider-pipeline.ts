@@ -9,10 +9,9 @@ import { latestUserText } from '../core/conversation.js';
 import { invalidRequest, isNeutralError, type NeutralError } from '../core/errors.js';
 import type { ChatRequest } from '../core/model.js';
 import { countInputTokens } from '../core/tokens.js';
-import type { ChatDialect, InfoAnswer, InfoRouteSpec, WireContext } from '../dialects/dialect.js';
+import type { ChatDialect, WireContext } from '../dialects/dialect.js';
 import { newRecord, type JournalRecord } from '../engine/journal.js';
 import type { Session } from '../engine/session.js';
-import { requestApiKey } from './access.js';
 import { readBodyThen, type BodyResult } from './body.js';
 import { chaosError, chaosFor, decideChaos, type ChaosDecision, type ChaosOptions } from './chaos.js';
 import type { EdgeSide } from './cluster-side.js';
@@ -22,7 +21,9 @@ import { scanShapeInSlices, shapeRefusal } from './json-shape.js';
 import type { Outcomes } from './outcomes.js';
 import { inputOnly, LEFT_EARLY, seedOf, waitConnected, type Exchange } from './provider-exchange.js';
 import { decodeForJournal, RequestDecoder, Unparsed } from './request-decoder.js';
-import { CONTROL_PREFIX, type RouteResult } from './routes.js';
+import { type RouteResult } from './routes.js';
+import { InfoPipeline } from './info-pipeline.js';
+import { refusalBeforeBody } from './session-refusal.js';
 
 export type MatchedRoute = Extract<RouteResult, { operation: unknown }>;
 
@@ -76,12 +77,18 @@ export class ProviderPipeline {
       edge: EdgeSide | undefined;
       /** Answers a failure of Understudy itself (a 500 in the route's shape). */
       internalError: (req: IncomingMessage, res: ServerResponse, error: unknown, requestId: string) => void;
+      /** ServerOptions.stalledReaderMs. */
+      stalledReaderMs: number | undefined;
     },
-  ) {}
+  ) {
+    this.info = new InfoPipeline({ ...stages, routeLabel: (method, path) => this.routeLabel(method, path) });
+  }
+
+  private readonly info: InfoPipeline;
 
   handle(req: IncomingMessage, res: ServerResponse, routed: RoutedRequest): void {
     const { route, session, requestId } = routed;
-    if ('notFound' in route && route.info) return this.answerInfo(req, res, route.info, routed);
+    if ('notFound' in route && route.info) return this.info.handle(req, res, route.info, routed);
     const refused = refusalBeforeBody(req, routed.path, route, session);
     if (refused) {
       req.resume();
@@ -103,70 +110,6 @@ export class ProviderPipeline {
         this.stages.internalError(req, res, error, requestId);
       }
     });
-  }
-
-  /** An info route: the session's answer, from its dialect state; nothing is journalled. */
-  private answerInfo(req: IncomingMessage, res: ServerResponse, info: InfoRouteSpec, routed: RoutedRequest): void {
-    const { session, requestId } = routed;
-    const refused = sessionRefusal(req, routed.route, session);
-    if (refused) {
-      req.resume();
-      this.stages.outcomes.sendError(res, info.dialect, refused, requestId);
-      return;
-    }
-    const live = session as Session;
-    readBodyThen(req, this.stages.bodyLimit, (body) => {
-      try {
-        const text = body.ok ? body.text : '';
-        let parsed: unknown;
-        try {
-          parsed = text === '' ? undefined : JSON.parse(text);
-        } catch {
-          parsed = undefined;
-        }
-        const params = 'notFound' in routed.route ? routed.route.params : undefined;
-        const query = routed.queryText ? new URLSearchParams(routed.queryText) : EMPTY_QUERY;
-        const ask = { body: parsed, text, state: live.dialectState, clock: live.clock, params, requestId, headers: req.headers, query };
-        const encoded = info.answer(ask);
-        if (info.journalAs) this.journalInfo(live, info.journalAs, req, routed, encoded, text);
-        res.writeHead(encoded.status, {
-          ...encoded.headers,
-          'x-request-id': requestId,
-          'content-length': String(Buffer.byteLength(encoded.body)),
-        });
-        res.end(encoded.body);
-      } catch (error) {
-        this.stages.internalError(req, res, error, requestId);
-      }
-    });
-  }
-
-  /** An info route's request as a journal entry, as its route's answer describes it. */
-  private journalInfo(
-    session: Session,
-    operation: string,
-    req: IncomingMessage,
-    routed: RoutedRequest,
-    answer: InfoAnswer,
-    text: string,
-  ): void {
-    session.journal.counters.requests++;
-    const entry = newRecord(routed.requestId, session.id, this.routeLabel(req.method ?? 'GET', routed.path), operation);
-    entry.idNumber = routed.idNumber;
-    // A body over the per-entry limit is kept as the journal keeps a chat body that large: a
-    // preview, and no request.
-    if (text.length > session.journal.limits.entryBytes) entry.requestText = text;
-    else entry.request = answer.journal?.request;
-    entry.usage = answer.journal?.usage;
-    const error = answer.journal?.error;
-    if (error) {
-      if (error.kind === 'invalid_request') session.journal.counters.invalid++;
-      else if (error.kind === 'mismatch') session.journal.counters.mismatched++;
-      this.stages.outcomes.recordError(session, error, entry);
-      return;
-    }
-    entry.status = answer.status;
-    this.stages.outcomes.journalAdd(session, entry);
   }
 
   private handleBody(arrival: Arrival, body: BodyResult, route: MatchedRoute, queryText: string): Promise<void> | undefined {
@@ -323,58 +266,6 @@ export class ProviderPipeline {
     if (last.method !== method || last.path !== path) this.lastRoute = { method, path, label: `${method} ${path}` };
     return this.lastRoute.label;
   }
-}
-
-/** What a request gets before its body is read: an unknown path or method, an unknown session, a
- * missing API key. */
-function refusalBeforeBody(
-  req: IncomingMessage,
-  path: string,
-  route: Exclude<RouteResult, { badPath: string }>,
-  session: Session | undefined,
-): NeutralError | undefined {
-  if ('notFound' in route) {
-    return route.allow
-      ? {
-          kind: 'method_not_allowed',
-          status: 405,
-          code: 'method_not_allowed',
-          message: `Method ${req.method} is not allowed on ${path}; use ${route.allow}.`,
-          headers: { allow: route.allow },
-        }
-      : {
-          kind: 'not_found',
-          status: 404,
-          code: 'unknown_url',
-          message: `Unrecognized request URL (${req.method}: ${path}). Understudy serves the provider routes listed at GET ${CONTROL_PREFIX}/health.`,
-        };
-  }
-  return sessionRefusal(req, route, session);
-}
-
-/** An unknown session, or a session's missing API key. */
-function sessionRefusal(
-  req: IncomingMessage,
-  route: Exclude<RouteResult, { badPath: string }>,
-  session: Session | undefined,
-): NeutralError | undefined {
-  if (!session) {
-    return {
-      kind: 'not_found',
-      status: 404,
-      code: 'session_not_found',
-      message: `Understudy session "${route.sessionId ?? req.headers['x-understudy-session']}" does not exist.`,
-    };
-  }
-  if (session.requireApiKey && requestApiKey(req, req.url ?? '', (req.url ?? '').indexOf('?')) !== session.apiKey) {
-    return {
-      kind: 'unauthorized',
-      status: 401,
-      code: 'invalid_api_key',
-      message: `Understudy session "${session.id}" requires its API key on every request.`,
-    };
-  }
-  return undefined;
 }
 
 function unreadBody(reason: 'too_large' | 'invalid_utf8', limit: number): NeutralError {
