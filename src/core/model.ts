@@ -118,6 +118,14 @@ export interface ScriptedError {
  * prompt-filter chunk (empty `choices`) and a content-filter chunk without `delta`. */
 export type StreamFlavour = 'plain' | 'azure';
 
+/** How an answer that is not a chat reply goes out (embeddings, images, audio, video jobs), as a
+ * fixture scripted it: a delay before it, its pacing, a fault part-way through it. */
+export interface AnswerAct {
+  delayMs?: number;
+  pacing?: Pacing;
+  fault?: StreamFault;
+}
+
 /** How a streamed reply is paced. Zero delay unless set. */
 export interface Pacing {
   /** Milliseconds before the first event is written (headers go out at once). */

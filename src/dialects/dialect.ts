@@ -4,7 +4,7 @@
 
 import type { IncomingHttpHeaders } from 'node:http';
 import type { NeutralError } from '../core/errors.js';
-import type { ChatRequest, EncodeContext, Pacing, ResolvedReply, StreamFault, StreamFlavour, Usage } from '../core/model.js';
+import type { AnswerAct, ChatRequest, EncodeContext, Pacing, ResolvedReply, StreamFlavour, Usage } from '../core/model.js';
 
 export interface EncodedBody {
   status: number;
@@ -86,6 +86,9 @@ export interface DialectState {
   /** The vector (or the error) the session's fixture scripts for an embedding input (and model);
    * undefined when none does and the dialect derives one (core/embedding-vectors.ts). */
   scriptedVector?(text: string, model: string): Float32Array | NeutralError | undefined;
+  /** The delay and fault the fixture scripts for an embedding request: those of the first input
+   * (in the request's order) whose scripted entry sets any; undefined when none does. */
+  embeddingAct?(texts: readonly string[], model: string): AnswerAct | undefined;
 }
 
 /** What the route and the HTTP request say besides the body. */
@@ -205,16 +208,11 @@ export interface InfoRouteSpec {
   journalAs?: string;
 }
 
-/** How an info answer goes out, as a fixture scripted it for the request. */
-export interface InfoAct {
-  /** Milliseconds before the answer; a client that leaves during it changes nothing (499). */
-  delayMs?: number;
-  /** Pacing of the answer's events (`events`), or of its one body. */
-  pacing?: Pacing;
-  /** A fault part-way through the answer (reset, close, stall, truncate, malformed; `error`
-   * writes the answer's `errorEvent`). */
-  fault?: StreamFault;
-}
+/** How an info answer goes out, as a fixture scripted it for the request: a delay before it (a
+ * client that leaves during it changes nothing: 499), pacing of its events (or of its one body),
+ * a fault part-way (reset, close, stall, truncate, malformed; `error` writes the answer's
+ * `errorEvent`). */
+export type InfoAct = AnswerAct;
 
 /** An info route's answer; `journal` is read only on a route with `journalAs`. */
 export interface InfoAnswer {

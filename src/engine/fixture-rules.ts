@@ -140,6 +140,12 @@ export function scriptedVectorRule(entry: Obj, path: Path, ctx: RuleContext): vo
     ctx.report([...path, 'error'], 'expected either "vector" or "error" in a scripted vector, not both; found both');
   else if (!hasVector && !hasError)
     ctx.report(path, 'expected "vector" (a list of numbers) or "error" in a scripted vector; found neither');
+  const fault = entry.fault;
+  if (isObj(fault) && fault.kind === 'error')
+    ctx.report(
+      [...path, 'fault', 'kind'],
+      'expected a fault of kind truncate, malformed, stall, reset or close: an embeddings answer is not a stream, so it has no in-stream error event (script a provider error with "error"); found error',
+    );
 }
 
 /** A file with no scenarios is only a file of scripted vectors. */

@@ -414,6 +414,14 @@ export function describeFixtureFormat(z: typeof Z) {
           'The embedding answered (sent as float32, as providers send vectors).',
         ).optional(),
         error: described(error, "Instead of a vector: the provider error the request gets (in the route's error shape).").optional(),
+        delayMs: described(
+          nonNegative('a delay in milliseconds (a number ≥ 0)'),
+          'Milliseconds to wait before answering a request with this input (the first such input of the request decides).',
+        ).optional(),
+        fault: described(
+          fault.optional(),
+          'A failure part-way through the answer (truncate, malformed, stall, reset, close; an embeddings answer is not a stream, so kind error is refused: use `error`).',
+        ),
       },
       {
         id: 'scriptedVector',

@@ -2,7 +2,7 @@
 
 import { latestUserText } from '../core/conversation.js';
 import type { NeutralError } from '../core/errors.js';
-import type { ChaosOptions, ChatRequest, Pacing, StreamFlavour } from '../core/model.js';
+import type { AnswerAct, ChaosOptions, ChatRequest, Pacing, StreamFlavour } from '../core/model.js';
 import { nodeCrypto } from '../core/node-crypto.js';
 import { DEFAULT_PROMPT_CACHE, PromptCache, type PromptCacheOptions } from '../core/prompt-cache.js';
 import { flattened, IdSequence, idPrefix } from './ids.js';
@@ -88,6 +88,7 @@ export class Session {
     streamFlavour: (): StreamFlavour => this.streamFlavour,
     models: (): readonly string[] | undefined => this.models,
     scriptedVector: (text: string, model: string): Float32Array | NeutralError | undefined => this.embeddings.vectorOf(text, model),
+    embeddingAct: (texts: readonly string[], model: string): AnswerAct | undefined => this.embeddings.actOf(texts, model),
   };
   private readonly ids: IdSequence;
 

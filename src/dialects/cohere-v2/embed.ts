@@ -6,7 +6,7 @@
 import { invalidRequest, isNeutralError, type NeutralError } from '../../core/errors.js';
 import { float32Base64, floatList, MAX_DIMENSIONS } from '../../core/embedding-vectors.js';
 import type { InfoAnswer, InfoAsk, InfoRouteSpec } from '../dialect.js';
-import { inputTokensOf, inputUsage, journalRequest, vectorsFor } from '../embeddings-kit/vectors-for.js';
+import { inputTokensOf, inputUsage, journalRequest, vectorsFor, withScriptedAct } from '../embeddings-kit/vectors-for.js';
 import { encodeCohereError } from '../cohere/errors.js';
 import { expectArray, expectEnum, expectInteger, expectString, fail } from '../cohere/wording.js';
 import { isObject } from '../wire-kit/values.js';
@@ -114,7 +114,7 @@ const route = (path: string, version: 1 | 2): InfoRouteSpec => ({
   method: 'POST',
   path,
   dialect: cohereV2Chat,
-  answer: (ask) => answer(ask, version),
+  answer: withScriptedAct((ask) => answer(ask, version)),
   journalAs: version === 2 ? 'cohere.embed' : 'cohere.v1.embed',
 });
 

@@ -6,7 +6,7 @@ import { isNeutralError, understudyConflict, type NeutralError } from '../../cor
 import { defaultDimensions, derivedVector } from '../../core/embedding-vectors.js';
 import type { ChatRequest, Usage } from '../../core/model.js';
 import { countTokens } from '../../core/tokens.js';
-import type { DialectState } from '../dialect.js';
+import type { DialectState, InfoAnswer, InfoAsk } from '../dialect.js';
 
 /** One input: its text, or (OpenAI's token arrays) the token ids the request sent. */
 export type EmbeddingInput = string | readonly number[];
@@ -69,4 +69,21 @@ export function journalRequest(model: string, inputs: readonly EmbeddingInput[])
 
 export function inputUsage(inputTokens: number): Usage {
   return { inputTokens, outputTokens: 0, cachedInputTokens: 0, reasoningTokens: 0 };
+}
+
+/** An embeddings route's answer with the delay and the fault its fixture scripts for the request's
+ * inputs; a request refused for what it says (a 400) gets neither. */
+export function withScriptedAct(answer: (ask: InfoAsk) => InfoAnswer): (ask: InfoAsk) => InfoAnswer {
+  return (ask) => {
+    const answered = answer(ask);
+    const request = answered.journal?.request;
+    const error = answered.journal?.error;
+    if (!request || !ask.state.embeddingAct || (error && error.kind !== 'scripted')) return answered;
+    const texts = request.messages.map((message) => {
+      const part = message.parts[0];
+      return part?.type === 'text' ? part.text : '';
+    });
+    const act = ask.state.embeddingAct(texts, request.model);
+    return act ? { ...answered, act } : answered;
+  };
 }

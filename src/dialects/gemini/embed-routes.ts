@@ -6,7 +6,7 @@ import { isNeutralError, type NeutralError } from '../../core/errors.js';
 import { floatList } from '../../core/embedding-vectors.js';
 import { countTokens } from '../../core/tokens.js';
 import type { DialectRegistration, InfoAnswer, InfoAsk, InfoRouteSpec } from '../dialect.js';
-import { inputTokensOf, inputUsage, journalRequest, vectorsFor } from '../embeddings-kit/vectors-for.js';
+import { inputTokensOf, inputUsage, journalRequest, vectorsFor, withScriptedAct } from '../embeddings-kit/vectors-for.js';
 import { refusalOr } from '../wire-kit/wire-error.js';
 import { decodeBatchEmbedContents, decodeEmbedContent, decodeVertexPredict, type GeminiEmbedRequest } from './embed-request.js';
 import { encodeGeminiError } from './errors.js';
@@ -62,13 +62,19 @@ function routes(prefix: string): InfoRouteSpec[] {
     method: 'POST',
     path: `${prefix}/{model}:${method}`,
     dialect: gemini,
-    answer: (ask: InfoAsk) => answer(method, ask),
+    answer: withScriptedAct((ask: InfoAsk) => answer(method, ask)),
     journalAs: `gemini.${method}`,
   }));
 }
 
 function predictRoute(path: string): InfoRouteSpec {
-  return { method: 'POST', path, dialect: gemini, answer: (ask: InfoAsk) => answer('predict', ask), journalAs: 'vertex.predict' };
+  return {
+    method: 'POST',
+    path,
+    dialect: gemini,
+    answer: withScriptedAct((ask: InfoAsk) => answer('predict', ask)),
+    journalAs: 'vertex.predict',
+  };
 }
 
 export const geminiEmbedRegistration: DialectRegistration = {

@@ -6,7 +6,7 @@
 import { isNeutralError, type NeutralError } from '../../core/errors.js';
 import { floatList } from '../../core/embedding-vectors.js';
 import type { InfoAnswer, InfoAsk, InfoRouteSpec } from '../dialect.js';
-import { inputTokensOf, inputUsage, journalRequest, vectorsFor } from '../embeddings-kit/vectors-for.js';
+import { inputTokensOf, inputUsage, journalRequest, vectorsFor, withScriptedAct } from '../embeddings-kit/vectors-for.js';
 import { refusalOr } from '../wire-kit/wire-error.js';
 import { decodeEmbed, decodeLegacyEmbeddings, type OllamaEmbedRequest } from './embed-request.js';
 import { encodeOllamaError } from './errors.js';
@@ -53,7 +53,7 @@ const route = (prefix: string, name: Route): InfoRouteSpec => ({
   method: 'POST',
   path: `${prefix}/api/${name}`,
   dialect: ollama,
-  answer: (ask) => answer(name, ask),
+  answer: withScriptedAct((ask) => answer(name, ask)),
   journalAs: `ollama.${name}`,
 });
 

@@ -3,6 +3,7 @@
 // never reach them.
 
 import type { WireContext } from '../dialect.js';
+import { withScriptedAct } from '../embeddings-kit/vectors-for.js';
 import type { DialectRegistration, InfoAsk, InfoRouteSpec } from '../dialect.js';
 import { encodeOpenAIError } from '../openai/encode-error.js';
 import { openaiChat } from '../openai-chat/index.js';
@@ -39,7 +40,13 @@ const mistralDialect = hostRegistration(mistral).routes[0].dialect;
 const groqDialect = hostRegistration(groq).routes[0].dialect;
 
 function route(path: string, operation: string, host: EmbeddingsHost, dialect = openaiChat): InfoRouteSpec {
-  return { method: 'POST', path, dialect, answer: (ask: InfoAsk) => answerOpenAIEmbeddings(host, ask), journalAs: operation };
+  return {
+    method: 'POST',
+    path,
+    dialect,
+    answer: withScriptedAct((ask: InfoAsk) => answerOpenAIEmbeddings(host, ask)),
+    journalAs: operation,
+  };
 }
 
 export const openaiEmbeddingsRegistration: DialectRegistration = {
@@ -56,7 +63,7 @@ export const openaiEmbeddingsRegistration: DialectRegistration = {
       method: 'POST',
       path: '/mistral/v1/embeddings',
       dialect: mistralDialect,
-      answer: answerMistralEmbeddings,
+      answer: withScriptedAct(answerMistralEmbeddings),
       journalAs: 'mistral.embeddings',
     },
   ],
