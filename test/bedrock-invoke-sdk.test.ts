@@ -527,9 +527,10 @@ describe('InvokeModel across the families', () => {
     assert.ok((await invoke(client, 'global.amazon.nova-2-lite-v1:0', novaBody('hi'))).json.output);
     const { entries } = await session.journal();
     assert.match(entries[0].route, /^POST \/model\/arn%3Aaws%3Abedrock%3Aus-east-1%3A123456789012%3Ainference-profile%2Fus\.anthropic/);
-    const embed = await thrown(invoke(client, 'amazon.titan-embed-text-v2:0', { inputText: 'a' }));
+    // Text embedding models embed (test/embeddings-bedrock.test.ts); image ones are refused by name.
+    const embed = await thrown(invoke(client, 'amazon.titan-embed-image-v1', { inputText: 'a' }));
     assert.ok(embed instanceof ValidationException, String(embed));
-    assert.match(embed.message, /does not answer embedding models on InvokeModel yet \(model "amazon\.titan-embed-text-v2:0"\)/);
+    assert.match(embed.message, /not "amazon\.titan-embed-image-v1" \(image and multimodal embeddings are not answered yet\)/);
     const llama = await thrown(invoke(client, 'meta.llama3-8b-instruct-v1:0', { prompt: 'hi' }));
     assert.match(String(llama?.message), /"meta\.llama3-8b-instruct-v1:0" is none of them/);
   });

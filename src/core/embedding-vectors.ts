@@ -11,9 +11,9 @@ import { fnv1a } from './fnv.js';
 const FAMILY_DIMENSIONS: readonly (readonly [RegExp, number])[] = [
   [/text-embedding-3-large/, 3072],
   [/gemini-embedding/, 3072],
-  [/text-embedding-004|text-embedding-005|embedding-001|nomic-embed|titan-embed-text-v2/, 768],
+  [/text-embedding-004|text-embedding-005|embedding-001|nomic-embed/, 768],
   [/all-minilm|embed-english-light-v3|embed-multilingual-light-v3/, 384],
-  [/mxbai-embed|embed-english-v3|embed-multilingual-v3/, 1024],
+  [/mxbai-embed|embed-english-v3|embed-multilingual-v3|titan-embed-text-v2/, 1024],
 ];
 
 export const DEFAULT_DIMENSIONS = 1536;

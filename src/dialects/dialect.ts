@@ -179,6 +179,9 @@ export interface RouteSpec {
   path: string;
   operation: string;
   dialect: ChatDialect;
+  /** An info route that answers the request instead, decided by the path's parameters (Bedrock's
+   * InvokeModel path serves chat and embedding models alike); asked only of this route's requests. */
+  divert?(params: Readonly<Record<string, string>>): InfoRouteSpec | undefined;
 }
 
 /** What a dialect folder registers: its routes and the base URLs SDKs should be given. */

@@ -165,6 +165,8 @@ export function matchRoute(method: string, rawPath: string): RouteResult {
       params[route.names[i]] = value;
     }
     Object.freeze(params);
+    const diverted = route.spec.divert?.(params);
+    if (diverted) return { notFound: true, dialect: diverted.dialect, sessionId, info: diverted, params };
     lastPatternMatch = { method, path, operation: route.operation, params };
     return { operation: route.operation, params, sessionId };
   }

@@ -21,7 +21,10 @@ export function invokeFamily(modelId: string, body: unknown): InvokeFamily {
   const family = familyOfModel(modelId);
   if (typeof family === 'string') return family;
   if (family?.unanswered === 'embeddings') {
-    refuse(`Understudy does not answer embedding models on InvokeModel yet (model "${modelId}"). ${ANSWERED}.`, 'modelId');
+    refuse(
+      `Understudy answers the text embedding models of Amazon Titan and Cohere on InvokeModel, not "${modelId}" (image and multimodal embeddings are not answered yet). ${ANSWERED}.`,
+      'modelId',
+    );
   }
   if (family?.unanswered === 'other') {
     refuse(`${ANSWERED}; "${modelId}" is none of them. Converse and ConverseStream speak one body for every model.`, 'modelId');

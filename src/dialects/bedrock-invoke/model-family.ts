@@ -22,6 +22,23 @@ function modelName(modelId: string): string {
 
 const EMBEDDINGS = /^(?:amazon\.titan-embed-|amazon\.nova-[\w-]*embed|cohere\.embed-|twelvelabs\.marengo)/;
 
+/** The embedding bodies Understudy answers on InvokeModel (embed.ts). */
+export type EmbeddingFamily = 'titan-v1' | 'titan-v2' | 'cohere-v3' | 'cohere-v4';
+
+/** The embedding body a model id speaks; undefined for any other model (and for the embedding
+ * models Understudy does not answer: images, Nova multimodal, Marengo). */
+export function embeddingFamilyOf(modelId: string): EmbeddingFamily | undefined {
+  const name = modelName(modelId);
+  if (!name.startsWith('amazon.titan-embed-text') && !name.startsWith('amazon.titan-embed-g1-text') && !name.startsWith('cohere.embed-')) {
+    return undefined;
+  }
+  if (name.startsWith('amazon.titan-embed-text-v2')) return 'titan-v2';
+  if (name.startsWith('amazon.titan-embed')) return 'titan-v1';
+  if (/^cohere\.embed-(?:english|multilingual)-v3/.test(name)) return 'cohere-v3';
+  if (name.startsWith('cohere.embed-v4')) return 'cohere-v4';
+  return undefined;
+}
+
 export function familyOfModel(modelId: string): InvokeFamily | UnansweredFamily | undefined {
   const name = modelName(modelId);
   if (EMBEDDINGS.test(name)) return { unanswered: 'embeddings' };

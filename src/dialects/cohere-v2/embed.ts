@@ -4,7 +4,8 @@
 // How each type is made from the float32 vector is Understudy's choice (docs/embeddings.md).
 
 import { invalidRequest, isNeutralError, type NeutralError } from '../../core/errors.js';
-import { float32Base64, floatList, MAX_DIMENSIONS } from '../../core/embedding-vectors.js';
+import { floatList, MAX_DIMENSIONS } from '../../core/embedding-vectors.js';
+import { EMBEDDING_TYPES, QUANTIZED, type EmbeddingType } from '../embeddings-kit/quantized.js';
 import type { InfoAnswer, InfoAsk, InfoRouteSpec } from '../dialect.js';
 import { inputTokensOf, inputUsage, journalRequest, vectorsFor, withScriptedAct } from '../embeddings-kit/vectors-for.js';
 import { encodeCohereError } from '../cohere/errors.js';
@@ -14,8 +15,6 @@ import { refusalOr, reject } from '../wire-kit/wire-error.js';
 import { cohereV2Chat } from './index.js';
 
 const INPUT_TYPES = ['search_document', 'search_query', 'classification', 'clustering', 'image'] as const;
-const EMBEDDING_TYPES = ['float', 'int8', 'uint8', 'binary', 'ubinary', 'base64'] as const;
-type EmbeddingType = (typeof EMBEDDING_TYPES)[number];
 const TRUNCATE = ['NONE', 'START', 'END'] as const;
 export const MAX_TEXTS = 96;
 
@@ -61,24 +60,6 @@ function decode(body: unknown, version: 1 | 2): CohereEmbedRequest {
   return { model, texts, types: types && [...new Set(types)], dimensions };
 }
 
-/** Signs packed eight to a byte, the first value in the high bit (a last partial byte padded with 0). */
-function packedSigns(vector: Float32Array): number[] {
-  const bytes = new Array<number>(Math.ceil(vector.length / 8)).fill(0);
-  for (let i = 0; i < vector.length; i++) if (vector[i] > 0) bytes[i >> 3] |= 0x80 >> (i & 7);
-  return bytes;
-}
-
-const clamp = (x: number, lo: number, hi: number) => Math.min(hi, Math.max(lo, x));
-
-const ENCODERS: Record<EmbeddingType, (vector: Float32Array) => unknown> = {
-  float: floatList,
-  int8: (v) => Array.from(v, (x) => clamp(Math.round(x * 127), -128, 127)),
-  uint8: (v) => Array.from(v, (x) => clamp(Math.round(((x + 1) / 2) * 255), 0, 255)),
-  binary: (v) => packedSigns(v).map((b) => b - 128),
-  ubinary: packedSigns,
-  base64: float32Base64,
-};
-
 function answer(ask: InfoAsk, version: 1 | 2): InfoAnswer {
   const requestId = ask.requestId ?? '';
   const refuse = (error: NeutralError, request?: CohereEmbedRequest): InfoAnswer => ({
@@ -93,7 +74,7 @@ function answer(ask: InfoAsk, version: 1 | 2): InfoAnswer {
   let embeddings: unknown;
   if (request.types) {
     const byType: Record<string, unknown> = {};
-    for (const type of request.types) byType[type] = vectors.map(ENCODERS[type]);
+    for (const type of request.types) byType[type] = vectors.map(QUANTIZED[type]);
     embeddings = byType;
   } else embeddings = vectors.map(floatList);
   return {
