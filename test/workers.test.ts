@@ -146,10 +146,11 @@ describe('serve --workers 2', { timeout: 60_000 }, () => {
       scenarios: [{ name: 'canned', exhausted: 'repeat_last', replies: [{ text: 'x' }] }],
       embeddings: [{ input: 'pinned', vector: [0.5, 0.25] }],
     });
-    const sdk = client(session.apiKey);
+    // Four clients, each on its own connection: node:cluster spreads the connections over both.
+    const sdks = Array.from({ length: 4 }, () => client(session.apiKey));
     const answers = await Promise.all(
-      Array.from({ length: 20 }, () =>
-        sdk.embeddings.create({ model: 'text-embedding-3-small', input: 'pinned', encoding_format: 'float' }),
+      Array.from({ length: 20 }, (_, i) =>
+        sdks[i % 4].embeddings.create({ model: 'text-embedding-3-small', input: 'pinned', encoding_format: 'float' }),
       ),
     );
     assert.ok(
@@ -160,6 +161,7 @@ describe('serve --workers 2', { timeout: 60_000 }, () => {
     assert.equal(counters.requests, 20);
     assert.ok(entries.every((e) => e.operation === 'openai.embeddings' && e.status === 200));
     assert.equal(entries.length, 20);
+    assert.deepEqual(new Set(entries.map((e) => e.worker)), new Set([0, 1]), 'both workers answered with the scripted vector');
   });
 
   test('a queue in a named session is consumed exactly once across workers: 5 steps, 30 parallel requests', async () => {

@@ -206,6 +206,10 @@ export interface InfoRouteSpec {
    * is then '' and `ask.body` undefined. By default the body is read as UTF-8 text and parsed. */
   bodyAs?: 'bytes';
   answer(ask: InfoAsk): InfoAnswer | Promise<InfoAnswer>;
+  /** Set for a route that reads or changes what the session stores (video jobs, images kept for
+   * their URLs): under --workers its requests go to the session's owner, where the store lives;
+   * the others are answered by any worker from the session's scripts. */
+  stateful?: boolean;
   /** Set for an operation the journal records (embeddings, images, audio, videos): each request
    * becomes an entry with this operation id and what the answer's `journal` says. */
   journalAs?: string;

@@ -281,8 +281,9 @@ export class HttpHost {
   /** Whether this edge worker answers the request itself (see cluster/replica.ts). */
   private edgeAnswers(req: IncomingMessage, route: RouteResult, session: Session | undefined, queryText: string): boolean {
     if ('badPath' in route || ('notFound' in route && !route.info)) return true;
-    // An info route answers from the session's state: where that state lives.
-    if ('notFound' in route) return session !== undefined && this.edge?.answers(session) === true;
+    // An info route answers from the session's scripts on any worker that has them; one that
+    // reads or changes the session's store, where the store lives (the owner).
+    if ('notFound' in route) return session !== undefined && route.info?.stateful !== true && this.edge?.answers(session) === true;
     if (!session || !this.edge?.answers(session) || route.operation.dialect.statefulDecode) return false;
     return !chaosFor(session.chaos, req, queryText ? new URLSearchParams(queryText) : EMPTY_QUERY);
   }
