@@ -1,6 +1,6 @@
 // An info route's way (InfoRouteSpec): the session's refusals, the body (text and JSON, or raw
-// bytes for a multipart upload), the route's answer (synchronous or not), and its delivery — at
-// once, or after the delay, with the pacing and the fault a fixture scripted for it. A journalled
+// bytes for a multipart upload), injected chaos, the route's answer (synchronous or not), and its
+// delivery — at once, or after the delay, with the pacing and the fault a fixture scripted for it. A journalled
 // route's request becomes an entry once it is answered, or aborted when its client left first.
 
 import type { IncomingMessage, ServerResponse } from 'node:http';
@@ -9,6 +9,7 @@ import { arraySource } from '../dialects/dialect.js';
 import { newRecord, type JournalRecord } from '../engine/journal.js';
 import type { Session } from '../engine/session.js';
 import { readBodyThen, readBytesThen } from './body.js';
+import { chaosError, chaosFor, decideChaos, type ChaosDecision, type ChaosOptions } from './chaos.js';
 import type { Outcomes } from './outcomes.js';
 import { writePlanned } from './paced-writer.js';
 import { LEFT_EARLY, seedOf, waitConnected } from './provider-exchange.js';
@@ -93,7 +94,16 @@ export class InfoPipeline {
   }
 
   private answer(request: InfoRequest, ask: InfoAsk): void {
-    const { req, res, info, routed } = request;
+    const { req, res, info, routed, session } = request;
+    const chaos = chaosFor(session.chaos, req, ask.query ?? NO_QUERY);
+    const decision = chaos && this.chaosDecision(request, chaos);
+    const injected = decision && chaosError(decision, chaos);
+    if (injected) {
+      const refusal = info.dialect.encodeError(injected, { requestId: routed.requestId });
+      this.send(request, { ...refusal, act: { delayMs: decision.delayMs }, journal: { error: injected } }, ask);
+      return;
+    }
+    const withChaos = (answer: InfoAnswer): InfoAnswer => (decision?.kind === 'none' ? actedOn(answer, decision) : answer);
     let answered: InfoAnswer | Promise<InfoAnswer>;
     try {
       answered = info.answer(ask);
@@ -103,12 +113,19 @@ export class InfoPipeline {
     }
     if (answered instanceof Promise) {
       answered.then(
-        (answer) => this.send(request, answer, ask),
+        (answer) => this.send(request, withChaos(answer), ask),
         (error: unknown) => this.stages.internalError(req, res, error, routed.requestId),
       );
       return;
     }
-    this.send(request, answered, ask);
+    this.send(request, withChaos(answered), ask);
+  }
+
+  /** Injected chaos (chaos.ts) as on a chat route: a status, a rate limit, latency, a malformed
+   * answer; the request counts toward a rate limit when the journal records its route. */
+  private chaosDecision(request: InfoRequest, chaos: ChaosOptions): ChaosDecision {
+    const counted = request.session.journal.counters.requests + (request.info.journalAs ? 1 : 0);
+    return decideChaos(chaos, { seed: seedOf(request.routed.requestId), requestNumber: counted, latestUser: undefined, stream: false });
   }
 
   private send(request: InfoRequest, answer: InfoAnswer, ask: InfoAsk): void {
@@ -193,4 +210,14 @@ export class InfoPipeline {
     entry.usage = answer.journal?.usage;
     return entry;
   }
+}
+
+/** An answer with the latency and the fault injected chaos adds (its own fault first). */
+function actedOn(answer: InfoAnswer, decision: Extract<ChaosDecision, { kind: 'none' }>): InfoAnswer {
+  if (decision.delayMs <= 0 && !decision.fault) return answer;
+  const act = answer.act;
+  return {
+    ...answer,
+    act: { ...act, delayMs: (act?.delayMs ?? 0) + decision.delayMs, fault: act?.fault ?? decision.fault },
+  };
 }
