@@ -4,7 +4,8 @@
 import { isNeutralError, type NeutralError } from '../../core/errors.js';
 import { float32Base64, floatList } from '../../core/embedding-vectors.js';
 import type { EncodedBody, InfoAnswer, InfoAsk } from '../dialect.js';
-import { inputTokensOf, inputUsage, journalRequest, vectorsFor } from '../embeddings-kit/vectors-for.js';
+import { inputUsage, journalRequest, vectorsFor } from '../embeddings-kit/vectors-for.js';
+import { tokenLimitRefusal, tokensOfInputs } from './token-limits.js';
 import { refusalOr } from '../wire-kit/wire-error.js';
 import { decodeEmbeddingRequest, type OpenAIEmbeddingRequest } from './decode-request.js';
 
@@ -46,9 +47,12 @@ export function answerOpenAIEmbeddings(host: EmbeddingsHost, ask: InfoAsk): Info
   const request = routeModel !== undefined ? { ...decoded, model: routeModel } : decoded;
   const missing = host.catalogue ? notInCatalogue(request.model, ask) : undefined;
   if (missing) return refuse(missing, request);
+  const tokens = tokensOfInputs(request.inputs);
+  const overLimit = tokenLimitRefusal(request.model, tokens);
+  if (overLimit) return refuse(overLimit, request);
   const vectors = vectorsFor(request, ask.state);
   if (isNeutralError(vectors)) return refuse(vectors, request);
-  const usage = inputUsage(inputTokensOf(request.inputs));
+  const usage = inputUsage(tokens.reduce((sum, n) => sum + n, 0));
   const encode = request.encoding === 'base64' ? float32Base64 : floatList;
   return {
     status: 200,
