@@ -271,17 +271,20 @@ test('a scripted vector entry holds exactly one of vector and error [openai-embe
   );
 });
 
+// Over the journal's entry limit, each input within the model's context.
+const BIG_INPUT = Array.from({ length: 4 }, () => 'word '.repeat(5_000));
+
 test('a body over the journal entry limit is kept as a preview, and a run of requests keeps the journal within its bounds', async () => {
   const session = await mock.session('journal-bounds', { journalEntryBytes: 64 * 1024, journalLimit: 50 });
   const openai = clientOf(session);
-  await openai.embeddings.create({ model: MODEL, input: 'word '.repeat(20_000), dimensions: 8 });
+  await openai.embeddings.create({ model: MODEL, input: BIG_INPUT, dimensions: 8 });
   for (let i = 0; i < 60; i++) await openai.embeddings.create({ model: MODEL, input: [`text ${i}`], dimensions: 8 });
   const { entries, counters } = await session.journal();
   assert.equal(counters.requests, 61);
   assert.equal(entries.length, 50);
   assert.equal(counters.evicted, 11);
   const fresh = await mock.session('journal-preview', { journalEntryBytes: 64 * 1024 });
-  await clientOf(fresh).embeddings.create({ model: MODEL, input: 'word '.repeat(20_000), dimensions: 8 });
+  await clientOf(fresh).embeddings.create({ model: MODEL, input: BIG_INPUT, dimensions: 8 });
   const [big] = (await fresh.journal()).entries;
   assert.equal(big.truncated, true);
   assert.equal(big.request, undefined);
