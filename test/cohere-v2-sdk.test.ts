@@ -360,17 +360,6 @@ describe('cohere-ai CohereClientV2: a tool round with a tool plan', () => {
   });
 });
 
-describe("cohere-ai's model list", () => {
-  test("GET /v1/models, shared with OpenAI's and Anthropic's SDKs, answers cohere-ai with Cohere's 404 (not served), not another provider's list", async () => {
-    const session = await mock.session('cohere-models');
-    for (const call of [() => client(session).models.list(), () => client(session).models.get('command-a-03-2025')]) {
-      const error = await rejection(call());
-      assert.equal(error.statusCode, 404);
-      assert.match((error.body as { message: string }).message, /does not serve Cohere's models endpoints/);
-    }
-  });
-});
-
 describe('cohere-ai CohereClientV2: tool_choice REQUIRED and NONE', () => {
   test('REQUIRED: zero-config calls a tool, a script calling one passes, strict_tools is journalled [cohere-chat.tool-choice.json +]', async () => {
     const scripted = await mock.session('cohere-required');
