@@ -40,6 +40,22 @@ test('embeddings.create: an id, the scripted vector, outputDimension honoured, j
   );
 });
 
+test("outputDtype int8 and ubinary quantize the float vector as Cohere's types do; base64 with a quantized type is refused [mistral.embeddings.json +]", async () => {
+  const session = await mock.session('mistral-dtype');
+  await session.load({ scenarios: [], embeddings: [{ input: 'q', vector: [0.5, -0.25, 1, -1, 0.1, 0.2, -0.3, 0.4, 0.9] }] });
+  const int8 = await client(session).embeddings.create({ model: MODEL, inputs: 'q', outputDtype: 'int8' });
+  assert.deepEqual(int8.data[0].embedding, [64, -32, 127, -127, 13, 25, -38, 51, 114]);
+  const bits = await client(session).embeddings.create({ model: MODEL, inputs: 'q', outputDtype: 'ubinary' });
+  assert.deepEqual(bits.data[0].embedding, [0b10101101, 0b10000000]);
+  const refused = await fetch(`${mock.url('mistral')}/v1/embeddings`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${session.apiKey}`, 'content-type': 'application/json' },
+    body: JSON.stringify({ model: MODEL, input: 'q', output_dtype: 'int8', encoding_format: 'base64' }),
+  });
+  assert.equal(refused.status, 400);
+  assert.match(await refused.text(), /encoding_format \\"base64\\" with output_dtype \\"float\\" only/);
+});
+
 test('a schema refusal is the 422 HTTPValidationError with pydantic detail [mistral.embeddings.json -]', async () => {
   const session = await mock.session('mistral-embed-refused');
   const error = await client(session)
