@@ -4,6 +4,7 @@
 
 import type { IncomingHttpHeaders } from 'node:http';
 import type { NeutralError } from '../core/errors.js';
+import type { ScriptedImage } from '../core/scripted-image.js';
 import type { ChatRequest, EncodeContext, Pacing, ResolvedReply, StreamFault, StreamFlavour, Usage } from '../core/model.js';
 
 export interface EncodedBody {
@@ -86,6 +87,9 @@ export interface DialectState {
   /** The vector (or the error) the session's fixture scripts for an embedding input (and model);
    * undefined when none does and the dialect derives one (core/embedding-vectors.ts). */
   scriptedVector?(text: string, model: string): Float32Array | NeutralError | undefined;
+  /** What the session's fixture scripts for an image prompt (and model); undefined when none does
+   * and the route draws its default picture. */
+  scriptedImage?(prompt: string, model: string): ScriptedImage | undefined;
 }
 
 /** What the route and the HTTP request say besides the body. */

@@ -11,6 +11,8 @@ const REQUEST_ID_PREFIX = 'req_';
 import { Journal } from './journal.js';
 import { Script } from './script.js';
 import { NO_SCRIPTED_VECTORS, ScriptedVectors } from './scripted-vectors.js';
+import { NO_SCRIPTED_IMAGES, ScriptedImages } from './scripted-images.js';
+import type { ScriptedImage } from '../core/scripted-image.js';
 import { ToolLedger } from './tool-ledger.js';
 import type { FallbackMode, FixtureSpec } from './spec.js';
 
@@ -69,6 +71,8 @@ export class Session {
   scripts: Script[] = [];
   /** The fixture's scripted embedding vectors (its `embeddings` list); kept by reset, as scripts are. */
   embeddings: ScriptedVectors = NO_SCRIPTED_VECTORS;
+  /** The fixture's scripted images (its `images` list); kept by reset, as scripts are. */
+  images: ScriptedImages = NO_SCRIPTED_IMAGES;
   readonly journal: Journal;
   readonly promptCache: PromptCache;
   readonly toolLedger = new ToolLedger();
@@ -88,6 +92,7 @@ export class Session {
     streamFlavour: (): StreamFlavour => this.streamFlavour,
     models: (): readonly string[] | undefined => this.models,
     scriptedVector: (text: string, model: string): Float32Array | NeutralError | undefined => this.embeddings.vectorOf(text, model),
+    scriptedImage: (prompt: string, model: string): ScriptedImage | undefined => this.images.imageOf(prompt, model),
   };
   private readonly ids: IdSequence;
 
@@ -119,6 +124,7 @@ export class Session {
   load(fixture: FixtureSpec, replace = false): void {
     const compiled = fixture.scenarios.map((spec) => new Script(structuredClone(spec)));
     const embeddings = fixture.embeddings && new ScriptedVectors(fixture.embeddings);
+    const images = fixture.images && new ScriptedImages(fixture.images);
     if (replace) {
       this.scripts = compiled;
       this.generation++;
@@ -132,6 +138,8 @@ export class Session {
     if (fixture.session?.models) this.models = Object.freeze([...fixture.session.models]);
     if (embeddings) this.embeddings = embeddings;
     else if (replace) this.embeddings = NO_SCRIPTED_VECTORS;
+    if (images) this.images = images;
+    else if (replace) this.images = NO_SCRIPTED_IMAGES;
   }
 
   /** Rewinds every cursor, clears the journal and the id counter; `scripts` also removes the scripts. */
@@ -139,6 +147,7 @@ export class Session {
     if (options.scripts) {
       this.scripts = [];
       this.embeddings = NO_SCRIPTED_VECTORS;
+      this.images = NO_SCRIPTED_IMAGES;
     } else for (const script of this.scripts) script.rewind();
     this.journal.clear();
     this.dialectStores.clear();
