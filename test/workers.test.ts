@@ -164,6 +164,21 @@ describe('serve --workers 2', { timeout: 60_000 }, () => {
     assert.deepEqual(new Set(entries.map((e) => e.worker)), new Set([0, 1]), 'both workers answered with the scripted vector');
   });
 
+  test('scripted images are answered under --workers, each request journalled once', async () => {
+    const session = await remote.session('image-workers');
+    const png = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR4nGNgYGD4DwABBAEAwS2OUAAAAABJRU5ErkJggg==', 'base64');
+    await session.load({
+      scenarios: [{ name: 'canned', exhausted: 'repeat_last', replies: [{ text: 'x' }] }],
+      images: [{ prompt: 'pinned', b64: png.toString('base64') }],
+    });
+    const sdk = client(session.apiKey);
+    const answers = await Promise.all(Array.from({ length: 20 }, () => sdk.images.generate({ model: 'gpt-image-1', prompt: 'pinned' })));
+    assert.ok(answers.every((a) => a.data?.[0].b64_json === png.toString('base64')));
+    const { entries, counters } = await journal('image-workers');
+    assert.equal(counters.requests, 20);
+    assert.ok(entries.every((e) => e.operation === 'openai.images.generate' && e.status === 200));
+  });
+
   test('a queue in a named session is consumed exactly once across workers: 5 steps, 30 parallel requests', async () => {
     const session = await remote.session('queue', { fallback: 'strict' });
     const texts = ['one', 'two', 'three', 'four', 'five'];

@@ -39,6 +39,7 @@ export function describeSession(session: Session): SessionDescriptor {
     promptCache: session.promptCache.options,
     ...(local && { scenarios: session.scripts.map((s) => s.spec) }),
     ...(session.embeddings.specs.length > 0 && { embeddings: session.embeddings.specs }),
+    ...(session.images.specs.length > 0 && { images: session.images.specs }),
   };
 }
 
@@ -53,6 +54,7 @@ interface Published {
   streamFlavour: string;
   models: readonly string[] | undefined;
   embeddings: unknown;
+  images: unknown;
 }
 
 /** The owner's view of what edges know, to publish only sessions that changed. */
@@ -76,7 +78,8 @@ export class PublishedSessions {
         last.chaos === session.chaos &&
         last.streamFlavour === session.streamFlavour &&
         last.models === session.models &&
-        last.embeddings === session.embeddings
+        last.embeddings === session.embeddings &&
+        last.images === session.images
       )
         continue;
       this.published.set(session.id, {
@@ -89,6 +92,7 @@ export class PublishedSessions {
         streamFlavour: session.streamFlavour,
         models: session.models,
         embeddings: session.embeddings,
+        images: session.images,
       });
       out.push(describeSession(session));
     }

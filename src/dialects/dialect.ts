@@ -5,6 +5,7 @@
 import type { IncomingHttpHeaders } from 'node:http';
 import type { NeutralError } from '../core/errors.js';
 import type { AnswerAct, ChatRequest, EncodeContext, Pacing, ResolvedReply, StreamFlavour, Usage } from '../core/model.js';
+import type { ScriptedImage } from '../core/scripted-image.js';
 
 export interface EncodedBody {
   status: number;
@@ -89,6 +90,9 @@ export interface DialectState {
   /** The delay and fault the fixture scripts for an embedding request: those of the first input
    * (in the request's order) whose scripted entry sets any; undefined when none does. */
   embeddingAct?(texts: readonly string[], model: string): AnswerAct | undefined;
+  /** What the session's fixture scripts for an image prompt (and model); undefined when none does
+   * and the route draws its default picture. */
+  scriptedImage?(prompt: string, model: string): ScriptedImage | undefined;
 }
 
 /** What the route and the HTTP request say besides the body. */

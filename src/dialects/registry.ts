@@ -17,6 +17,7 @@ import { OLLAMA_EMBED_ROUTES } from './ollama/embed-routes.js';
 import { ollamaRegistration } from './ollama/routes.js';
 import { openaiChatRegistration } from './openai-chat/routes.js';
 import { openaiEmbeddingsRegistration } from './openai-embeddings/routes.js';
+import { openaiImagesRegistration } from './openai-images/routes.js';
 import { hostRegistration } from './openai-hosts/host-dialect.js';
 import { OPENAI_HOSTS } from './openai-hosts/table.js';
 import { openaiResponsesRegistration } from './openai-responses/routes.js';
@@ -45,4 +46,5 @@ export const DIALECTS: DialectRegistration[] = [
   geminiEmbedRegistration,
   { routes: [], providerPaths: {}, infoRoutes: OLLAMA_EMBED_ROUTES },
   { routes: [], providerPaths: {}, infoRoutes: COHERE_EMBED_ROUTES },
+  openaiImagesRegistration,
 ];

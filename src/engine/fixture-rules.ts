@@ -6,6 +6,7 @@ import { found, has, isObj, nearest, pointer, quoteList, type Obj, type Path, ty
 import { isPresetName, presetValueProblems, type PresetValuePart } from '../core/preset-copy.js';
 import { JSON_PATH_SEGMENT } from './json-path.js';
 import { sizeText } from './reply-limits.js';
+import { scriptedImageRule } from './fixture-rules-images.js';
 
 export const TEXT_MODES = ['equals', 'contains', 'matches'] as const;
 export const ROLES = ['system', 'developer', 'user', 'assistant', 'tool'] as const;
@@ -148,9 +149,9 @@ export function scriptedVectorRule(entry: Obj, path: Path, ctx: RuleContext): vo
     );
 }
 
-/** A file with no scenarios is only a file of scripted vectors. */
+/** A file with no scenarios is only a file of scripted vectors (or images). */
 export function scenariosOrEmbeddings(root: Obj, _path: Path, ctx: RuleContext): void {
-  if (Array.isArray(root.scenarios) && root.scenarios.length === 0 && !Array.isArray(root.embeddings)) {
+  if (Array.isArray(root.scenarios) && root.scenarios.length === 0 && !Array.isArray(root.embeddings) && !Array.isArray(root.images)) {
     ctx.report(['scenarios'], 'expected a list of scenarios with at least one entry; found an empty list');
   }
 }
@@ -398,6 +399,7 @@ export const RULES_BY_NAME: Readonly<Record<string, Rule>> = {
   uniqueScenarioNames,
   scenariosOrEmbeddings,
   scriptedVectorRule,
+  scriptedImageRule,
   scenarioRule,
   replyRule,
   textMatchRule,

@@ -11,6 +11,7 @@
 import { createRequire } from 'node:module';
 import type * as Z from 'zod';
 import { describeAnswerParts } from './fixture-schema-answer.js';
+import { describeImageParts } from './fixture-schema-images.js';
 import { fixtureKit, rule } from './fixture-kit.js';
 import {
   jsonPathRule,
@@ -432,6 +433,8 @@ export function describeFixtureFormat(z: typeof Z) {
     scriptedVectorRule,
   );
 
+  const { scriptedImage } = describeImageParts(z, { textMatchOrString, error, fault });
+
   const session = object(
     'session options',
     {
@@ -458,12 +461,16 @@ export function describeFixtureFormat(z: typeof Z) {
       {
         scenarios: described(
           list('a list of scenarios', scenario, false),
-          'The scenarios of this file. Names must be unique within the file. At least one, unless the file scripts `embeddings`.',
+          'The scenarios of this file. Names must be unique within the file. At least one, unless the file scripts `embeddings` or `images`.',
         ),
         session: session.optional(),
         embeddings: described(
           list('a list of scripted vectors', scriptedVector, false),
           'Vectors that embedding requests get for chosen inputs, the first whose `input` (and `model`, when given) matches winning; any other input gets a vector derived from its text and model. Loading a fixture with `embeddings` replaces the list for the requests after (docs/embeddings.md).',
+        ).optional(),
+        images: described(
+          list('a list of scripted images', scriptedImage, false),
+          'What image requests get for chosen prompts, the first whose `prompt` (and `model`, when given) matches winning; any other prompt gets the default picture. Loading a fixture with `images` replaces the list for the requests after (docs/images.md).',
         ).optional(),
         $schema: described(
           text('a schema reference (string)'),
@@ -474,8 +481,8 @@ export function describeFixtureFormat(z: typeof Z) {
         title: 'Understudy fixture file',
         description:
           'Scripted scenarios for Understudy, the stand-in for LLM provider HTTP APIs. Each scenario is a graph of steps (or a queue of replies) that answers matching requests.',
-        // At least one scenario, unless the file scripts embedding vectors (scenariosOrEmbeddings).
-        if: { not: { required: ['embeddings'] } },
+        // At least one scenario, unless the file scripts embedding vectors or images (scenariosOrEmbeddings).
+        if: { not: { anyOf: [{ required: ['embeddings'] }, { required: ['images'] }] } },
         then: { properties: { scenarios: { type: 'array', minItems: 1 } } },
       },
     ),
@@ -487,6 +494,7 @@ export function describeFixtureFormat(z: typeof Z) {
     fixture,
     session,
     scriptedVector,
+    scriptedImage,
     scenario,
     step,
     when,

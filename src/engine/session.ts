@@ -11,6 +11,8 @@ const REQUEST_ID_PREFIX = 'req_';
 import { Journal } from './journal.js';
 import { Script } from './script.js';
 import { NO_SCRIPTED_VECTORS, ScriptedVectors } from './scripted-vectors.js';
+import { NO_SCRIPTED_IMAGES, ScriptedImages } from './scripted-images.js';
+import type { ScriptedImage } from '../core/scripted-image.js';
 import { ToolLedger } from './tool-ledger.js';
 import type { FallbackMode, FixtureSpec } from './spec.js';
 
@@ -69,6 +71,8 @@ export class Session {
   scripts: Script[] = [];
   /** The fixture's scripted embedding vectors (its `embeddings` list); kept by reset, as scripts are. */
   embeddings: ScriptedVectors = NO_SCRIPTED_VECTORS;
+  /** The fixture's scripted images (its `images` list); kept by reset, as scripts are. */
+  images: ScriptedImages = NO_SCRIPTED_IMAGES;
   readonly journal: Journal;
   readonly promptCache: PromptCache;
   readonly toolLedger = new ToolLedger();
@@ -89,6 +93,7 @@ export class Session {
     models: (): readonly string[] | undefined => this.models,
     scriptedVector: (text: string, model: string): Float32Array | NeutralError | undefined => this.embeddings.vectorOf(text, model),
     embeddingAct: (texts: readonly string[], model: string): AnswerAct | undefined => this.embeddings.actOf(texts, model),
+    scriptedImage: (prompt: string, model: string): ScriptedImage | undefined => this.images.imageOf(prompt, model),
   };
   private readonly ids: IdSequence;
 
@@ -120,6 +125,7 @@ export class Session {
   load(fixture: FixtureSpec, replace = false): void {
     const compiled = fixture.scenarios.map((spec) => new Script(structuredClone(spec)));
     const embeddings = fixture.embeddings && new ScriptedVectors(fixture.embeddings);
+    const images = fixture.images && new ScriptedImages(fixture.images);
     if (replace) {
       this.scripts = compiled;
       this.generation++;
@@ -133,6 +139,8 @@ export class Session {
     if (fixture.session?.models) this.models = Object.freeze([...fixture.session.models]);
     if (embeddings) this.embeddings = embeddings;
     else if (replace) this.embeddings = NO_SCRIPTED_VECTORS;
+    if (images) this.images = images;
+    else if (replace) this.images = NO_SCRIPTED_IMAGES;
   }
 
   /** Rewinds every cursor, clears the journal and the id counter; `scripts` also removes the scripts. */
@@ -140,6 +148,7 @@ export class Session {
     if (options.scripts) {
       this.scripts = [];
       this.embeddings = NO_SCRIPTED_VECTORS;
+      this.images = NO_SCRIPTED_IMAGES;
     } else for (const script of this.scripts) script.rewind();
     this.journal.clear();
     this.dialectStores.clear();

@@ -1,0 +1,54 @@
+// The fixture's `images` list, described as the rest of the format is (fixture-schema.ts composes
+// it into a fixture): the image a prompt gets — scripted bytes, a revised prompt, or a provider
+// error — and how its answer goes out (a delay, a fault). docs/images.md says what each field does.
+
+import type * as Z from 'zod';
+import { fixtureKit, rule } from './fixture-kit.js';
+import { scriptedImageRule } from './fixture-rules-images.js';
+
+/** The pieces of the format an entry shares with the rest of it. */
+interface SharedParts<M extends Z.ZodType, E extends Z.ZodType, F extends Z.ZodType> {
+  textMatchOrString: M;
+  error: E;
+  fault: F;
+}
+
+export function describeImageParts<M extends Z.ZodType, E extends Z.ZodType, F extends Z.ZodType>(
+  z: typeof Z,
+  parts: SharedParts<M, E, F>,
+) {
+  const { text, nonNegative, object } = fixtureKit(z);
+  const described = <T extends Z.ZodType>(schema: T, description: string): T => schema.meta({ description });
+
+  const scriptedImage = rule(
+    object(
+      'a scripted image',
+      {
+        prompt: described(parts.textMatchOrString, 'The prompt this entry answers: an exact string, or a text match.'),
+        model: described(
+          text('a model name (a string)'),
+          'Only for requests naming this model (an Azure deployment counts as its model).',
+        ).optional(),
+        b64: described(
+          text('base64 image bytes (a string)'),
+          'The image answered, as base64 (PNG, JPEG or WebP bytes; every image of the answer gets these bytes). Without it, Understudy draws its default PNG of the requested size.',
+        ).optional(),
+        revisedPrompt: described(
+          text('a revised prompt (a string)'),
+          '`revised_prompt` of each image (dall-e-3 answers carry one; it defaults to the prompt).',
+        ).optional(),
+        error: described(parts.error, "Instead of an image: the provider error the request gets (in the route's error shape).").optional(),
+        delayMs: described(nonNegative('a delay in milliseconds (a number ≥ 0)'), 'Milliseconds to wait before answering.').optional(),
+        fault: described(parts.fault, 'A failure part-way through the answer (its JSON body or its stream of partial images).').optional(),
+      },
+      {
+        id: 'scriptedImage',
+        description: 'What an image request gets for a prompt that matches: the default picture, scripted bytes, or an error.',
+        not: { required: ['error', 'b64'] },
+      },
+    ),
+    scriptedImageRule,
+  );
+
+  return { scriptedImage };
+}
