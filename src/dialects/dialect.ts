@@ -4,6 +4,7 @@
 
 import type { IncomingHttpHeaders } from 'node:http';
 import type { NeutralError } from '../core/errors.js';
+import type { ScriptedSpeech, ScriptedTranscript, SpeechAsk, TranscriptAsk } from '../core/scripted-audio.js';
 import type { ChatRequest, EncodeContext, Pacing, ResolvedReply, StreamFault, StreamFlavour, Usage } from '../core/model.js';
 
 export interface EncodedBody {
@@ -86,6 +87,11 @@ export interface DialectState {
   /** The vector (or the error) the session's fixture scripts for an embedding input (and model);
    * undefined when none does and the dialect derives one (core/embedding-vectors.ts). */
   scriptedVector?(text: string, model: string): Float32Array | NeutralError | undefined;
+  /** What the session's fixture scripts for a speech request (its `speech` list); undefined when
+   * nothing matches and the route answers derived silence. */
+  scriptedSpeech?(ask: SpeechAsk): ScriptedSpeech | undefined;
+  /** What the fixture scripts for a transcription's file (its `transcriptions` list). */
+  scriptedTranscript?(ask: TranscriptAsk): ScriptedTranscript | undefined;
 }
 
 /** What the route and the HTTP request say besides the body. */

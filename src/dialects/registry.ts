@@ -17,6 +17,7 @@ import { OLLAMA_EMBED_ROUTES } from './ollama/embed-routes.js';
 import { ollamaRegistration } from './ollama/routes.js';
 import { openaiChatRegistration } from './openai-chat/routes.js';
 import { openaiEmbeddingsRegistration } from './openai-embeddings/routes.js';
+import { openaiAudioRegistration } from './openai-audio/routes.js';
 import { hostRegistration } from './openai-hosts/host-dialect.js';
 import { OPENAI_HOSTS } from './openai-hosts/table.js';
 import { openaiResponsesRegistration } from './openai-responses/routes.js';
@@ -42,6 +43,7 @@ export const DIALECTS: DialectRegistration[] = [
   // `GET /v1/models`: OpenAI's, Anthropic's or Gemini's list, by the request's headers.
   { routes: [], providerPaths: {}, infoRoutes: SHARED_MODEL_ROUTES },
   openaiEmbeddingsRegistration,
+  openaiAudioRegistration,
   geminiEmbedRegistration,
   { routes: [], providerPaths: {}, infoRoutes: OLLAMA_EMBED_ROUTES },
   { routes: [], providerPaths: {}, infoRoutes: COHERE_EMBED_ROUTES },

@@ -6,6 +6,7 @@ import { found, has, isObj, nearest, pointer, quoteList, type Obj, type Path, ty
 import { isPresetName, presetValueProblems, type PresetValuePart } from '../core/preset-copy.js';
 import { JSON_PATH_SEGMENT } from './json-path.js';
 import { sizeText } from './reply-limits.js';
+import { AUDIO_LISTS, AUDIO_RULES } from './fixture-rules-audio.js';
 
 export const TEXT_MODES = ['equals', 'contains', 'matches'] as const;
 export const ROLES = ['system', 'developer', 'user', 'assistant', 'tool'] as const;
@@ -144,7 +145,8 @@ export function scriptedVectorRule(entry: Obj, path: Path, ctx: RuleContext): vo
 
 /** A file with no scenarios is only a file of scripted vectors. */
 export function scenariosOrEmbeddings(root: Obj, _path: Path, ctx: RuleContext): void {
-  if (Array.isArray(root.scenarios) && root.scenarios.length === 0 && !Array.isArray(root.embeddings)) {
+  const scripted = Array.isArray(root.embeddings) || AUDIO_LISTS.some((list) => Array.isArray(root[list]));
+  if (Array.isArray(root.scenarios) && root.scenarios.length === 0 && !scripted) {
     ctx.report(['scenarios'], 'expected a list of scenarios with at least one entry; found an empty list');
   }
 }
@@ -395,4 +397,5 @@ export const RULES_BY_NAME: Readonly<Record<string, Rule>> = {
   scenarioRule,
   replyRule,
   textMatchRule,
+  ...AUDIO_RULES,
 };

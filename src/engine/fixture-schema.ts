@@ -11,6 +11,7 @@
 import { createRequire } from 'node:module';
 import type * as Z from 'zod';
 import { describeAnswerParts } from './fixture-schema-answer.js';
+import { describeAudioParts } from './fixture-schema-audio.js';
 import { fixtureKit, rule } from './fixture-kit.js';
 import {
   jsonPathRule,
@@ -424,6 +425,8 @@ export function describeFixtureFormat(z: typeof Z) {
     scriptedVectorRule,
   );
 
+  const audio = describeAudioParts(z, { error, fault, textMatchOrString });
+
   const session = object(
     'session options',
     {
@@ -450,13 +453,14 @@ export function describeFixtureFormat(z: typeof Z) {
       {
         scenarios: described(
           list('a list of scenarios', scenario, false),
-          'The scenarios of this file. Names must be unique within the file. At least one, unless the file scripts `embeddings`.',
+          'The scenarios of this file. Names must be unique within the file. At least one, unless the file scripts `embeddings`, `speech` or `transcriptions`.',
         ),
         session: session.optional(),
         embeddings: described(
           list('a list of scripted vectors', scriptedVector, false),
           'Vectors that embedding requests get for chosen inputs, the first whose `input` (and `model`, when given) matches winning; any other input gets a vector derived from its text and model. Loading a fixture with `embeddings` replaces the list for the requests after (docs/embeddings.md).',
         ).optional(),
+        ...audio.lists,
         $schema: described(
           text('a schema reference (string)'),
           'The JSON Schema this file follows (for editors); ignored by Understudy.',
@@ -466,8 +470,8 @@ export function describeFixtureFormat(z: typeof Z) {
         title: 'Understudy fixture file',
         description:
           'Scripted scenarios for Understudy, the stand-in for LLM provider HTTP APIs. Each scenario is a graph of steps (or a queue of replies) that answers matching requests.',
-        // At least one scenario, unless the file scripts embedding vectors (scenariosOrEmbeddings).
-        if: { not: { required: ['embeddings'] } },
+        // At least one scenario, unless the file scripts embedding vectors or audio (scenariosOrEmbeddings).
+        if: { not: { anyOf: [{ required: ['embeddings'] }, { required: ['speech'] }, { required: ['transcriptions'] }] } },
         then: { properties: { scenarios: { type: 'array', minItems: 1 } } },
       },
     ),
@@ -479,6 +483,8 @@ export function describeFixtureFormat(z: typeof Z) {
     fixture,
     session,
     scriptedVector,
+    scriptedSpeech: audio.scriptedSpeech,
+    scriptedTranscript: audio.scriptedTranscript,
     scenario,
     step,
     when,

@@ -13,7 +13,7 @@ interface CompiledVector {
   answer: Float32Array | NeutralError;
 }
 
-function errorOf(e: NonNullable<ScriptedVectorSpec['error']>): NeutralError {
+export function errorOf(e: NonNullable<ScriptedVectorSpec['error']>): NeutralError {
   return {
     kind: 'scripted',
     status: e.status,

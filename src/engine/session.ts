@@ -2,6 +2,7 @@
 
 import { latestUserText } from '../core/conversation.js';
 import type { NeutralError } from '../core/errors.js';
+import type { ScriptedSpeech, ScriptedTranscript, SpeechAsk, TranscriptAsk } from '../core/scripted-audio.js';
 import type { ChaosOptions, ChatRequest, Pacing, StreamFlavour } from '../core/model.js';
 import { nodeCrypto } from '../core/node-crypto.js';
 import { DEFAULT_PROMPT_CACHE, PromptCache, type PromptCacheOptions } from '../core/prompt-cache.js';
@@ -11,6 +12,7 @@ const REQUEST_ID_PREFIX = 'req_';
 import { Journal } from './journal.js';
 import { Script } from './script.js';
 import { NO_SCRIPTED_VECTORS, ScriptedVectors } from './scripted-vectors.js';
+import { NO_SCRIPTED_AUDIO, type ScriptedAudio } from './scripted-audio.js';
 import { ToolLedger } from './tool-ledger.js';
 import type { FallbackMode, FixtureSpec } from './spec.js';
 
@@ -69,6 +71,8 @@ export class Session {
   scripts: Script[] = [];
   /** The fixture's scripted embedding vectors (its `embeddings` list); kept by reset, as scripts are. */
   embeddings: ScriptedVectors = NO_SCRIPTED_VECTORS;
+  /** The fixture's scripted speech and transcriptions (its `speech`, `transcriptions` lists); kept by reset. */
+  audio: ScriptedAudio = NO_SCRIPTED_AUDIO;
   readonly journal: Journal;
   readonly promptCache: PromptCache;
   readonly toolLedger = new ToolLedger();
@@ -88,6 +92,8 @@ export class Session {
     streamFlavour: (): StreamFlavour => this.streamFlavour,
     models: (): readonly string[] | undefined => this.models,
     scriptedVector: (text: string, model: string): Float32Array | NeutralError | undefined => this.embeddings.vectorOf(text, model),
+    scriptedSpeech: (ask: SpeechAsk): ScriptedSpeech | undefined => this.audio.speechFor(ask),
+    scriptedTranscript: (ask: TranscriptAsk): ScriptedTranscript | undefined => this.audio.transcriptFor(ask),
   };
   private readonly ids: IdSequence;
 
@@ -119,6 +125,7 @@ export class Session {
   load(fixture: FixtureSpec, replace = false): void {
     const compiled = fixture.scenarios.map((spec) => new Script(structuredClone(spec)));
     const embeddings = fixture.embeddings && new ScriptedVectors(fixture.embeddings);
+    const audio = this.audio.loaded(fixture.speech, fixture.transcriptions, replace);
     if (replace) {
       this.scripts = compiled;
       this.generation++;
@@ -132,6 +139,7 @@ export class Session {
     if (fixture.session?.models) this.models = Object.freeze([...fixture.session.models]);
     if (embeddings) this.embeddings = embeddings;
     else if (replace) this.embeddings = NO_SCRIPTED_VECTORS;
+    this.audio = audio;
   }
 
   /** Rewinds every cursor, clears the journal and the id counter; `scripts` also removes the scripts. */
@@ -139,6 +147,7 @@ export class Session {
     if (options.scripts) {
       this.scripts = [];
       this.embeddings = NO_SCRIPTED_VECTORS;
+      this.audio = NO_SCRIPTED_AUDIO;
     } else for (const script of this.scripts) script.rewind();
     this.journal.clear();
     this.dialectStores.clear();
