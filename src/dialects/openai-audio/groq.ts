@@ -30,7 +30,7 @@ export function decodeGroqSpeech(body: unknown): SpeechRequest {
   const format = o.response_format === undefined ? 'wav' : expectEnum(o.response_format, FORMATS, 'response_format');
   if (format === 'mulaw') {
     fail(
-      'Understudy does not answer response_format "mulaw" (its mu-law bytes are not built here); ask for wav, mp3, flac or ogg.',
+      "Understudy does not answer response_format 'mulaw' (its mu-law bytes are not built here); ask for wav, mp3, flac or ogg.",
       'response_format',
       'unsupported_value',
     );
