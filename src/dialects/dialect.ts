@@ -5,6 +5,7 @@
 import type { IncomingHttpHeaders } from 'node:http';
 import type { NeutralError } from '../core/errors.js';
 import type { AnswerAct, ChatRequest, EncodeContext, Pacing, ResolvedReply, StreamFlavour, Usage } from '../core/model.js';
+import type { ScriptedSpeech, ScriptedTranscript, SpeechAsk, TranscriptAsk } from '../core/scripted-audio.js';
 import type { ScriptedImage } from '../core/scripted-image.js';
 
 export interface EncodedBody {
@@ -93,6 +94,11 @@ export interface DialectState {
   /** What the session's fixture scripts for an image prompt (and model); undefined when none does
    * and the route draws its default picture. */
   scriptedImage?(prompt: string, model: string): ScriptedImage | undefined;
+  /** What the session's fixture scripts for a speech request (its `speech` list); undefined when
+   * nothing matches and the route answers derived silence. */
+  scriptedSpeech?(ask: SpeechAsk): ScriptedSpeech | undefined;
+  /** What the fixture scripts for a transcription's file (its `transcriptions` list). */
+  scriptedTranscript?(ask: TranscriptAsk): ScriptedTranscript | undefined;
 }
 
 /** What the route and the HTTP request say besides the body. */

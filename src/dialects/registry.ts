@@ -18,6 +18,7 @@ import { ollamaRegistration } from './ollama/routes.js';
 import { openaiChatRegistration } from './openai-chat/routes.js';
 import { openaiEmbeddingsRegistration } from './openai-embeddings/routes.js';
 import { openaiImagesRegistration } from './openai-images/routes.js';
+import { openaiAudioRegistration } from './openai-audio/routes.js';
 import { hostRegistration } from './openai-hosts/host-dialect.js';
 import { OPENAI_HOSTS } from './openai-hosts/table.js';
 import { openaiResponsesRegistration } from './openai-responses/routes.js';
@@ -43,6 +44,7 @@ export const DIALECTS: DialectRegistration[] = [
   // `GET /v1/models`: OpenAI's, Anthropic's or Gemini's list, by the request's headers.
   { routes: [], providerPaths: {}, infoRoutes: SHARED_MODEL_ROUTES },
   openaiEmbeddingsRegistration,
+  openaiAudioRegistration,
   geminiEmbedRegistration,
   { routes: [], providerPaths: {}, infoRoutes: OLLAMA_EMBED_ROUTES },
   { routes: [], providerPaths: {}, infoRoutes: COHERE_EMBED_ROUTES },

@@ -7,6 +7,7 @@ import { isPresetName, presetValueProblems, type PresetValuePart } from '../core
 import { JSON_PATH_SEGMENT } from './json-path.js';
 import { sizeText } from './reply-limits.js';
 import { scriptedImageRule } from './fixture-rules-images.js';
+import { AUDIO_LISTS, AUDIO_RULES } from './fixture-rules-audio.js';
 
 export const TEXT_MODES = ['equals', 'contains', 'matches'] as const;
 export const ROLES = ['system', 'developer', 'user', 'assistant', 'tool'] as const;
@@ -151,7 +152,8 @@ export function scriptedVectorRule(entry: Obj, path: Path, ctx: RuleContext): vo
 
 /** A file with no scenarios is only a file of scripted vectors (or images). */
 export function scenariosOrEmbeddings(root: Obj, _path: Path, ctx: RuleContext): void {
-  if (Array.isArray(root.scenarios) && root.scenarios.length === 0 && !Array.isArray(root.embeddings) && !Array.isArray(root.images)) {
+  const scripted = Array.isArray(root.embeddings) || Array.isArray(root.images) || AUDIO_LISTS.some((list) => Array.isArray(root[list]));
+  if (Array.isArray(root.scenarios) && root.scenarios.length === 0 && !scripted) {
     ctx.report(['scenarios'], 'expected a list of scenarios with at least one entry; found an empty list');
   }
 }
@@ -403,4 +405,5 @@ export const RULES_BY_NAME: Readonly<Record<string, Rule>> = {
   scenarioRule,
   replyRule,
   textMatchRule,
+  ...AUDIO_RULES,
 };

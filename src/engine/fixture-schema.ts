@@ -12,6 +12,7 @@ import { createRequire } from 'node:module';
 import type * as Z from 'zod';
 import { describeAnswerParts } from './fixture-schema-answer.js';
 import { describeImageParts } from './fixture-schema-images.js';
+import { describeAudioParts } from './fixture-schema-audio.js';
 import { fixtureKit, rule } from './fixture-kit.js';
 import {
   jsonPathRule,
@@ -434,6 +435,7 @@ export function describeFixtureFormat(z: typeof Z) {
   );
 
   const { scriptedImage } = describeImageParts(z, { textMatchOrString, error, fault });
+  const audio = describeAudioParts(z, { error, fault, textMatchOrString });
 
   const session = object(
     'session options',
@@ -461,7 +463,7 @@ export function describeFixtureFormat(z: typeof Z) {
       {
         scenarios: described(
           list('a list of scenarios', scenario, false),
-          'The scenarios of this file. Names must be unique within the file. At least one, unless the file scripts `embeddings` or `images`.',
+          'The scenarios of this file. Names must be unique within the file. At least one, unless the file scripts `embeddings`, `images`, `speech` or `transcriptions`.',
         ),
         session: session.optional(),
         embeddings: described(
@@ -472,6 +474,7 @@ export function describeFixtureFormat(z: typeof Z) {
           list('a list of scripted images', scriptedImage, false),
           'What image requests get for chosen prompts, the first whose `prompt` (and `model`, when given) matches winning; any other prompt gets the default picture. Loading a fixture with `images` replaces the list for the requests after (docs/images.md).',
         ).optional(),
+        ...audio.lists,
         $schema: described(
           text('a schema reference (string)'),
           'The JSON Schema this file follows (for editors); ignored by Understudy.',
@@ -481,8 +484,12 @@ export function describeFixtureFormat(z: typeof Z) {
         title: 'Understudy fixture file',
         description:
           'Scripted scenarios for Understudy, the stand-in for LLM provider HTTP APIs. Each scenario is a graph of steps (or a queue of replies) that answers matching requests.',
-        // At least one scenario, unless the file scripts embedding vectors or images (scenariosOrEmbeddings).
-        if: { not: { anyOf: [{ required: ['embeddings'] }, { required: ['images'] }] } },
+        // At least one scenario, unless the file scripts embedding vectors, images or audio (scenariosOrEmbeddings).
+        if: {
+          not: {
+            anyOf: [{ required: ['embeddings'] }, { required: ['images'] }, { required: ['speech'] }, { required: ['transcriptions'] }],
+          },
+        },
         then: { properties: { scenarios: { type: 'array', minItems: 1 } } },
       },
     ),
@@ -495,6 +502,8 @@ export function describeFixtureFormat(z: typeof Z) {
     session,
     scriptedVector,
     scriptedImage,
+    scriptedSpeech: audio.scriptedSpeech,
+    scriptedTranscript: audio.scriptedTranscript,
     scenario,
     step,
     when,

@@ -15,7 +15,7 @@ interface CompiledVector {
   act: AnswerAct | undefined;
 }
 
-function errorOf(e: NonNullable<ScriptedVectorSpec['error']>): NeutralError {
+export function errorOf(e: NonNullable<ScriptedVectorSpec['error']>): NeutralError {
   return {
     kind: 'scripted',
     status: e.status,

@@ -2,6 +2,7 @@
 
 import { latestUserText } from '../core/conversation.js';
 import type { NeutralError } from '../core/errors.js';
+import type { ScriptedSpeech, ScriptedTranscript, SpeechAsk, TranscriptAsk } from '../core/scripted-audio.js';
 import type { AnswerAct, ChaosOptions, ChatRequest, Pacing, StreamFlavour } from '../core/model.js';
 import { nodeCrypto } from '../core/node-crypto.js';
 import { DEFAULT_PROMPT_CACHE, PromptCache, type PromptCacheOptions } from '../core/prompt-cache.js';
@@ -13,6 +14,7 @@ import { Script } from './script.js';
 import { NO_SCRIPTED_VECTORS, ScriptedVectors } from './scripted-vectors.js';
 import { NO_SCRIPTED_IMAGES, ScriptedImages } from './scripted-images.js';
 import type { ScriptedImage } from '../core/scripted-image.js';
+import { NO_SCRIPTED_AUDIO, type ScriptedAudio } from './scripted-audio.js';
 import { ToolLedger } from './tool-ledger.js';
 import type { FallbackMode, FixtureSpec } from './spec.js';
 
@@ -73,6 +75,8 @@ export class Session {
   embeddings: ScriptedVectors = NO_SCRIPTED_VECTORS;
   /** The fixture's scripted images (its `images` list); kept by reset, as scripts are. */
   images: ScriptedImages = NO_SCRIPTED_IMAGES;
+  /** The fixture's scripted speech and transcriptions (its `speech`, `transcriptions` lists); kept by reset. */
+  audio: ScriptedAudio = NO_SCRIPTED_AUDIO;
   readonly journal: Journal;
   readonly promptCache: PromptCache;
   readonly toolLedger = new ToolLedger();
@@ -94,6 +98,8 @@ export class Session {
     scriptedVector: (text: string, model: string): Float32Array | NeutralError | undefined => this.embeddings.vectorOf(text, model),
     embeddingAct: (texts: readonly string[], model: string): AnswerAct | undefined => this.embeddings.actOf(texts, model),
     scriptedImage: (prompt: string, model: string): ScriptedImage | undefined => this.images.imageOf(prompt, model),
+    scriptedSpeech: (ask: SpeechAsk): ScriptedSpeech | undefined => this.audio.speechFor(ask),
+    scriptedTranscript: (ask: TranscriptAsk): ScriptedTranscript | undefined => this.audio.transcriptFor(ask),
   };
   private readonly ids: IdSequence;
 
@@ -126,6 +132,7 @@ export class Session {
     const compiled = fixture.scenarios.map((spec) => new Script(structuredClone(spec)));
     const embeddings = fixture.embeddings && new ScriptedVectors(fixture.embeddings);
     const images = fixture.images && new ScriptedImages(fixture.images);
+    const audio = this.audio.loaded(fixture.speech, fixture.transcriptions, replace);
     if (replace) {
       this.scripts = compiled;
       this.generation++;
@@ -141,6 +148,7 @@ export class Session {
     else if (replace) this.embeddings = NO_SCRIPTED_VECTORS;
     if (images) this.images = images;
     else if (replace) this.images = NO_SCRIPTED_IMAGES;
+    this.audio = audio;
   }
 
   /** Rewinds every cursor, clears the journal and the id counter; `scripts` also removes the scripts. */
@@ -149,6 +157,7 @@ export class Session {
       this.scripts = [];
       this.embeddings = NO_SCRIPTED_VECTORS;
       this.images = NO_SCRIPTED_IMAGES;
+      this.audio = NO_SCRIPTED_AUDIO;
     } else for (const script of this.scripts) script.rewind();
     this.journal.clear();
     this.dialectStores.clear();

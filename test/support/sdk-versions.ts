@@ -27,3 +27,6 @@ export const OPENAI_THROWS_STREAM_ERROR_EVENTS = major(OPENAI_VERSION) >= 7;
 
 /** The Gemini API version @google/genai puts in its paths unless told: v1beta up to 2, v1 from 3. */
 export const GENAI_DEFAULT_API_VERSION = major(loadedVersion('@google/genai')) >= 3 ? 'v1' : 'v1beta';
+
+/** ai 6's transcribe throws NoTranscriptGeneratedError for an empty text; ai 7 only for none. */
+export const AI_REFUSES_EMPTY_TRANSCRIPTS = major(loadedVersion('ai')) < 7;

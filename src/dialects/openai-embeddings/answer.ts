@@ -19,7 +19,7 @@ export interface EmbeddingsHost {
   catalogue: boolean;
 }
 
-function notInCatalogue(model: string, ask: InfoAsk): NeutralError | undefined {
+export function notInCatalogue(model: string, ask: InfoAsk): NeutralError | undefined {
   const models = ask.state.models?.();
   if (models === undefined || models.includes(model)) return undefined;
   return {
