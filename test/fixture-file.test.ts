@@ -201,7 +201,7 @@ test('an empty YAML file is reported as such', () => {
         path: '/',
         line: 1,
         column: 1,
-        message: 'expected a fixture (an object with keys scenarios, session, embeddings); found an empty document',
+        message: 'expected a fixture (an object with keys scenarios, session, embeddings, videos); found an empty document',
       },
     ]);
   }
@@ -344,7 +344,7 @@ const CASES: Case[] = [
     name: 'root not an object',
     text: '- a\n- b\n',
     path: '/',
-    message: /^expected a fixture \(an object with keys scenarios, session, embeddings\); found a list$/,
+    message: /^expected a fixture \(an object with keys scenarios, session, embeddings, videos\); found a list$/,
     line: 1,
     schema: true,
   },

@@ -4,6 +4,7 @@
 
 import type { IncomingHttpHeaders } from 'node:http';
 import type { NeutralError } from '../core/errors.js';
+import type { VideoJobStore, VideoScript } from '../core/video-jobs.js';
 import type { ChatRequest, EncodeContext, Pacing, ResolvedReply, StreamFault, StreamFlavour, Usage } from '../core/model.js';
 
 export interface EncodedBody {
@@ -86,6 +87,11 @@ export interface DialectState {
   /** The vector (or the error) the session's fixture scripts for an embedding input (and model);
    * undefined when none does and the dialect derives one (core/embedding-vectors.ts). */
   scriptedVector?(text: string, model: string): Float32Array | NeutralError | undefined;
+  /** The session's video jobs (one store for every provider's video routes). */
+  videoJobs?(): VideoJobStore;
+  /** What the session's fixture scripts for a video job of this prompt (and model); undefined
+   * when none does and the job runs the default timeline. */
+  scriptedVideo?(prompt: string, model: string): VideoScript | undefined;
 }
 
 /** What the route and the HTTP request say besides the body. */
@@ -231,6 +237,9 @@ export interface InfoAnswer {
    * delay): what the request changes in the session (a stored job) belongs here, so that a request
    * that was not answered changes nothing. */
   onDelivered?(): void;
+  /** Runs instead when the answer did not reach the client (it left during the delay, or a fault
+   * cut the answer short): a place reserved for the answer's effect is given back here. */
+  onUndelivered?(): void;
   journal?: {
     /** The request in neutral form (embeddings: each input a user message). */
     request?: ChatRequest;

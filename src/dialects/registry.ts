@@ -20,6 +20,7 @@ import { openaiEmbeddingsRegistration } from './openai-embeddings/routes.js';
 import { hostRegistration } from './openai-hosts/host-dialect.js';
 import { OPENAI_HOSTS } from './openai-hosts/table.js';
 import { openaiResponsesRegistration } from './openai-responses/routes.js';
+import { openaiVideosRegistration } from './openai-videos/routes.js';
 import { SHARED_MODEL_ROUTES } from './shared-model-routes.js';
 
 export const DIALECTS: DialectRegistration[] = [
@@ -45,4 +46,5 @@ export const DIALECTS: DialectRegistration[] = [
   geminiEmbedRegistration,
   { routes: [], providerPaths: {}, infoRoutes: OLLAMA_EMBED_ROUTES },
   { routes: [], providerPaths: {}, infoRoutes: COHERE_EMBED_ROUTES },
+  openaiVideosRegistration,
 ];

@@ -6,6 +6,7 @@ import { found, has, isObj, nearest, pointer, quoteList, type Obj, type Path, ty
 import { isPresetName, presetValueProblems, type PresetValuePart } from '../core/preset-copy.js';
 import { JSON_PATH_SEGMENT } from './json-path.js';
 import { sizeText } from './reply-limits.js';
+import { scriptedVideoRule } from './fixture-rules-videos.js';
 
 export const TEXT_MODES = ['equals', 'contains', 'matches'] as const;
 export const ROLES = ['system', 'developer', 'user', 'assistant', 'tool'] as const;
@@ -142,9 +143,9 @@ export function scriptedVectorRule(entry: Obj, path: Path, ctx: RuleContext): vo
     ctx.report(path, 'expected "vector" (a list of numbers) or "error" in a scripted vector; found neither');
 }
 
-/** A file with no scenarios is only a file of scripted vectors. */
+/** A file with no scenarios is only a file of scripted vectors (or videos). */
 export function scenariosOrEmbeddings(root: Obj, _path: Path, ctx: RuleContext): void {
-  if (Array.isArray(root.scenarios) && root.scenarios.length === 0 && !Array.isArray(root.embeddings)) {
+  if (Array.isArray(root.scenarios) && root.scenarios.length === 0 && !Array.isArray(root.embeddings) && !Array.isArray(root.videos)) {
     ctx.report(['scenarios'], 'expected a list of scenarios with at least one entry; found an empty list');
   }
 }
@@ -392,6 +393,7 @@ export const RULES_BY_NAME: Readonly<Record<string, Rule>> = {
   uniqueScenarioNames,
   scenariosOrEmbeddings,
   scriptedVectorRule,
+  scriptedVideoRule,
   scenarioRule,
   replyRule,
   textMatchRule,

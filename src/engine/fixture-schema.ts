@@ -11,6 +11,7 @@
 import { createRequire } from 'node:module';
 import type * as Z from 'zod';
 import { describeAnswerParts } from './fixture-schema-answer.js';
+import { describeVideoParts } from './fixture-schema-videos.js';
 import { fixtureKit, rule } from './fixture-kit.js';
 import {
   jsonPathRule,
@@ -190,6 +191,7 @@ export function describeFixtureFormat(z: typeof Z) {
       error: (i) => `expected a string or an object with one of ${quoteList(TEXT_MODES)}; found ${found(i.input)}`,
     })
     .meta({ id: 'textMatchOrString', description: 'An exact string, or a text match object.' });
+  const { scriptedVideo, videoCapacity } = describeVideoParts(z, { textMatchOrString, error, fault });
 
   const messageToolCall = object(
     'a tool call',
@@ -440,6 +442,7 @@ export function describeFixtureFormat(z: typeof Z) {
         z.array(z.string().min(1)),
         "The session's model catalogue. When given, Ollama's /api/chat and /api/generate refuse any other model with Ollama's 404 (`model 'x' not found`), and /api/tags, /api/show and /api/ps answer from it (a name without a tag means `:latest`); OpenAI's own Chat Completions routes refuse any other model with OpenAI's 404 `model_not_found`. Loading a fixture with `models` replaces the catalogue for the requests after.",
       ).optional(),
+      videoCapacity: described(videoCapacity, "The session's budget for stored video jobs (docs/videos.md).").optional(),
     },
     { description: 'Options for the session these scenarios are loaded into.' },
   );
@@ -450,12 +453,16 @@ export function describeFixtureFormat(z: typeof Z) {
       {
         scenarios: described(
           list('a list of scenarios', scenario, false),
-          'The scenarios of this file. Names must be unique within the file. At least one, unless the file scripts `embeddings`.',
+          'The scenarios of this file. Names must be unique within the file. At least one, unless the file scripts `embeddings` or `videos`.',
         ),
         session: session.optional(),
         embeddings: described(
           list('a list of scripted vectors', scriptedVector, false),
           'Vectors that embedding requests get for chosen inputs, the first whose `input` (and `model`, when given) matches winning; any other input gets a vector derived from its text and model. Loading a fixture with `embeddings` replaces the list for the requests after (docs/embeddings.md).',
+        ).optional(),
+        videos: described(
+          list('a list of scripted videos', scriptedVideo, false),
+          'How video jobs made for chosen prompts run, the first whose `prompt` (and `model`, when given) matches winning; any other prompt gets a job that completes 10 seconds after it was made. Loading a fixture with `videos` replaces the list for the requests after (docs/videos.md).',
         ).optional(),
         $schema: described(
           text('a schema reference (string)'),
@@ -467,7 +474,7 @@ export function describeFixtureFormat(z: typeof Z) {
         description:
           'Scripted scenarios for Understudy, the stand-in for LLM provider HTTP APIs. Each scenario is a graph of steps (or a queue of replies) that answers matching requests.',
         // At least one scenario, unless the file scripts embedding vectors (scenariosOrEmbeddings).
-        if: { not: { required: ['embeddings'] } },
+        if: { not: { anyOf: [{ required: ['embeddings'] }, { required: ['videos'] }] } },
         then: { properties: { scenarios: { type: 'array', minItems: 1 } } },
       },
     ),
@@ -479,6 +486,8 @@ export function describeFixtureFormat(z: typeof Z) {
     fixture,
     session,
     scriptedVector,
+    scriptedVideo,
+    videoCapacity,
     scenario,
     step,
     when,

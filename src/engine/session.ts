@@ -11,6 +11,8 @@ const REQUEST_ID_PREFIX = 'req_';
 import { Journal } from './journal.js';
 import { Script } from './script.js';
 import { NO_SCRIPTED_VECTORS, ScriptedVectors } from './scripted-vectors.js';
+import { NO_SCRIPTED_VIDEOS, ScriptedVideos } from './scripted-videos.js';
+import { DEFAULT_VIDEO_CAPACITY, VideoJobStore, type VideoCapacity, type VideoScript } from '../core/video-jobs.js';
 import { ToolLedger } from './tool-ledger.js';
 import type { FallbackMode, FixtureSpec } from './spec.js';
 
@@ -44,6 +46,8 @@ export interface SessionOptions {
    * Anthropic Messages, Gemini) refuse any other model as their provider refuses a model it does
    * not have, and the model-list routes list these. */
   models?: readonly string[];
+  /** The budget of the session's stored video jobs (default 256 jobs, 64 MiB; docs/videos.md). */
+  videoCapacity?: Partial<VideoCapacity>;
 }
 
 export interface SessionInfo {
@@ -69,6 +73,11 @@ export class Session {
   scripts: Script[] = [];
   /** The fixture's scripted embedding vectors (its `embeddings` list); kept by reset, as scripts are. */
   embeddings: ScriptedVectors = NO_SCRIPTED_VECTORS;
+  /** The fixture's scripted video jobs (its `videos` list); kept by reset, as scripts are. */
+  videos: ScriptedVideos = NO_SCRIPTED_VIDEOS;
+  /** The video jobs of every provider's routes, within the session's video capacity; emptied by
+   * reset, by a replacing load and by setting the capacity. */
+  readonly videoJobs: VideoJobStore;
   readonly journal: Journal;
   readonly promptCache: PromptCache;
   readonly toolLedger = new ToolLedger();
@@ -88,6 +97,8 @@ export class Session {
     streamFlavour: (): StreamFlavour => this.streamFlavour,
     models: (): readonly string[] | undefined => this.models,
     scriptedVector: (text: string, model: string): Float32Array | NeutralError | undefined => this.embeddings.vectorOf(text, model),
+    videoJobs: (): VideoJobStore => this.videoJobs,
+    scriptedVideo: (prompt: string, model: string): VideoScript | undefined => this.videos.scriptFor(prompt, model),
   };
   private readonly ids: IdSequence;
 
@@ -113,12 +124,18 @@ export class Session {
       (n) => this.requestIdOf(n),
     );
     this.promptCache = new PromptCache({ ...DEFAULT_PROMPT_CACHE, ...options.promptCache });
+    const videoIds = new IdSequence(idPrefix(`${this.seed}/videos`));
+    this.videoJobs = new VideoJobStore(
+      (api, n) => (api === 'gemini' ? videoIds.id(n).toLowerCase() : `${api === 'openai' ? 'video_' : 'task_'}${videoIds.id(n)}`),
+      { ...DEFAULT_VIDEO_CAPACITY, ...options.videoCapacity },
+    );
   }
 
   /** Compiles every scenario first, so a bad one leaves the session unchanged. */
   load(fixture: FixtureSpec, replace = false): void {
     const compiled = fixture.scenarios.map((spec) => new Script(structuredClone(spec)));
     const embeddings = fixture.embeddings && new ScriptedVectors(fixture.embeddings);
+    const videos = fixture.videos && new ScriptedVideos(fixture.videos);
     if (replace) {
       this.scripts = compiled;
       this.generation++;
@@ -132,6 +149,11 @@ export class Session {
     if (fixture.session?.models) this.models = Object.freeze([...fixture.session.models]);
     if (embeddings) this.embeddings = embeddings;
     else if (replace) this.embeddings = NO_SCRIPTED_VECTORS;
+    if (videos) this.videos = videos;
+    else if (replace) this.videos = NO_SCRIPTED_VIDEOS;
+    const capacity = fixture.session?.videoCapacity;
+    if (capacity) this.videoJobs.configure({ ...this.videoJobs.capacity, ...capacity });
+    else if (replace) this.videoJobs.clear();
   }
 
   /** Rewinds every cursor, clears the journal and the id counter; `scripts` also removes the scripts. */
@@ -139,11 +161,13 @@ export class Session {
     if (options.scripts) {
       this.scripts = [];
       this.embeddings = NO_SCRIPTED_VECTORS;
+      this.videos = NO_SCRIPTED_VIDEOS;
     } else for (const script of this.scripts) script.rewind();
     this.journal.clear();
     this.dialectStores.clear();
     this.promptCache.clear();
     this.toolLedger.clear();
+    this.videoJobs.clear();
     this.counter = 0;
     this.generation++;
   }

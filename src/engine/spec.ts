@@ -22,6 +22,8 @@ export type ScenarioSpec = Omit<ScenarioInput, 'steps' | 'replies'> & { steps?: 
 export type WhenSpec = Described<'when'>;
 export type TextMatchSpec = Described<'textMatch'>;
 export type ScriptedVectorSpec = Described<'scriptedVector'>;
+export type ScriptedVideoSpec = Described<'scriptedVideo'>;
+export type VideoCapacitySpec = Described<'videoCapacity'>;
 export type MessageSpec = Described<'message'>;
 /** A tool call in a history condition (a scripted reply's calls are core's ScriptedToolCall). */
 export type ToolCallSpec = Described<'messageToolCall'>;
