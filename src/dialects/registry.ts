@@ -1,6 +1,7 @@
 // Every dialect the server speaks. A new dialect adds its folder and one line here.
 
 import { anthropicMessagesRegistration } from './anthropic-messages/routes.js';
+import { azureVideoJobsRegistration } from './azure-video-jobs/routes.js';
 import { countTokensRoutes } from './bedrock/count-tokens.js';
 import { countConverseTokens } from './bedrock-converse/decode-request.js';
 import { bedrockConverse } from './bedrock-converse/index.js';
@@ -47,4 +48,5 @@ export const DIALECTS: DialectRegistration[] = [
   { routes: [], providerPaths: {}, infoRoutes: OLLAMA_EMBED_ROUTES },
   { routes: [], providerPaths: {}, infoRoutes: COHERE_EMBED_ROUTES },
   openaiVideosRegistration,
+  azureVideoJobsRegistration,
 ];
