@@ -14,6 +14,7 @@ import { cohereV2Registration } from './cohere-v2/routes.js';
 import type { DialectRegistration } from './dialect.js';
 import { geminiEmbedRegistration } from './gemini/embed-routes.js';
 import { geminiRegistration } from './gemini/routes.js';
+import { geminiVideoRegistration } from './gemini/video-routes.js';
 import { OLLAMA_EMBED_ROUTES } from './ollama/embed-routes.js';
 import { ollamaRegistration } from './ollama/routes.js';
 import { openaiChatRegistration } from './openai-chat/routes.js';
@@ -49,4 +50,5 @@ export const DIALECTS: DialectRegistration[] = [
   { routes: [], providerPaths: {}, infoRoutes: COHERE_EMBED_ROUTES },
   openaiVideosRegistration,
   azureVideoJobsRegistration,
+  geminiVideoRegistration,
 ];

@@ -27,3 +27,8 @@ export const OPENAI_THROWS_STREAM_ERROR_EVENTS = major(OPENAI_VERSION) >= 7;
 
 /** The Gemini API version @google/genai puts in its paths unless told: v1beta up to 2, v1 from 3. */
 export const GENAI_DEFAULT_API_VERSION = major(loadedVersion('@google/genai')) >= 3 ? 'v1' : 'v1beta';
+
+/** @google/genai 2 calls the Gemini API's Veo route from `generateVideos`; 3 keeps that method
+ * for Vertex AI and refuses it on the Gemini API before sending anything (polling and downloads
+ * still work there). */
+export const GENAI_GENERATES_VIDEOS_ON_GEMINI_API = major(loadedVersion('@google/genai')) < 3;
