@@ -77,6 +77,7 @@ test('a job is queued, then in progress with its percent, then completed, as the
     entries[0].request?.messages[0].parts[0].type === 'text' && entries[0].request.messages[0].parts[0].text,
     'a calico cat playing a piano',
   );
+  await session.verify();
 });
 
 test('the content: an MP4 of the job’s duration and size, a WebP thumbnail, a JPEG spritesheet [openai-videos.content.json +]', async () => {
@@ -332,4 +333,6 @@ test("a scripted error answers the create in OpenAI's shape and stores nothing [
   const entry = (await session.journal()).entries[0];
   assert.equal(entry.operation, 'openai.videos.create');
   assert.equal(entry.status, 429);
+  const report = await session.check();
+  assert.equal(report.ok, true, `a scripted error is the script, not a problem: ${report.report}`);
 });
