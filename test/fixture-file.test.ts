@@ -202,7 +202,7 @@ test('an empty YAML file is reported as such', () => {
         line: 1,
         column: 1,
         message:
-          'expected a fixture (an object with keys scenarios, session, embeddings, images, speech, transcriptions); found an empty document',
+          'expected a fixture (an object with keys scenarios, session, embeddings, images, speech, transcriptions, videos); found an empty document',
       },
     ]);
   }
@@ -345,7 +345,8 @@ const CASES: Case[] = [
     name: 'root not an object',
     text: '- a\n- b\n',
     path: '/',
-    message: /^expected a fixture \(an object with keys scenarios, session, embeddings, images, speech, transcriptions\); found a list$/,
+    message:
+      /^expected a fixture \(an object with keys scenarios, session, embeddings, images, speech, transcriptions, videos\); found a list$/,
     line: 1,
     schema: true,
   },

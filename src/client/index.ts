@@ -39,6 +39,9 @@ export interface UnderstudySession {
   push(): Promise<void>;
   load(fixture: Loadable, options?: { replace?: boolean }): Promise<void>;
   reset(options?: { scripts?: boolean }): Promise<void>;
+  /** Moves the session clock (seconds since the epoch) on by `seconds`, or to `{ set }`: video
+   * jobs progress with it. Resolves to the clock after. */
+  advanceClock(seconds: number | { set: number }): Promise<number>;
   journal(): Promise<JournalSnapshot>;
   /** The verification report, whether it passed or not. */
   check(expectations?: VerifyExpectations): Promise<VerifyReport>;
@@ -126,6 +129,14 @@ class LocalSession implements UnderstudySession {
   }
   async reset(options: { scripts?: boolean } = {}) {
     this.session.reset(options);
+  }
+  async advanceClock(seconds: number | { set: number }) {
+    const to = typeof seconds === 'number' ? this.session.clock + seconds : seconds.set;
+    if (!Number.isSafeInteger(to) || to < 0 || (typeof seconds === 'number' && seconds < 0)) {
+      throw new Error(`advanceClock(): expected an integer number of seconds >= 0, found ${JSON.stringify(seconds)}`);
+    }
+    this.session.clock = to;
+    return to;
   }
   async journal() {
     return this.session.journal.snapshot();
@@ -220,6 +231,11 @@ class RemoteSession implements UnderstudySession {
   }
   async reset(options: { scripts?: boolean } = {}) {
     await this.control.call('POST', `/sessions/${encodeURIComponent(this.id)}/reset`, options);
+  }
+  async advanceClock(seconds: number | { set: number }) {
+    const body = typeof seconds === 'number' ? { advance: seconds } : { set: seconds.set };
+    const answer = (await this.control.call('POST', `/sessions/${encodeURIComponent(this.id)}/clock`, body)) as { clock: number };
+    return answer.clock;
   }
   async journal() {
     return (await this.control.call('GET', `/sessions/${encodeURIComponent(this.id)}/journal`)) as JournalSnapshot;

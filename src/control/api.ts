@@ -151,6 +151,11 @@ const SESSION_FIELDS: Record<string, (v: unknown) => boolean> = {
   streamFlavour: (v) => v === 'plain' || v === 'azure',
   models: (v) => Array.isArray(v) && v.every((m) => typeof m === 'string' && m !== ''),
   chaos: (v) => chaosProblem(v) === undefined,
+  videoCapacity: (v) =>
+    typeof v === 'object' &&
+    v !== null &&
+    !Array.isArray(v) &&
+    Object.entries(v).every(([k, n]) => (k === 'maxJobs' || k === 'maxBytes') && Number.isSafeInteger(n) && (n as number) >= 0),
   fixture: () => true,
 };
 const SESSION_EXPECT: Record<string, string> = {
@@ -168,6 +173,7 @@ const SESSION_EXPECT: Record<string, string> = {
   chaos:
     'chaos options {status?, latencyMs?, jitterPct?, dropPct?, malformedPct?, trickleMs?, disconnectPct?, rateLimitAfter?, contentFilter?: [terms]}',
   promptCache: 'an object with integer minTokens (>= 0), granularity (>= 1) and maxPrefixes (>= 0)',
+  videoCapacity: 'an object with integer maxJobs (>= 0) and maxBytes (>= 0)',
 };
 
 const CHAOS_NUMBERS = ['status', 'latencyMs', 'jitterPct', 'dropPct', 'malformedPct', 'trickleMs', 'disconnectPct', 'rateLimitAfter'];
@@ -353,6 +359,7 @@ async function controlAnswer(server: ControlledServer, req: IncomingMessage, pat
         streamFlavour: body.streamFlavour as StreamFlavour | undefined,
         models: body.models as string[] | undefined,
         chaos: body.chaos as ChaosOptions | undefined,
+        videoCapacity: body.videoCapacity as { maxJobs?: number; maxBytes?: number } | undefined,
       });
     } catch (e) {
       fail(409, 'session_conflict', `${source}: ${(e as Error).message}`);
@@ -412,6 +419,20 @@ async function controlAnswer(server: ControlledServer, req: IncomingMessage, pat
       session.chaos = body as ChaosOptions;
       return reply(200, { chaos: session.chaos });
     }
+    case 'clock': {
+      if (method !== 'POST') fail(405, 'method_not_allowed', `${source}: use POST`);
+      const body = expectObject(await readJson(req, source), source);
+      const keys = Object.keys(body);
+      if (keys.length !== 1 || (keys[0] !== 'advance' && keys[0] !== 'set')) {
+        fail(400, 'invalid_body', `${source}: expected exactly one of "advance" (seconds to add) or "set" (seconds since the epoch)`);
+      }
+      const seconds = body[keys[0]];
+      if (!Number.isSafeInteger(seconds) || (seconds as number) < 0) {
+        fail(400, 'invalid_body', `${source}: /${keys[0]}: expected an integer number of seconds >= 0, found ${JSON.stringify(seconds)}`);
+      }
+      session.clock = keys[0] === 'set' ? (seconds as number) : session.clock + (seconds as number);
+      return reply(200, { clock: session.clock });
+    }
     case 'journal':
       if (method !== 'GET') fail(405, 'method_not_allowed', `${source}: use GET`);
       return reply(200, session.journal.snapshot());
@@ -424,6 +445,6 @@ async function controlAnswer(server: ControlledServer, req: IncomingMessage, pat
       return reply(200, verifySession(session, expectations));
     }
     default:
-      fail(404, 'not_found', `${source}: unknown control path; expected scripts, reset, journal or verify`);
+      fail(404, 'not_found', `${source}: unknown control path; expected scripts, reset, clock, chaos, journal or verify`);
   }
 }

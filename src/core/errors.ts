@@ -15,6 +15,8 @@ export type ErrorKind =
   | 'superseded'
   | 'scripted'
   | 'content_filter'
+  /** A bounded store is full (a session's video jobs). */
+  | 'capacity'
   | 'internal';
 
 export interface NeutralError {

@@ -7,6 +7,7 @@ import type { NeutralError } from '../core/errors.js';
 import type { AnswerAct, ChatRequest, EncodeContext, Pacing, ResolvedReply, StreamFlavour, Usage } from '../core/model.js';
 import type { ScriptedSpeech, ScriptedTranscript, SpeechAsk, TranscriptAsk } from '../core/scripted-audio.js';
 import type { ScriptedImage } from '../core/scripted-image.js';
+import type { VideoJobStore, VideoScript } from '../core/video-jobs.js';
 
 export interface EncodedBody {
   status: number;
@@ -99,6 +100,11 @@ export interface DialectState {
   scriptedSpeech?(ask: SpeechAsk): ScriptedSpeech | undefined;
   /** What the fixture scripts for a transcription's file (its `transcriptions` list). */
   scriptedTranscript?(ask: TranscriptAsk): ScriptedTranscript | undefined;
+  /** The session's video jobs (one store for every provider's video routes). */
+  videoJobs?(): VideoJobStore;
+  /** What the session's fixture scripts for a video job of this prompt (and model); undefined
+   * when none does and the job runs the default timeline. */
+  scriptedVideo?(prompt: string, model: string): VideoScript | undefined;
 }
 
 /** What the route and the HTTP request say besides the body. */
@@ -246,6 +252,9 @@ export interface InfoAnswer {
    * delay): what the request changes in the session (a stored job) belongs here, so that a request
    * that was not answered changes nothing. */
   onDelivered?(): void;
+  /** Runs instead when the answer did not reach the client (it left during the delay, or a fault
+   * cut the answer short): a place reserved for the answer's effect is given back here. */
+  onUndelivered?(): void;
   journal?: {
     /** The request in neutral form (embeddings: each input a user message). */
     request?: ChatRequest;

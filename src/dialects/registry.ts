@@ -1,6 +1,7 @@
 // Every dialect the server speaks. A new dialect adds its folder and one line here.
 
 import { anthropicMessagesRegistration } from './anthropic-messages/routes.js';
+import { azureVideoJobsRegistration } from './azure-video-jobs/routes.js';
 import { countTokensRoutes } from './bedrock/count-tokens.js';
 import { countConverseTokens } from './bedrock-converse/decode-request.js';
 import { bedrockConverse } from './bedrock-converse/index.js';
@@ -13,6 +14,7 @@ import { cohereV2Registration } from './cohere-v2/routes.js';
 import type { DialectRegistration } from './dialect.js';
 import { geminiEmbedRegistration } from './gemini/embed-routes.js';
 import { geminiRegistration } from './gemini/routes.js';
+import { geminiVideoRegistration } from './gemini/video-routes.js';
 import { OLLAMA_EMBED_ROUTES } from './ollama/embed-routes.js';
 import { ollamaRegistration } from './ollama/routes.js';
 import { openaiChatRegistration } from './openai-chat/routes.js';
@@ -22,6 +24,7 @@ import { openaiAudioRegistration } from './openai-audio/routes.js';
 import { hostRegistration } from './openai-hosts/host-dialect.js';
 import { OPENAI_HOSTS } from './openai-hosts/table.js';
 import { openaiResponsesRegistration } from './openai-responses/routes.js';
+import { openaiVideosRegistration } from './openai-videos/routes.js';
 import { SHARED_MODEL_ROUTES } from './shared-model-routes.js';
 
 export const DIALECTS: DialectRegistration[] = [
@@ -49,4 +52,7 @@ export const DIALECTS: DialectRegistration[] = [
   { routes: [], providerPaths: {}, infoRoutes: OLLAMA_EMBED_ROUTES },
   { routes: [], providerPaths: {}, infoRoutes: COHERE_EMBED_ROUTES },
   openaiImagesRegistration,
+  openaiVideosRegistration,
+  azureVideoJobsRegistration,
+  geminiVideoRegistration,
 ];

@@ -8,6 +8,7 @@ import { JSON_PATH_SEGMENT } from './json-path.js';
 import { sizeText } from './reply-limits.js';
 import { scriptedImageRule } from './fixture-rules-images.js';
 import { AUDIO_LISTS, AUDIO_RULES } from './fixture-rules-audio.js';
+import { scriptedVideoRule } from './fixture-rules-videos.js';
 
 export const TEXT_MODES = ['equals', 'contains', 'matches'] as const;
 export const ROLES = ['system', 'developer', 'user', 'assistant', 'tool'] as const;
@@ -150,9 +151,13 @@ export function scriptedVectorRule(entry: Obj, path: Path, ctx: RuleContext): vo
     );
 }
 
-/** A file with no scenarios is only a file of scripted vectors (or images). */
+/** A file with no scenarios is only a file of scripted vectors, images, audio or videos. */
 export function scenariosOrEmbeddings(root: Obj, _path: Path, ctx: RuleContext): void {
-  const scripted = Array.isArray(root.embeddings) || Array.isArray(root.images) || AUDIO_LISTS.some((list) => Array.isArray(root[list]));
+  const scripted =
+    Array.isArray(root.embeddings) ||
+    Array.isArray(root.images) ||
+    Array.isArray(root.videos) ||
+    AUDIO_LISTS.some((list) => Array.isArray(root[list]));
   if (Array.isArray(root.scenarios) && root.scenarios.length === 0 && !scripted) {
     ctx.report(['scenarios'], 'expected a list of scenarios with at least one entry; found an empty list');
   }
@@ -402,6 +407,7 @@ export const RULES_BY_NAME: Readonly<Record<string, Rule>> = {
   scenariosOrEmbeddings,
   scriptedVectorRule,
   scriptedImageRule,
+  scriptedVideoRule,
   scenarioRule,
   replyRule,
   textMatchRule,

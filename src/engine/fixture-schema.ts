@@ -13,6 +13,7 @@ import type * as Z from 'zod';
 import { describeAnswerParts } from './fixture-schema-answer.js';
 import { describeImageParts } from './fixture-schema-images.js';
 import { describeAudioParts } from './fixture-schema-audio.js';
+import { describeVideoParts } from './fixture-schema-videos.js';
 import { fixtureKit, rule } from './fixture-kit.js';
 import {
   jsonPathRule,
@@ -192,6 +193,7 @@ export function describeFixtureFormat(z: typeof Z) {
       error: (i) => `expected a string or an object with one of ${quoteList(TEXT_MODES)}; found ${found(i.input)}`,
     })
     .meta({ id: 'textMatchOrString', description: 'An exact string, or a text match object.' });
+  const { scriptedVideo, videoCapacity } = describeVideoParts(z, { textMatchOrString, error, fault });
 
   const messageToolCall = object(
     'a tool call',
@@ -453,6 +455,7 @@ export function describeFixtureFormat(z: typeof Z) {
         z.array(z.string().min(1)),
         "The session's model catalogue. When given, Ollama's /api/chat and /api/generate refuse any other model with Ollama's 404 (`model 'x' not found`), and /api/tags, /api/show and /api/ps answer from it (a name without a tag means `:latest`); OpenAI's own Chat Completions routes refuse any other model with OpenAI's 404 `model_not_found`. Loading a fixture with `models` replaces the catalogue for the requests after.",
       ).optional(),
+      videoCapacity: described(videoCapacity, "The session's budget for stored video jobs (docs/videos.md).").optional(),
     },
     { description: 'Options for the session these scenarios are loaded into.' },
   );
@@ -463,7 +466,7 @@ export function describeFixtureFormat(z: typeof Z) {
       {
         scenarios: described(
           list('a list of scenarios', scenario, false),
-          'The scenarios of this file. Names must be unique within the file. At least one, unless the file scripts `embeddings`, `images`, `speech` or `transcriptions`.',
+          'The scenarios of this file. Names must be unique within the file. At least one, unless the file scripts `embeddings`, `images`, `speech`, `transcriptions` or `videos`.',
         ),
         session: session.optional(),
         embeddings: described(
@@ -475,6 +478,10 @@ export function describeFixtureFormat(z: typeof Z) {
           'What image requests get for chosen prompts, the first whose `prompt` (and `model`, when given) matches winning; any other prompt gets the default picture. Loading a fixture with `images` replaces the list for the requests after (docs/images.md).',
         ).optional(),
         ...audio.lists,
+        videos: described(
+          list('a list of scripted videos', scriptedVideo, false),
+          'How video jobs made for chosen prompts run, the first whose `prompt` (and `model`, when given) matches winning; any other prompt gets a job that completes 10 seconds after it was made. Loading a fixture with `videos` replaces the list for the requests after (docs/videos.md).',
+        ).optional(),
         $schema: described(
           text('a schema reference (string)'),
           'The JSON Schema this file follows (for editors); ignored by Understudy.',
@@ -484,10 +491,16 @@ export function describeFixtureFormat(z: typeof Z) {
         title: 'Understudy fixture file',
         description:
           'Scripted scenarios for Understudy, the stand-in for LLM provider HTTP APIs. Each scenario is a graph of steps (or a queue of replies) that answers matching requests.',
-        // At least one scenario, unless the file scripts embedding vectors, images or audio (scenariosOrEmbeddings).
+        // At least one scenario, unless the file scripts embedding vectors, images, audio or videos (scenariosOrEmbeddings).
         if: {
           not: {
-            anyOf: [{ required: ['embeddings'] }, { required: ['images'] }, { required: ['speech'] }, { required: ['transcriptions'] }],
+            anyOf: [
+              { required: ['embeddings'] },
+              { required: ['images'] },
+              { required: ['speech'] },
+              { required: ['transcriptions'] },
+              { required: ['videos'] },
+            ],
           },
         },
         then: { properties: { scenarios: { type: 'array', minItems: 1 } } },
@@ -504,6 +517,8 @@ export function describeFixtureFormat(z: typeof Z) {
     scriptedImage,
     scriptedSpeech: audio.scriptedSpeech,
     scriptedTranscript: audio.scriptedTranscript,
+    scriptedVideo,
+    videoCapacity,
     scenario,
     step,
     when,

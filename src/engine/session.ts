@@ -15,6 +15,8 @@ import { NO_SCRIPTED_VECTORS, ScriptedVectors } from './scripted-vectors.js';
 import { NO_SCRIPTED_IMAGES, ScriptedImages } from './scripted-images.js';
 import type { ScriptedImage } from '../core/scripted-image.js';
 import { NO_SCRIPTED_AUDIO, type ScriptedAudio } from './scripted-audio.js';
+import { NO_SCRIPTED_VIDEOS, ScriptedVideos } from './scripted-videos.js';
+import { DEFAULT_VIDEO_CAPACITY, VideoJobStore, type VideoCapacity, type VideoScript } from '../core/video-jobs.js';
 import { ToolLedger } from './tool-ledger.js';
 import type { FallbackMode, FixtureSpec } from './spec.js';
 
@@ -48,6 +50,8 @@ export interface SessionOptions {
    * Anthropic Messages, Gemini) refuse any other model as their provider refuses a model it does
    * not have, and the model-list routes list these. */
   models?: readonly string[];
+  /** The budget of the session's stored video jobs (default 256 jobs, 64 MiB; docs/videos.md). */
+  videoCapacity?: Partial<VideoCapacity>;
 }
 
 export interface SessionInfo {
@@ -77,6 +81,11 @@ export class Session {
   images: ScriptedImages = NO_SCRIPTED_IMAGES;
   /** The fixture's scripted speech and transcriptions (its `speech`, `transcriptions` lists); kept by reset. */
   audio: ScriptedAudio = NO_SCRIPTED_AUDIO;
+  /** The fixture's scripted video jobs (its `videos` list); kept by reset, as scripts are. */
+  videos: ScriptedVideos = NO_SCRIPTED_VIDEOS;
+  /** The video jobs of every provider's routes, within the session's video capacity; emptied by
+   * reset, by a replacing load and by setting the capacity. */
+  readonly videoJobs: VideoJobStore;
   readonly journal: Journal;
   readonly promptCache: PromptCache;
   readonly toolLedger = new ToolLedger();
@@ -100,6 +109,8 @@ export class Session {
     scriptedImage: (prompt: string, model: string): ScriptedImage | undefined => this.images.imageOf(prompt, model),
     scriptedSpeech: (ask: SpeechAsk): ScriptedSpeech | undefined => this.audio.speechFor(ask),
     scriptedTranscript: (ask: TranscriptAsk): ScriptedTranscript | undefined => this.audio.transcriptFor(ask),
+    videoJobs: (): VideoJobStore => this.videoJobs,
+    scriptedVideo: (prompt: string, model: string): VideoScript | undefined => this.videos.scriptFor(prompt, model),
   };
   private readonly ids: IdSequence;
 
@@ -125,6 +136,11 @@ export class Session {
       (n) => this.requestIdOf(n),
     );
     this.promptCache = new PromptCache({ ...DEFAULT_PROMPT_CACHE, ...options.promptCache });
+    const videoIds = new IdSequence(idPrefix(`${this.seed}/videos`));
+    this.videoJobs = new VideoJobStore(
+      (api, n) => (api === 'gemini' ? videoIds.id(n).toLowerCase() : `${api === 'openai' ? 'video_' : 'task_'}${videoIds.id(n)}`),
+      { ...DEFAULT_VIDEO_CAPACITY, ...options.videoCapacity },
+    );
   }
 
   /** Compiles every scenario first, so a bad one leaves the session unchanged. */
@@ -133,6 +149,7 @@ export class Session {
     const embeddings = fixture.embeddings && new ScriptedVectors(fixture.embeddings);
     const images = fixture.images && new ScriptedImages(fixture.images);
     const audio = this.audio.loaded(fixture.speech, fixture.transcriptions, replace);
+    const videos = fixture.videos && new ScriptedVideos(fixture.videos);
     if (replace) {
       this.scripts = compiled;
       this.generation++;
@@ -149,6 +166,11 @@ export class Session {
     if (images) this.images = images;
     else if (replace) this.images = NO_SCRIPTED_IMAGES;
     this.audio = audio;
+    if (videos) this.videos = videos;
+    else if (replace) this.videos = NO_SCRIPTED_VIDEOS;
+    const capacity = fixture.session?.videoCapacity;
+    if (capacity) this.videoJobs.configure({ ...this.videoJobs.capacity, ...capacity });
+    else if (replace) this.videoJobs.clear();
   }
 
   /** Rewinds every cursor, clears the journal and the id counter; `scripts` also removes the scripts. */
@@ -158,11 +180,13 @@ export class Session {
       this.embeddings = NO_SCRIPTED_VECTORS;
       this.images = NO_SCRIPTED_IMAGES;
       this.audio = NO_SCRIPTED_AUDIO;
+      this.videos = NO_SCRIPTED_VIDEOS;
     } else for (const script of this.scripts) script.rewind();
     this.journal.clear();
     this.dialectStores.clear();
     this.promptCache.clear();
     this.toolLedger.clear();
+    this.videoJobs.clear();
     this.counter = 0;
     this.generation++;
   }

@@ -25,6 +25,8 @@ export type ScriptedVectorSpec = Described<'scriptedVector'>;
 export type ScriptedImageSpec = Described<'scriptedImage'>;
 export type ScriptedSpeechSpec = Described<'scriptedSpeech'>;
 export type ScriptedTranscriptSpec = Described<'scriptedTranscript'>;
+export type ScriptedVideoSpec = Described<'scriptedVideo'>;
+export type VideoCapacitySpec = Described<'videoCapacity'>;
 export type MessageSpec = Described<'message'>;
 /** A tool call in a history condition (a scripted reply's calls are core's ScriptedToolCall). */
 export type ToolCallSpec = Described<'messageToolCall'>;

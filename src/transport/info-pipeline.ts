@@ -150,6 +150,7 @@ export class InfoPipeline {
     if (delayMs <= 0) return write();
     void waitConnected(delayMs, res).then((connected) => {
       if (connected) return write();
+      answer.onUndelivered?.();
       if (entry) this.stages.outcomes.recordAborted(session, entry, LEFT_EARLY);
     });
   }
@@ -178,6 +179,7 @@ export class InfoPipeline {
   private settle(request: InfoRequest, answer: InfoAnswer, entry: JournalRecord | undefined, delivered: boolean): void {
     const { session } = request;
     if (delivered) answer.onDelivered?.();
+    else answer.onUndelivered?.();
     if (!entry) return;
     if (!delivered) return this.stages.outcomes.recordAborted(session, entry, LEFT_EARLY);
     const error = answer.journal?.error;

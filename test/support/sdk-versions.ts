@@ -30,3 +30,7 @@ export const GENAI_DEFAULT_API_VERSION = major(loadedVersion('@google/genai')) >
 
 /** ai 6's transcribe throws NoTranscriptGeneratedError for an empty text; ai 7 only for none. */
 export const AI_REFUSES_EMPTY_TRANSCRIPTS = major(loadedVersion('ai')) < 7;
+/** @google/genai 2 calls the Gemini API's Veo route from `generateVideos`; 3 keeps that method
+ * for Vertex AI and refuses it on the Gemini API before sending anything (polling and downloads
+ * still work there). */
+export const GENAI_GENERATES_VIDEOS_ON_GEMINI_API = major(loadedVersion('@google/genai')) < 3;

@@ -70,6 +70,8 @@ function details(error: NeutralError, status: string): unknown[] | undefined {
   }
   if (error.kind === 'no_match' || error.kind === 'exhausted' || error.kind === 'mismatch' || error.kind === 'superseded') {
     out.push({ '@type': 'type.googleapis.com/google.rpc.ErrorInfo', reason: error.code, domain: 'understudy' });
+  } else if (error.kind === 'capacity') {
+    out.push({ '@type': 'type.googleapis.com/google.rpc.ErrorInfo', reason: error.code, domain: 'understudy' });
   } else if (error.kind === 'scripted' && error.code !== null && error.code !== status) {
     out.push({ '@type': 'type.googleapis.com/google.rpc.ErrorInfo', reason: error.code, domain: 'generativelanguage.googleapis.com' });
   }
