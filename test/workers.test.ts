@@ -579,6 +579,37 @@ describe('serve --workers 2', { timeout: 60_000 }, () => {
     assert.equal((await pacing()).writes, 0);
   });
 
+  test('video jobs and image URLs live with the owner: made on one connection, read, listed and deleted on others', async () => {
+    const session = await remote.session('media-workers');
+    // A repeating script makes the session answerable on every worker (as in the embeddings test).
+    await session.load({ scenarios: [{ name: 'canned', exhausted: 'repeat_last', replies: [{ text: 'x' }] }] });
+    const sdks = Array.from({ length: 4 }, () => client(session.apiKey));
+    const made = await Promise.all(sdks.map((sdk, i) => sdk.videos.create({ model: 'sora-2', prompt: `a lighthouse ${i}` })));
+    for (const [i, sdk] of sdks.entries()) {
+      const job = await sdk.videos.retrieve(made[(i + 1) % 4].id);
+      assert.equal(job.id, made[(i + 1) % 4].id);
+    }
+    const listed = await sdks[2].videos.list({ limit: 10 });
+    assert.deepEqual(new Set(listed.data.map((v) => v.id)), new Set(made.map((v) => v.id)));
+    await session.advanceClock(60);
+    assert.equal((await sdks[3].videos.retrieve(made[0].id)).status, 'completed', 'the clock moved on every worker that asks');
+    await sdks[3].videos.delete(made[0].id);
+    assert.equal((await sdks[1].videos.list({ limit: 10 })).data.length, 3);
+    const image = await sdks[0].images.generate({ model: 'dall-e-3', prompt: 'a lighthouse', response_format: 'url' });
+    const url = image.data?.[0].url ?? '';
+    for (let i = 0; i < 4; i++) {
+      const agent = new Agent({ connections: 1 });
+      agents.push(agent);
+      const res = await undiciFetch(url, { dispatcher: agent, headers: { authorization: `Bearer ${session.apiKey}` } });
+      assert.equal(res.status, 200, `fetch ${i} of ${url}`);
+      assert.equal(res.headers.get('content-type'), 'image/png');
+      await res.arrayBuffer();
+    }
+    const { entries } = await journal('media-workers');
+    const workers = new Set(entries.filter((e) => /video|image/.test(e.operation ?? '')).map((e) => e.worker ?? 0));
+    assert.deepEqual(workers, new Set([0]), 'every media request was answered by the owner');
+  });
+
   test('a bad fixture file under --workers: the problem names the file and path, and every process exits 1', async () => {
     const bad = join(dir, 'bad.json');
     await writeFile(bad, JSON.stringify({ scenarios: [{ name: 'x' }] }));

@@ -44,6 +44,8 @@ function route(path: string, operation: 'generate' | 'edit', journalAs: string, 
     ...(operation === 'edit' && { bodyAs: 'bytes' as const }),
     answer: (ask: InfoAsk) => answerOpenAIImages(operation, host, ask),
     journalAs,
+    // A `url` answer keeps its bytes in the session's store, which its GET reads.
+    stateful: true,
   };
 }
 
@@ -76,6 +78,6 @@ export const openaiImagesRegistration: DialectRegistration = {
     ...operations('/openai/deployments/{deployment}', 'azure', AZURE_DEPLOYMENT, azureDialect),
     ...operations('/azure/openai/deployments/{deployment}', 'azure', AZURE_DEPLOYMENT, azureDialect),
     ...operations('/azure/openai/v1', 'azure-v1', AZURE_V1, azureDialect),
-    { method: 'GET', path: IMAGE_URL_PATH, dialect: openaiChat, answer: servedImage },
+    { method: 'GET', path: IMAGE_URL_PATH, dialect: openaiChat, answer: servedImage, stateful: true },
   ],
 };
