@@ -11,6 +11,7 @@ import type { JournalCounters, JournalRecord } from '../engine/journal.js';
 import type { Registry } from '../engine/registry.js';
 import type { Session } from '../engine/session.js';
 import { NO_SCRIPTED_VECTORS, ScriptedVectors } from '../engine/scripted-vectors.js';
+import { NO_SCRIPTED_AUDIO, ScriptedAudio } from '../engine/scripted-audio.js';
 import { countInputTokens } from '../core/tokens.js';
 import { pacingSnapshot, resetPacingStats } from '../transport/scheduler.js';
 import type { EdgeSide } from '../transport/cluster-side.js';
@@ -109,6 +110,7 @@ export class EdgeLink implements EdgeSide {
         if (d.scenarios?.length) session.load({ scenarios: d.scenarios });
       }
       session.embeddings = d.embeddings ? new ScriptedVectors(d.embeddings) : NO_SCRIPTED_VECTORS;
+      session.audio = d.speech || d.transcriptions ? new ScriptedAudio(d.speech ?? [], d.transcriptions ?? []) : NO_SCRIPTED_AUDIO;
       if (d.local) this.local.set(session, d.generation);
       else this.local.delete(session);
       // Deltas are counted from here: what the replica held before belongs to no batch.

@@ -4,7 +4,7 @@
 import type { Pacing, StreamFlavour } from '../core/model.js';
 import type { PromptCacheOptions } from '../core/prompt-cache.js';
 import type { LatenessSnapshot } from '../transport/lateness.js';
-import type { FallbackMode, ScenarioSpec, ScriptedVectorSpec } from '../engine/spec.js';
+import type { FallbackMode, ScenarioSpec, ScriptedSpeechSpec, ScriptedTranscriptSpec, ScriptedVectorSpec } from '../engine/spec.js';
 
 /** A session as the owner describes it to edge workers. */
 export interface SessionDescriptor {
@@ -28,6 +28,9 @@ export interface SessionDescriptor {
   scenarios?: ScenarioSpec[];
   /** The session's scripted embedding vectors: every replica answers embeddings itself. */
   embeddings?: readonly ScriptedVectorSpec[];
+  /** The session's scripted audio (`speech`, `transcriptions`): every replica answers audio itself. */
+  speech?: readonly ScriptedSpeechSpec[];
+  transcriptions?: readonly ScriptedTranscriptSpec[];
 }
 
 export type ToPrimary =

@@ -39,6 +39,8 @@ export function describeSession(session: Session): SessionDescriptor {
     promptCache: session.promptCache.options,
     ...(local && { scenarios: session.scripts.map((s) => s.spec) }),
     ...(session.embeddings.specs.length > 0 && { embeddings: session.embeddings.specs }),
+    ...(session.audio.speechSpecs.length > 0 && { speech: session.audio.speechSpecs }),
+    ...(session.audio.transcriptSpecs.length > 0 && { transcriptions: session.audio.transcriptSpecs }),
   };
 }
 
@@ -53,6 +55,7 @@ interface Published {
   streamFlavour: string;
   models: readonly string[] | undefined;
   embeddings: unknown;
+  audio: unknown;
 }
 
 /** The owner's view of what edges know, to publish only sessions that changed. */
@@ -76,7 +79,8 @@ export class PublishedSessions {
         last.chaos === session.chaos &&
         last.streamFlavour === session.streamFlavour &&
         last.models === session.models &&
-        last.embeddings === session.embeddings
+        last.embeddings === session.embeddings &&
+        last.audio === session.audio
       )
         continue;
       this.published.set(session.id, {
@@ -89,6 +93,7 @@ export class PublishedSessions {
         streamFlavour: session.streamFlavour,
         models: session.models,
         embeddings: session.embeddings,
+        audio: session.audio,
       });
       out.push(describeSession(session));
     }
