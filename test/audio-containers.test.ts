@@ -1,7 +1,8 @@
 // The silent audio Understudy answers, checked below what music-metadata checks: every Ogg page's
 // CRC and granule position, every FLAC frame's CRC-8 and CRC-16, every ADTS and MPEG header's
 // fields — with CRCs written here from their definitions and held to the published check values,
-// not taken from the encoders. Durations are open-ended, so fast-check picks them.
+// not taken from the encoders; and the subtitles made from any text parse back to it. Durations
+// and texts are open-ended, so fast-check picks them.
 
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
@@ -13,8 +14,9 @@ import { flacSilence } from '../src/dialects/audio-kit/flac.js';
 import { mp3Silence } from '../src/dialects/audio-kit/mp3.js';
 import { oggOpusSilence } from '../src/dialects/audio-kit/ogg-opus.js';
 import { readingSeconds } from '../src/dialects/audio-kit/speech-audio.js';
+import { derivedSegments, srtOf, vttOf, wordsOf } from '../src/dialects/audio-kit/transcript.js';
 import { wavSilence } from '../src/dialects/audio-kit/wav.js';
-import { audioFormat } from './support/audio-checks.js';
+import { audioFormat, parseSrt, parseVtt } from './support/audio-checks.js';
 
 /** A CRC without reflection or final xor, bit by bit. */
 function crc(bytes: Uint8Array, width: number, poly: number): number {
@@ -150,6 +152,11 @@ test('ADTS and MPEG headers: AAC LC at 24 kHz mono, frame lengths as written; MP
   }
 });
 
+test('the reading time is bounded: five minutes at most, whatever the input and speed', () => {
+  assert.equal(readingSeconds('a '.repeat(2048), 0.25), 300);
+  assert.equal(readingSeconds(''), 0.5);
+});
+
 test('WAV duration follows the reading time, whatever the text', async () => {
   await fc.assert(
     fc.asyncProperty(
@@ -158,9 +165,49 @@ test('WAV duration follows the reading time, whatever the text', async () => {
       async (words, speed) => {
         const s = readingSeconds(words.join(' '), speed);
         const format = await audioFormat(wavSilence(Math.round(s * 24_000), 24_000), 'audio/wav');
-        assert.ok(Math.abs((format.duration ?? 0) - Math.max(0.5, words.length / 2.5 / speed)) < 1e-4);
+        assert.ok(Math.abs((format.duration ?? 0) - Math.min(300, Math.max(0.5, words.length / 2.5 / speed))) < 1e-4);
       },
     ),
     { numRuns: 30 },
+  );
+});
+
+test('derived segments of any text make SubRip and WebVTT that parse back to the sentences, in order, ending at the duration', () => {
+  const sentence = fc
+    .array(fc.stringMatching(/^[A-Za-z0-9',]{1,10}$/), { minLength: 1, maxLength: 12 })
+    .chain((words) => fc.constantFrom('.', '!', '?').map((end) => `${words.join(' ')}${end}`));
+  fc.assert(
+    fc.property(
+      fc.array(sentence, { minLength: 1, maxLength: 8 }),
+      fc.double({ min: 0.5, max: 7200, noNaN: true }),
+      (sentences, duration) => {
+        const segments = derivedSegments(sentences.join(' '), duration);
+        const srt = parseSrt(srtOf(segments));
+        const vtt = parseVtt(vttOf(segments));
+        assert.deepEqual(
+          srt.map((cue) => cue.text),
+          sentences,
+        );
+        assert.deepEqual(
+          vtt.map((cue) => cue.text),
+          sentences,
+        );
+        assert.deepEqual(
+          srt.map((cue) => cue.index),
+          sentences.map((_, i) => i + 1),
+        );
+        for (const cues of [srt, vtt]) {
+          assert.equal(cues[0].start, 0);
+          cues.forEach((cue, i) => {
+            assert.ok(cue.start <= cue.end, `cue ${i} ends after it starts`);
+            if (i > 0) assert.equal(cue.start, cues[i - 1].end, 'cues follow on');
+          });
+          assert.ok(Math.abs(cues[cues.length - 1].end - duration) <= 0.0011, 'the last cue ends at the duration');
+        }
+        const words = wordsOf(segments);
+        assert.equal(words.length, sentences.join(' ').split(' ').length);
+      },
+    ),
+    { numRuns: 100 },
   );
 });

@@ -7,7 +7,7 @@
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 
-import OpenAI from 'openai';
+import OpenAI, { toFile } from 'openai';
 
 import { startUnderstudy, type Understudy, type UnderstudySession } from '../src/client/index.js';
 import { assertDuration, audioFormat, SPEECH_MIME, sseData } from './support/audio-checks.js';
@@ -230,4 +230,23 @@ test('sse is refused for tts-1; a scripted in-stream error ends the stream with 
   assert.equal(events.length, 2);
   assert.equal(events[0].type, 'speech.audio.delta');
   assert.deepEqual((events[1] as { error: { message: string } }).error.message, 'synthesis failed');
+});
+
+test("a strict model catalogue refuses other models with OpenAI's 404 on speech and transcriptions", async () => {
+  const session = await mock.session('speech-catalogue');
+  await session.load({ scenarios: [], session: { models: ['tts-1', 'whisper-1'] }, speech: [] });
+  const openai = clientOf(session);
+  assert.equal((await openai.audio.speech.create({ model: 'tts-1', input: 'fine', voice: 'alloy' })).status, 200);
+  const speech = await refusal(openai.audio.speech.create({ model: 'tts-2', input: 'no', voice: 'alloy' }));
+  assert.ok(speech instanceof OpenAI.NotFoundError);
+  assert.equal(speech.code, 'model_not_found');
+  const transcript = await refusal(
+    openai.audio.transcriptions.create({ file: await toFile(Buffer.from('a'), 'a.wav'), model: 'gpt-4o-transcribe' }),
+  );
+  assert.ok(transcript instanceof OpenAI.NotFoundError);
+  const { entries } = await session.journal();
+  assert.deepEqual(
+    entries.map((e) => e.status),
+    [200, 404, 404],
+  );
 });

@@ -198,6 +198,12 @@ test("malformed uploads get OpenAI's 400, journalled as invalid [openai-audio.tr
     [form({ model: 'whisper-1' }), undefined, /Missing required parameter: 'file'/, 'file'],
     [form({ file: audio }), undefined, /Missing required parameter: 'model'/, 'model'],
     [
+      '--nope\r\n\r\n',
+      'multipart/form-data; boundary=other',
+      /Could not parse the multipart form: the body is not a multipart\/form-data body of the boundary/,
+      null,
+    ],
+    [
       JSON.stringify({ model: 'whisper-1' }),
       'application/json',
       /Invalid Content-Type header \(application\/json\), expected multipart\/form-data/,

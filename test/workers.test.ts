@@ -11,7 +11,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Ollama } from 'ollama';
-import OpenAI from 'openai';
+import OpenAI, { toFile } from 'openai';
 import { Agent, fetch as undiciFetch } from 'undici';
 
 import { connectUnderstudy } from '../src/index.js';
@@ -177,6 +177,44 @@ describe('serve --workers 2', { timeout: 60_000 }, () => {
     const { entries, counters } = await journal('image-workers');
     assert.equal(counters.requests, 20);
     assert.ok(entries.every((e) => e.operation === 'openai.images.generate' && e.status === 200));
+  });
+
+  test('scripted speech and transcripts are answered by edge workers too, each request journalled once', async () => {
+    const session = await remote.session('audio-workers');
+    await session.load({
+      scenarios: [{ name: 'canned', exhausted: 'repeat_last', replies: [{ text: 'x' }] }],
+      speech: [{ input: 'pinned', audio: Buffer.from('scripted bytes').toString('base64') }],
+      transcriptions: [{ fileName: 'memo.wav', text: 'Scripted on every worker.' }],
+    });
+    // A client per request, so that requests arrive on connections the workers share out.
+    const speak = async () =>
+      Buffer.from(
+        await (await client(session.apiKey).audio.speech.create({ model: 'tts-1', input: 'pinned', voice: 'alloy' })).arrayBuffer(),
+      ).toString();
+    const hear = async () =>
+      (await client(session.apiKey).audio.transcriptions.create({ file: await toFile(Buffer.from('a'), 'memo.wav'), model: 'whisper-1' }))
+        .text;
+    let sent = 0;
+    for (let round = 0; round < 10; round++) {
+      const [speech, transcripts] = await Promise.all([Promise.all([0, 1, 2, 3].map(speak)), Promise.all([0, 1, 2, 3].map(hear))]);
+      sent += 8;
+      assert.deepEqual([...new Set(speech)], ['scripted bytes']);
+      assert.deepEqual([...new Set(transcripts)], ['Scripted on every worker.']);
+      const answeredBy = new Set((await journal('audio-workers')).entries.map((e) => `${e.operation} ${e.worker}`));
+      if (answeredBy.has('openai.audio.speech 1') && answeredBy.has('openai.audio.transcriptions 1')) break;
+    }
+    const { entries, counters } = await journal('audio-workers');
+    assert.ok(
+      entries.some((e) => e.worker === 1 && e.operation === 'openai.audio.speech'),
+      'an edge answered speech',
+    );
+    assert.ok(
+      entries.some((e) => e.worker === 1 && e.operation === 'openai.audio.transcriptions'),
+      'an edge answered a transcription',
+    );
+    assert.equal(counters.requests, sent);
+    assert.equal(entries.length, sent);
+    assert.ok(entries.every((e) => e.operation?.startsWith('openai.audio.') && e.status === 200));
   });
 
   test('a queue in a named session is consumed exactly once across workers: 5 steps, 30 parallel requests', async () => {

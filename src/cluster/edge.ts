@@ -12,6 +12,7 @@ import type { Registry } from '../engine/registry.js';
 import type { Session } from '../engine/session.js';
 import { NO_SCRIPTED_VECTORS, ScriptedVectors } from '../engine/scripted-vectors.js';
 import { NO_SCRIPTED_IMAGES, ScriptedImages } from '../engine/scripted-images.js';
+import { NO_SCRIPTED_AUDIO, ScriptedAudio } from '../engine/scripted-audio.js';
 import { countInputTokens } from '../core/tokens.js';
 import { pacingSnapshot, resetPacingStats } from '../transport/scheduler.js';
 import type { EdgeSide } from '../transport/cluster-side.js';
@@ -111,6 +112,7 @@ export class EdgeLink implements EdgeSide {
       }
       session.embeddings = d.embeddings ? new ScriptedVectors(d.embeddings) : NO_SCRIPTED_VECTORS;
       session.images = d.images ? new ScriptedImages(d.images) : NO_SCRIPTED_IMAGES;
+      session.audio = d.speech || d.transcriptions ? new ScriptedAudio(d.speech ?? [], d.transcriptions ?? []) : NO_SCRIPTED_AUDIO;
       if (d.local) this.local.set(session, d.generation);
       else this.local.delete(session);
       // Deltas are counted from here: what the replica held before belongs to no batch.

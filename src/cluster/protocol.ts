@@ -4,7 +4,14 @@
 import type { Pacing, StreamFlavour } from '../core/model.js';
 import type { PromptCacheOptions } from '../core/prompt-cache.js';
 import type { LatenessSnapshot } from '../transport/lateness.js';
-import type { FallbackMode, ScenarioSpec, ScriptedImageSpec, ScriptedVectorSpec } from '../engine/spec.js';
+import type {
+  FallbackMode,
+  ScenarioSpec,
+  ScriptedImageSpec,
+  ScriptedSpeechSpec,
+  ScriptedTranscriptSpec,
+  ScriptedVectorSpec,
+} from '../engine/spec.js';
 
 /** A session as the owner describes it to edge workers. */
 export interface SessionDescriptor {
@@ -30,6 +37,9 @@ export interface SessionDescriptor {
   embeddings?: readonly ScriptedVectorSpec[];
   /** The session's scripted images: every replica answers images itself. */
   images?: readonly ScriptedImageSpec[];
+  /** The session's scripted audio (`speech`, `transcriptions`): every replica answers audio itself. */
+  speech?: readonly ScriptedSpeechSpec[];
+  transcriptions?: readonly ScriptedTranscriptSpec[];
 }
 
 export type ToPrimary =

@@ -40,6 +40,8 @@ export function describeSession(session: Session): SessionDescriptor {
     ...(local && { scenarios: session.scripts.map((s) => s.spec) }),
     ...(session.embeddings.specs.length > 0 && { embeddings: session.embeddings.specs }),
     ...(session.images.specs.length > 0 && { images: session.images.specs }),
+    ...(session.audio.speechSpecs.length > 0 && { speech: session.audio.speechSpecs }),
+    ...(session.audio.transcriptSpecs.length > 0 && { transcriptions: session.audio.transcriptSpecs }),
   };
 }
 
@@ -55,6 +57,7 @@ interface Published {
   models: readonly string[] | undefined;
   embeddings: unknown;
   images: unknown;
+  audio: unknown;
 }
 
 /** The owner's view of what edges know, to publish only sessions that changed. */
@@ -79,7 +82,8 @@ export class PublishedSessions {
         last.streamFlavour === session.streamFlavour &&
         last.models === session.models &&
         last.embeddings === session.embeddings &&
-        last.images === session.images
+        last.images === session.images &&
+        last.audio === session.audio
       )
         continue;
       this.published.set(session.id, {
@@ -93,6 +97,7 @@ export class PublishedSessions {
         models: session.models,
         embeddings: session.embeddings,
         images: session.images,
+        audio: session.audio,
       });
       out.push(describeSession(session));
     }

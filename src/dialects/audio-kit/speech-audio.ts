@@ -12,6 +12,8 @@ import { pcmSilence, wavSilence } from './wav.js';
 export const WORDS_PER_SECOND = 2.5;
 /** The shortest answer, for an input of one short word. */
 const MIN_SECONDS = 0.5;
+/** The longest: bounds the bytes one answer holds (a WAV at 48 kHz is under 29 MB). */
+export const MAX_SECONDS = 300;
 /** The rate OpenAI's speech audio is sampled at. */
 export const SPEECH_RATE = 24_000;
 
@@ -38,7 +40,7 @@ export function wordCount(text: string): number {
   return text.split(/\s+/).filter((word) => word !== '').length;
 }
 
-/** Seconds the text takes to read at `speed` (1 = normal), never under half a second. */
+/** Seconds the text takes to read at `speed` (1 = normal), from half a second to five minutes. */
 export function readingSeconds(text: string, speed = 1): number {
-  return Math.max(MIN_SECONDS, wordCount(text) / WORDS_PER_SECOND / speed);
+  return Math.min(MAX_SECONDS, Math.max(MIN_SECONDS, wordCount(text) / WORDS_PER_SECOND / speed));
 }

@@ -136,6 +136,8 @@ export async function decodeTranscriptionForm(
 ): Promise<TranscriptionRequest> {
   const fields = await readForm(bytes ?? new Uint8Array(), contentType);
   if (typeof fields === 'string') {
+    if (contentType !== undefined && /^multipart\/form-data\s*;/i.test(contentType))
+      fail(`Could not parse the multipart form: ${fields}.`, null);
     fail(`Invalid Content-Type header (${contentType ?? 'none'}), expected multipart/form-data: ${fields}.`, null);
   }
   const known = task === 'translate' ? TRANSLATION_FIELDS : TRANSCRIPTION_FIELDS;
