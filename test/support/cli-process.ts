@@ -69,6 +69,8 @@ export function runCli(cli: Cli, args: string[], options: { closeStdout?: boolea
 export interface Served {
   url: string;
   banner: string;
+  /** The server process's id (its memory is read from /proc/{pid}). */
+  pid: number;
   stop(): Promise<Run>;
 }
 
@@ -99,6 +101,7 @@ export async function serveCli(cli: Cli, args: string[]): Promise<Served> {
   return {
     url,
     banner: stdout,
+    pid: child.pid as number,
     async stop() {
       if (child.exitCode === null && child.signalCode === null) child.kill('SIGTERM');
       const timer = setTimeout(() => child.kill('SIGKILL'), 10_000);
