@@ -32,6 +32,7 @@ function answerOf(spec: ScriptedImageSpec): ScriptedImage {
   return {
     ...(data && kind && { bytes: { data, kind } }),
     ...(spec.revisedPrompt !== undefined && { revisedPrompt: spec.revisedPrompt }),
+    ...(spec.file !== undefined && spec.b64 === undefined && { unreadFile: spec.file }),
     ...(spec.error && { error: errorOf(spec.error) }),
     ...(spec.delayMs !== undefined && { delayMs: spec.delayMs }),
     ...(spec.fault && { fault: spec.fault }),

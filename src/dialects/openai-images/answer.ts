@@ -131,6 +131,14 @@ export async function answerOpenAIImages(operation: 'generate' | 'edit', host: I
   if (missing) return refuse(missing, request);
   const scripted = ask.state.scriptedImage?.(request.prompt, request.model);
   if (scripted?.error) return refuse(scripted.error, request, scripted);
+  if (scripted?.unreadFile !== undefined) {
+    const unread = understudyConflict(
+      'mismatch',
+      'fixture_mismatch',
+      `the scripted image for prompt ${JSON.stringify(request.prompt.slice(0, 80))} names file ${JSON.stringify(scripted.unreadFile)}, which is read only when a fixture file is loaded (loadFixtureFile, understudy serve --fixtures); send its bytes as b64.`,
+    );
+    return refuse(unread, request, scripted);
+  }
   const unanswerable = formatProblem(request, scripted);
   if (unanswerable) return refuse(unanswerable, request, scripted);
 
