@@ -21,6 +21,7 @@ function errorOf(e: NonNullable<ScriptedImageSpec['error']>): NeutralError {
     type: e.type,
     message: e.message,
     headers: e.headers,
+    ...(e.inStream && { inStream: true }),
     ...(e.extra && { extra: e.extra }),
   };
 }

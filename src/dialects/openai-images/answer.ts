@@ -15,7 +15,7 @@ import { decodeImageEdit } from './decode-edit.js';
 import { decodeImageGeneration } from './decode-generate.js';
 import type { ImageRequest } from './image-options.js';
 import { outputTokensOf, type ImageFamily } from './models.js';
-import { imageStream, type StreamedImage } from './stream.js';
+import { imageStream, imageStreamError, type StreamedImage } from './stream.js';
 
 export interface ImagesHost {
   encodeError(error: NeutralError): EncodedBody;
@@ -130,6 +130,17 @@ export async function answerOpenAIImages(operation: 'generate' | 'edit', host: I
   const missing = host.catalogue ? notInCatalogue(request.model, ask) : undefined;
   if (missing) return refuse(missing, request);
   const scripted = ask.state.scriptedImage?.(request.prompt, request.model);
+  if (scripted?.error && request.stream && scripted.error.inStream) {
+    // Answered 200, then the error event alone, as a stream that fails before its first image.
+    return {
+      status: 200,
+      headers: { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' },
+      body: '',
+      events: [imageStreamError(scripted.error)],
+      ...(scripted.delayMs !== undefined && { act: { delayMs: scripted.delayMs } }),
+      journal: { error: scripted.error, request: journalRequest(request.model, request.prompt) },
+    };
+  }
   if (scripted?.error) return refuse(scripted.error, request, scripted);
   if (scripted?.unreadFile !== undefined) {
     const unread = understudyConflict(
