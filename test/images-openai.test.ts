@@ -126,6 +126,14 @@ test('a URL answer is gone after reset, and an unknown image is a 404 [openai-im
   const body = (await gone.json()) as { error: { code: string; message: string } };
   assert.equal(body.error.code, 'image_not_found');
   assert.match(body.error.message, /keeps no image "img-000001\.png"/);
+
+  // An answer delivered after a reset that came during its delay keeps nothing in the new store.
+  await session.load({ scenarios: [], images: [{ prompt: 'slow lighthouse', delayMs: 400 }] });
+  const pending = openai.images.generate({ prompt: 'slow lighthouse', size: '256x256' });
+  await new Promise((resolve) => setTimeout(resolve, 100));
+  await session.reset();
+  const late = (await pending).data?.[0].url ?? '';
+  assert.equal((await fetch(late, { signal: AbortSignal.timeout(10_000) })).status, 404);
 });
 
 test('images.edit with a real file (multipart): the edited image, usage counting the input image, journalled as an edit [openai-images.edit.multipart +]', async () => {

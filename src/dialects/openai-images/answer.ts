@@ -154,8 +154,10 @@ export async function answerOpenAIImages(operation: 'generate' | 'edit', host: I
   if (unanswerable) return refuse(unanswerable, request, scripted);
 
   const seed = `${request.model}\n${operation}\n${request.prompt}`;
+  // Scripted bytes are every image of the answer, partial ones too (a partial image of another
+  // kind would carry the wrong output_format).
   const picture = (index: number, partial = false) =>
-    scripted?.bytes && !partial
+    scripted?.bytes
       ? scripted.bytes.data
       : defaultPicture({ seed, index, width: request.width, height: request.height, transparent: request.transparent, partial });
   const kind = scripted?.bytes?.kind ?? 'png';
@@ -195,12 +197,13 @@ export async function answerOpenAIImages(operation: 'generate' | 'edit', host: I
 
   const revised = request.family === 'dall-e-3' ? (scripted?.revisedPrompt ?? request.prompt) : scripted?.revisedPrompt;
   const kept: { name: string; bytes: Buffer }[] = [];
+  // The store of the session as it is now: an answer delivered after a reset keeps nothing.
+  const urls = request.responseFormat === 'url' ? imageUrlsOf(ask.state) : undefined;
   const data = [];
   for (let i = 0; i < request.n; i++) {
     const bytes = picture(i);
     const item: Record<string, string> = {};
-    if (request.responseFormat === 'url') {
-      const urls = imageUrlsOf(ask.state);
+    if (urls) {
       const name = urls.name(kind === 'jpeg' ? 'jpg' : kind);
       kept.push({ name, bytes });
       item.url = urlBase(ask) + name;
@@ -215,8 +218,7 @@ export async function answerOpenAIImages(operation: 'generate' | 'edit', host: I
     act,
     onDelivered: kept.length
       ? () => {
-          const urls = imageUrlsOf(ask.state);
-          for (const { name, bytes } of kept) urls.keep(name, { bytes, contentType: CONTENT_TYPES[kind] });
+          for (const { name, bytes } of kept) urls?.keep(name, { bytes, contentType: CONTENT_TYPES[kind] });
         }
       : undefined,
     journal,
