@@ -269,3 +269,13 @@ test('a JSON edit refused: no images, a reference with both keys, dall-e-2', asy
   assert.equal((await post({ prompt: 'x', images: [{ image_url: 'https://a/b.png', file_id: 'file-1' }] })).param, 'images[0]');
   assert.equal((await post({ prompt: 'x', model: 'dall-e-2', images: [{ file_id: 'file-1' }] })).param, 'model');
 });
+
+test("a session model catalogue: another image model is OpenAI's 404 model_not_found on OpenAI's routes", async () => {
+  const session = await mock.session('images-catalogue');
+  await session.load({ scenarios: [], images: [], session: { models: ['gpt-image-1'] } });
+  const openai = clientOf(session);
+  assertPngSize((await openai.images.generate({ model: 'gpt-image-1', prompt: 'x' })).data?.[0].b64_json, 1024, 1024);
+  const missing = await refusal(openai.images.generate({ model: 'dall-e-3', prompt: 'x' }));
+  assert.ok(missing instanceof OpenAI.NotFoundError, String(missing));
+  assert.equal(missing.code, 'model_not_found');
+});
