@@ -63,11 +63,11 @@ test('a streamed generation: indexed partial images, then the completed image wi
 
   const { entries } = await session.journal();
   assert.deepEqual(
-    entries.map((e) => [e.operation, e.status, e.usage?.outputTokens]),
+    entries.map((e) => [e.operation, e.status, e.usage?.outputTokens, e.request?.stream]),
     [
-      ['openai.images.generate', 200, 1584],
-      ['openai.images.generate', 200, 1584],
-      ['openai.images.generate', 200, 1056],
+      ['openai.images.generate', 200, 1584, true],
+      ['openai.images.generate', 200, 1584, false],
+      ['openai.images.generate', 200, 1056, true],
     ],
   );
   await session.verify();

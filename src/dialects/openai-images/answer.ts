@@ -34,7 +34,8 @@ export interface ImagesHost {
 const INPUT_IMAGE_TOKENS = 256;
 const CONTENT_TYPES = { png: 'image/png', jpeg: 'image/jpeg', webp: 'image/webp' } as const;
 
-function journalRequest(model: string, prompt: string): ChatRequest {
+/** The request as the journal keeps it: the prompt as one user message (and whether it streamed). */
+function journalRequest({ model, prompt, stream }: ImageRequest): ChatRequest {
   return {
     model,
     messages: [{ role: 'user', parts: [{ type: 'text', text: prompt }] }],
@@ -42,7 +43,7 @@ function journalRequest(model: string, prompt: string): ChatRequest {
     toolChoice: { type: 'none' },
     parallelToolCalls: false,
     output: { type: 'text' },
-    stream: false,
+    stream,
     streamUsage: false,
     promptCaching: 'none',
   };
@@ -121,7 +122,7 @@ export async function answerOpenAIImages(operation: 'generate' | 'edit', host: I
   const refuse = (error: NeutralError, request?: ImageRequest, scripted?: ScriptedImage): InfoAnswer => ({
     ...host.encodeError(error),
     ...(scripted?.delayMs !== undefined && { act: { delayMs: scripted.delayMs } }),
-    journal: { error, ...(request && { request: journalRequest(request.model, request.prompt) }) },
+    journal: { error, ...(request && { request: journalRequest(request) }) },
   });
   const early = host.before?.(ask);
   if (early) return refuse(early);
@@ -138,7 +139,7 @@ export async function answerOpenAIImages(operation: 'generate' | 'edit', host: I
       body: '',
       events: [imageStreamError(scripted.error)],
       ...(scripted.delayMs !== undefined && { act: { delayMs: scripted.delayMs } }),
-      journal: { error: scripted.error, request: journalRequest(request.model, request.prompt) },
+      journal: { error: scripted.error, request: journalRequest(request) },
     };
   }
   if (scripted?.error) return refuse(scripted.error, request, scripted);
@@ -163,7 +164,7 @@ export async function answerOpenAIImages(operation: 'generate' | 'edit', host: I
   const kind = scripted?.bytes?.kind ?? 'png';
   const gpt = request.family === 'gpt-image';
   const usage = gpt ? usageOf(request) : undefined;
-  const journal = { request: journalRequest(request.model, request.prompt), ...(usage && { usage: usage.neutral }) };
+  const journal = { request: journalRequest(request), ...(usage && { usage: usage.neutral }) };
   const act = { ...(scripted?.delayMs !== undefined && { delayMs: scripted.delayMs }), ...(scripted?.fault && { fault: scripted.fault }) };
   const echo = gpt
     ? {
