@@ -1,6 +1,6 @@
 // Derives the structural facts of OpenAI's published OpenAPI document (openai/openai-openapi, MIT
 // licensed, Copyright (c) OpenAI) that test/openapi-conformance.test.ts checks Understudy against:
-// the schemas reachable from Chat Completions, Responses and Embeddings (request, response, stream
+// the schemas reachable from Chat Completions, Responses, Embeddings and Images (request, response, stream
 // event) and the error body, with types, required members, enums, ranges, lengths, formats,
 // patterns, defaults, nullability and composition kept, and every piece of prose (descriptions,
 // titles, examples, x-oaiMeta and the other x- extensions, discriminator hints) left out. A keyword
@@ -34,6 +34,12 @@ const ROOTS = {
   'responses.event': 'ResponseStreamEvent',
   'embeddings.request': 'CreateEmbeddingRequest',
   'embeddings.response': 'CreateEmbeddingResponse',
+  'images.generate.request': 'CreateImageRequest',
+  'images.edit.request': 'CreateImageEditRequest',
+  'images.edit.json-request': 'EditImageBodyJsonParam',
+  'images.response': 'ImagesResponse',
+  'images.generate.event': 'ImageGenStreamEvent',
+  'images.edit.event': 'ImageEditStreamEvent',
   error: 'ErrorResponse',
 };
 

@@ -5,7 +5,7 @@
 
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { readdirSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import Anthropic from '@anthropic-ai/sdk';
 import { BedrockRuntimeClient, ConverseCommand, type Message, type Tool } from '@aws-sdk/client-bedrock-runtime';
 import { GoogleGenAI } from '@google/genai';
@@ -277,4 +277,20 @@ test('examples/presets.yaml: a weather preset round and a read_file failure, mat
       },
     ],
   });
+});
+
+test('images.yaml: the logo prompt gets the PNG file beside it, dall-e-3 a revised prompt, a weapons prompt the safety refusal', async () => {
+  const session = await sessionWith('images.yaml');
+  const client = openai(session);
+  const logo = await client.images.generate({ model: 'gpt-image-1', prompt: 'Our company logo, flat' });
+  assert.deepEqual(Buffer.from(logo.data?.[0].b64_json ?? '', 'base64'), readFileSync(`${ROOT}/examples/images/logo.png`));
+  const lighthouse = await client.images.generate({ model: 'dall-e-3', prompt: 'a lighthouse', response_format: 'b64_json' });
+  assert.equal(lighthouse.data?.[0].revised_prompt, 'A lighthouse on a rocky cliff at dusk, painted in oils');
+  const refused = await client.images.generate({ model: 'gpt-image-1', prompt: 'Draw some Weapons' }).then(
+    () => undefined,
+    (error: unknown) => error,
+  );
+  assert.ok(refused instanceof OpenAI.BadRequestError && refused.code === 'content_policy_violation', String(refused));
+  const other = await client.images.generate({ model: 'gpt-image-1', prompt: 'a cat', size: '1024x1536' });
+  assert.ok(other.data?.[0].b64_json && other.size === '1024x1536');
 });

@@ -7,6 +7,7 @@
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 
+import { createAzure } from '@ai-sdk/azure';
 import { createOpenAI } from '@ai-sdk/openai';
 import { APICallError, generateImage } from 'ai';
 
@@ -108,4 +109,46 @@ test('generateImage refused: a size the model does not take, a scripted error, a
     entries.map((e) => e.status),
     [400, 400, 499],
   );
+});
+
+const azureImageModel = (session: UnderstudySession, deployment: string) =>
+  createAzure({ baseURL: mock.url('azure-v1'), apiKey: session.apiKey }).image(deployment);
+
+test('generateImage with @ai-sdk/azure: a deployment of any name, answered as a GPT image model on the v1 route [aisdk-azure.images.json +]', async () => {
+  const session = await mock.session('aisdk-azure-images');
+  const answer = await generateImage({
+    model: azureImageModel(session, 'my-image-deployment'),
+    prompt: 'a fjord',
+    size: '1024x1536',
+    ...timed(),
+  });
+  assertPngSize(answer.images[0].uint8Array, 1024, 1536);
+  assert.ok((answer.usage.outputTokens ?? 0) > 0);
+  const { entries } = await session.journal();
+  assert.deepEqual(
+    entries.map((e) => [e.operation, e.route, e.request?.model]),
+    [['azure-v1.images.generate', 'POST /azure/openai/v1/images/generations', 'my-image-deployment']],
+  );
+});
+
+test("generateImage with @ai-sdk/azure refused: a size no GPT image model takes, Azure's scripted error [aisdk-azure.images.json -]", async () => {
+  const session = await mock.session('aisdk-azure-images-refused');
+  const size = await failure(
+    generateImage({ model: azureImageModel(session, 'my-image-deployment'), prompt: 'x', size: '512x512', ...timed() }),
+  );
+  assert.ok(APICallError.isInstance(size), String(size));
+  assert.equal(size.statusCode, 400);
+  await session.load({ scenarios: [], images: [{ prompt: 'quota', error: { status: 429, message: 'Quota exceeded.', code: '429' } }] });
+  const quota = await failure(generateImage({ model: azureImageModel(session, 'my-image-deployment'), prompt: 'quota', ...timed() }));
+  assert.ok(APICallError.isInstance(quota), String(quota));
+  assert.equal(quota.statusCode, 429);
+  // A url answer is still refused for a GPT image deployment: only b64_json is taken.
+  const response = await fetch(`${mock.url('azure-v1')}/images/generations`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', 'api-key': session.apiKey },
+    body: JSON.stringify({ model: 'my-image-deployment', prompt: 'x', response_format: 'url' }),
+    signal: AbortSignal.timeout(10_000),
+  });
+  assert.equal(response.status, 400);
+  assert.equal(((await response.json()) as { error: { param: string } }).error.param, 'response_format');
 });

@@ -55,6 +55,11 @@ test('AzureOpenAI images: the deployment is the model (a GPT image model), gener
       ['azure-v1.images.generate', 'POST /azure/openai/v1/images/generations', 200, 'gpt-image-1'],
     ],
   );
+  // The deployment's name says no family: the body's dall-e-3 does (a URL and a revised prompt).
+  const dalle = await azure.images.generate({ model: 'dall-e-3', prompt: 'a harbour at dawn' });
+  assert.equal(dalle.data?.[0].revised_prompt, 'a harbour at dawn');
+  const served = await fetch(dalle.data?.[0].url ?? '', { signal: AbortSignal.timeout(10_000) });
+  assertPngSize(new Uint8Array(await served.arrayBuffer()), 1024, 1024);
   await session.verify();
 });
 

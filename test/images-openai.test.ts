@@ -126,6 +126,14 @@ test('a URL answer is gone after reset, and an unknown image is a 404 [openai-im
   const body = (await gone.json()) as { error: { code: string; message: string } };
   assert.equal(body.error.code, 'image_not_found');
   assert.match(body.error.message, /keeps no image "img-000001\.png"/);
+
+  // An answer delivered after a reset that came during its delay keeps nothing in the new store.
+  await session.load({ scenarios: [], images: [{ prompt: 'slow lighthouse', delayMs: 400 }] });
+  const pending = openai.images.generate({ prompt: 'slow lighthouse', size: '256x256' });
+  await new Promise((resolve) => setTimeout(resolve, 100));
+  await session.reset();
+  const late = (await pending).data?.[0].url ?? '';
+  assert.equal((await fetch(late, { signal: AbortSignal.timeout(10_000) })).status, 404);
 });
 
 test('images.edit with a real file (multipart): the edited image, usage counting the input image, journalled as an edit [openai-images.edit.multipart +]', async () => {
@@ -260,4 +268,14 @@ test('a JSON edit refused: no images, a reference with both keys, dall-e-2', asy
   assert.equal((await post({ prompt: 'x', images: [] })).code, 'empty_array');
   assert.equal((await post({ prompt: 'x', images: [{ image_url: 'https://a/b.png', file_id: 'file-1' }] })).param, 'images[0]');
   assert.equal((await post({ prompt: 'x', model: 'dall-e-2', images: [{ file_id: 'file-1' }] })).param, 'model');
+});
+
+test("a session model catalogue: another image model is OpenAI's 404 model_not_found on OpenAI's routes", async () => {
+  const session = await mock.session('images-catalogue');
+  await session.load({ scenarios: [], images: [], session: { models: ['gpt-image-1'] } });
+  const openai = clientOf(session);
+  assertPngSize((await openai.images.generate({ model: 'gpt-image-1', prompt: 'x' })).data?.[0].b64_json, 1024, 1024);
+  const missing = await refusal(openai.images.generate({ model: 'dall-e-3', prompt: 'x' }));
+  assert.ok(missing instanceof OpenAI.NotFoundError, String(missing));
+  assert.equal(missing.code, 'model_not_found');
 });

@@ -67,6 +67,17 @@ test('scripted bytes come back exactly, as base64 and from a URL; a revised prom
   const jpeg = await openai.images.generate({ model: 'gpt-image-1', prompt: 'photo', output_format: 'jpeg' });
   assert.deepEqual(Buffer.from(jpeg.data?.[0].b64_json ?? '', 'base64'), JPEG_BYTES);
   assert.equal(jpeg.output_format, 'jpeg');
+  // Streamed, every event (the partial images too) carries the scripted bytes, never a PNG.
+  const streamed = await openai.images.generate({
+    model: 'gpt-image-1',
+    prompt: 'photo',
+    output_format: 'jpeg',
+    stream: true,
+    partial_images: 2,
+  });
+  const events: string[] = [];
+  for await (const event of streamed) events.push(event.b64_json);
+  assert.deepEqual(events, Array(3).fill(JPEG_BYTES.toString('base64')));
   const url = await openai.images.generate({ model: 'dall-e-2', prompt: 'photo' });
   const jpegServed = await fetch(url.data?.[0].url ?? '', { signal: AbortSignal.timeout(10_000) });
   assert.equal(jpegServed.headers.get('content-type'), 'image/jpeg');

@@ -63,11 +63,11 @@ test('a streamed generation: indexed partial images, then the completed image wi
 
   const { entries } = await session.journal();
   assert.deepEqual(
-    entries.map((e) => [e.operation, e.status, e.usage?.outputTokens]),
+    entries.map((e) => [e.operation, e.status, e.usage?.outputTokens, e.request?.stream]),
     [
-      ['openai.images.generate', 200, 1584],
-      ['openai.images.generate', 200, 1584],
-      ['openai.images.generate', 200, 1056],
+      ['openai.images.generate', 200, 1584, true],
+      ['openai.images.generate', 200, 1584, false],
+      ['openai.images.generate', 200, 1056, true],
     ],
   );
   await session.verify();
@@ -98,6 +98,39 @@ test('a stream is for GPT image models only; a scripted error fault part-way is 
   assert.deepEqual(seen, ['image_generation.partial_image']);
   assert.ok(failure instanceof OpenAI.APIError, String(failure));
   assert.match(failure.message, /The image broke\./);
+});
+
+test('a scripted error with inStream: a stream answers 200 and then the error event; without a stream, the HTTP error', async () => {
+  const session = await mock.session('stream-in-stream-error');
+  await session.load({
+    scenarios: [],
+    images: [{ prompt: 'fails inside', error: { status: 500, code: 'server_error', message: 'The generator fell over.', inStream: true } }],
+  });
+  const openai = clientOf(session);
+  const stream = await openai.images.generate({ model: 'gpt-image-1', prompt: 'fails inside', stream: true, partial_images: 2 });
+  const seen: string[] = [];
+  const failure = await (async () => {
+    for await (const event of stream) seen.push(event.type);
+  })().then(
+    () => undefined,
+    (error: unknown) => error,
+  );
+  assert.deepEqual(seen, []);
+  assert.ok(failure instanceof OpenAI.APIError, String(failure));
+  assert.match(failure.message, /The generator fell over\./);
+  const plain = await openai.images.generate({ model: 'gpt-image-1', prompt: 'fails inside' }).then(
+    () => undefined,
+    (error: unknown) => error,
+  );
+  assert.ok(plain instanceof OpenAI.InternalServerError, String(plain));
+  const { entries } = await session.journal();
+  assert.deepEqual(
+    entries.map((e) => [e.status, e.error?.code]),
+    [
+      [500, 'server_error'],
+      [500, 'server_error'],
+    ],
+  );
 });
 
 test('a streamed edit: image_edit.partial_image, then image_edit.completed [openai-images.edit.stream +]', async () => {

@@ -10,6 +10,8 @@ export interface ScriptedImage {
   /** The image's bytes and their kind, when the entry scripts bytes (else the default picture). */
   bytes?: { data: Buffer; kind: ImageKind };
   revisedPrompt?: string;
+  /** The entry's `file`, when the entry came to the session unread (not from a fixture file). */
+  unreadFile?: string;
   /** The provider error answered instead of an image. */
   error?: NeutralError;
   delayMs?: number;

@@ -9,6 +9,7 @@ import { extname } from 'node:path';
 import type { Document, LineCounter } from 'yaml';
 import type * as YamlModule from 'yaml';
 import { checkFixture } from './fixture-check.js';
+import { withImageFiles } from './fixture-image-files.js';
 import { jsonSyntaxError } from './fixture-json-syntax.js';
 import { fixtureExpectation } from './fixture-plan.js';
 import { pointer, type Path } from './fixture-words.js';
@@ -70,7 +71,7 @@ export async function loadFixtureFile(path: string, limits?: Partial<ReplyLimits
             : (err.message ?? String(error));
     return { ok: false, problems: [{ file: path, path: '(file)', message: `expected a readable fixture file; ${reason}` }] };
   }
-  return parseFixtureText(text, path, limits);
+  return withImageFiles(parseFixtureText(text, path, limits), path);
 }
 
 /** One line per problem: `file:line:col  /path  message` (line:col omitted when unknown). */

@@ -9,8 +9,10 @@ const BASE64 = /^[A-Za-z0-9+/]*={0,2}$/;
 /** An entry answers an error or an image, not both; scripted bytes are base64 of a PNG, JPEG or
  * WebP image. */
 export function scriptedImageRule(entry: Obj, path: Path, ctx: RuleContext): void {
+  if (has(entry, 'b64') && has(entry, 'file'))
+    ctx.report([...path, 'file'], 'expected either "b64" or "file" in a scripted image, not both; found both');
   if (has(entry, 'error')) {
-    for (const key of ['b64', 'revisedPrompt'])
+    for (const key of ['b64', 'file', 'revisedPrompt'])
       if (has(entry, key)) ctx.report([...path, key], `expected either "error" or "${key}" in a scripted image, not both; found both`);
   }
   const b64 = entry.b64;

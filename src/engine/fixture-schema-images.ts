@@ -33,6 +33,10 @@ export function describeImageParts<M extends Z.ZodType, E extends Z.ZodType, F e
           text('base64 image bytes (a string)'),
           'The image answered, as base64 (PNG, JPEG or WebP bytes; every image of the answer gets these bytes). Without it, Understudy draws its default PNG of the requested size.',
         ).optional(),
+        file: described(
+          text('a file path (a string)'),
+          'Instead of `b64`: a file holding the image (PNG, JPEG or WebP), relative to the fixture file; read when the fixture file is loaded (`loadFixtureFile`, `understudy serve --fixtures`, `understudy validate`).',
+        ).optional(),
         revisedPrompt: described(
           text('a revised prompt (a string)'),
           '`revised_prompt` of each image (dall-e-3 answers carry one; it defaults to the prompt).',
@@ -44,7 +48,7 @@ export function describeImageParts<M extends Z.ZodType, E extends Z.ZodType, F e
       {
         id: 'scriptedImage',
         description: 'What an image request gets for a prompt that matches: the default picture, scripted bytes, or an error.',
-        not: { required: ['error', 'b64'] },
+        allOf: [{ not: { required: ['error', 'b64'] } }, { not: { required: ['error', 'file'] } }, { not: { required: ['b64', 'file'] } }],
       },
     ),
     scriptedImageRule,

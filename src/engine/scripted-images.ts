@@ -21,6 +21,7 @@ function errorOf(e: NonNullable<ScriptedImageSpec['error']>): NeutralError {
     type: e.type,
     message: e.message,
     headers: e.headers,
+    ...(e.inStream && { inStream: true }),
     ...(e.extra && { extra: e.extra }),
   };
 }
@@ -32,6 +33,7 @@ function answerOf(spec: ScriptedImageSpec): ScriptedImage {
   return {
     ...(data && kind && { bytes: { data, kind } }),
     ...(spec.revisedPrompt !== undefined && { revisedPrompt: spec.revisedPrompt }),
+    ...(spec.file !== undefined && spec.b64 === undefined && { unreadFile: spec.file }),
     ...(spec.error && { error: errorOf(spec.error) }),
     ...(spec.delayMs !== undefined && { delayMs: spec.delayMs }),
     ...(spec.fault && { fault: spec.fault }),

@@ -15,7 +15,7 @@ import { decodeImageEdit } from './decode-edit.js';
 import { decodeImageGeneration } from './decode-generate.js';
 import type { ImageRequest } from './image-options.js';
 import { outputTokensOf, type ImageFamily } from './models.js';
-import { imageStream, type StreamedImage } from './stream.js';
+import { imageStream, imageStreamError, type StreamedImage } from './stream.js';
 
 export interface ImagesHost {
   encodeError(error: NeutralError): EncodedBody;
@@ -34,7 +34,8 @@ export interface ImagesHost {
 const INPUT_IMAGE_TOKENS = 256;
 const CONTENT_TYPES = { png: 'image/png', jpeg: 'image/jpeg', webp: 'image/webp' } as const;
 
-function journalRequest(model: string, prompt: string): ChatRequest {
+/** The request as the journal keeps it: the prompt as one user message (and whether it streamed). */
+function journalRequest({ model, prompt, stream }: ImageRequest): ChatRequest {
   return {
     model,
     messages: [{ role: 'user', parts: [{ type: 'text', text: prompt }] }],
@@ -42,7 +43,7 @@ function journalRequest(model: string, prompt: string): ChatRequest {
     toolChoice: { type: 'none' },
     parallelToolCalls: false,
     output: { type: 'text' },
-    stream: false,
+    stream,
     streamUsage: false,
     promptCaching: 'none',
   };
@@ -121,7 +122,7 @@ export async function answerOpenAIImages(operation: 'generate' | 'edit', host: I
   const refuse = (error: NeutralError, request?: ImageRequest, scripted?: ScriptedImage): InfoAnswer => ({
     ...host.encodeError(error),
     ...(scripted?.delayMs !== undefined && { act: { delayMs: scripted.delayMs } }),
-    journal: { error, ...(request && { request: journalRequest(request.model, request.prompt) }) },
+    journal: { error, ...(request && { request: journalRequest(request) }) },
   });
   const early = host.before?.(ask);
   if (early) return refuse(early);
@@ -130,19 +131,40 @@ export async function answerOpenAIImages(operation: 'generate' | 'edit', host: I
   const missing = host.catalogue ? notInCatalogue(request.model, ask) : undefined;
   if (missing) return refuse(missing, request);
   const scripted = ask.state.scriptedImage?.(request.prompt, request.model);
+  if (scripted?.error && request.stream && scripted.error.inStream) {
+    // Answered 200, then the error event alone, as a stream that fails before its first image.
+    return {
+      status: 200,
+      headers: { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' },
+      body: '',
+      events: [imageStreamError(scripted.error)],
+      ...(scripted.delayMs !== undefined && { act: { delayMs: scripted.delayMs } }),
+      journal: { error: scripted.error, request: journalRequest(request) },
+    };
+  }
   if (scripted?.error) return refuse(scripted.error, request, scripted);
+  if (scripted?.unreadFile !== undefined) {
+    const unread = understudyConflict(
+      'mismatch',
+      'fixture_mismatch',
+      `the scripted image for prompt ${JSON.stringify(request.prompt.slice(0, 80))} names file ${JSON.stringify(scripted.unreadFile)}, which is read only when a fixture file is loaded (loadFixtureFile, understudy serve --fixtures); send its bytes as b64.`,
+    );
+    return refuse(unread, request, scripted);
+  }
   const unanswerable = formatProblem(request, scripted);
   if (unanswerable) return refuse(unanswerable, request, scripted);
 
   const seed = `${request.model}\n${operation}\n${request.prompt}`;
+  // Scripted bytes are every image of the answer, partial ones too (a partial image of another
+  // kind would carry the wrong output_format).
   const picture = (index: number, partial = false) =>
-    scripted?.bytes && !partial
+    scripted?.bytes
       ? scripted.bytes.data
       : defaultPicture({ seed, index, width: request.width, height: request.height, transparent: request.transparent, partial });
   const kind = scripted?.bytes?.kind ?? 'png';
   const gpt = request.family === 'gpt-image';
   const usage = gpt ? usageOf(request) : undefined;
-  const journal = { request: journalRequest(request.model, request.prompt), ...(usage && { usage: usage.neutral }) };
+  const journal = { request: journalRequest(request), ...(usage && { usage: usage.neutral }) };
   const act = { ...(scripted?.delayMs !== undefined && { delayMs: scripted.delayMs }), ...(scripted?.fault && { fault: scripted.fault }) };
   const echo = gpt
     ? {
@@ -176,12 +198,13 @@ export async function answerOpenAIImages(operation: 'generate' | 'edit', host: I
 
   const revised = request.family === 'dall-e-3' ? (scripted?.revisedPrompt ?? request.prompt) : scripted?.revisedPrompt;
   const kept: { name: string; bytes: Buffer }[] = [];
+  // The store of the session as it is now: an answer delivered after a reset keeps nothing.
+  const urls = request.responseFormat === 'url' ? imageUrlsOf(ask.state) : undefined;
   const data = [];
   for (let i = 0; i < request.n; i++) {
     const bytes = picture(i);
     const item: Record<string, string> = {};
-    if (request.responseFormat === 'url') {
-      const urls = imageUrlsOf(ask.state);
+    if (urls) {
       const name = urls.name(kind === 'jpeg' ? 'jpg' : kind);
       kept.push({ name, bytes });
       item.url = urlBase(ask) + name;
@@ -196,8 +219,7 @@ export async function answerOpenAIImages(operation: 'generate' | 'edit', host: I
     act,
     onDelivered: kept.length
       ? () => {
-          const urls = imageUrlsOf(ask.state);
-          for (const { name, bytes } of kept) urls.keep(name, { bytes, contentType: CONTENT_TYPES[kind] });
+          for (const { name, bytes } of kept) urls?.keep(name, { bytes, contentType: CONTENT_TYPES[kind] });
         }
       : undefined,
     journal,

@@ -121,7 +121,10 @@ export function readImageOptions(
   const { family } = request;
   if (request.prompt.length > rules.maxPrompt) strict.expectLength(request.prompt, 'prompt', { min: 1, max: rules.maxPrompt });
   if (!rules.gptMembers) for (const name of GPT_IMAGE_MEMBERS) if (setsMember(o, name)) unknownParameter(name);
-  if (!rules.responseFormat && given(o.response_format)) unknownParameter('response_format');
+  // A GPT image model under a name of no family (an Azure deployment) takes `b64_json`: the AI
+  // SDK asks for it for every model whose name does not say it is a GPT image model.
+  const namedFreely = familyOf(request.model) === undefined && o.response_format === 'b64_json';
+  if (!rules.responseFormat && given(o.response_format) && !namedFreely) unknownParameter('response_format');
   if (given(o.style) && family !== 'dall-e-3') unknownParameter('style');
   const n = given(o.n) ? read.integer(o.n, 'n', { min: 1, max: rules.maxImages }) : 1;
   const { width, height, size } = sizeOf(o.size, rules, family);

@@ -45,14 +45,13 @@ export function imageStream(
       frame(`${prefix}.completed`, { b64_json: image.final.toString('base64'), created_at: ctx.createdAt, ...ctx.echo, usage: ctx.usage }),
     );
   }
-  const e = ctx.faultError;
-  const errorEvent = frame('error', {
-    error: {
-      type: e?.type ?? 'server_error',
-      code: e?.code ?? 'server_error',
-      message: e?.message ?? 'Internal error',
-      param: null,
-    },
-  });
+  const errorEvent = imageStreamError(ctx.faultError);
   return { events, errorEvent };
+}
+
+/** OpenAI's in-stream `error` event (the openai SDK throws it as an APIError). */
+export function imageStreamError(e: { type?: string; code?: string | null; message?: string } | undefined): string {
+  return frame('error', {
+    error: { type: e?.type ?? 'server_error', code: e?.code ?? 'server_error', message: e?.message ?? 'Internal error', param: null },
+  });
 }
