@@ -208,7 +208,9 @@ export interface InfoRouteSpec {
   answer(ask: InfoAsk): InfoAnswer | Promise<InfoAnswer>;
   /** Set for an operation the journal records (embeddings, images, audio, videos): each request
    * becomes an entry with this operation id and what the answer's `journal` says. */
-  journalAs?: string;
+  journalAs?: string; /** Set for a route that reads or changes state kept in the session (video jobs): under
+   * `serve --workers`, an edge hands it to the owner, where that state lives. */
+  ownerState?: true;
 }
 
 /** How an info answer goes out, as a fixture scripted it for the request. */

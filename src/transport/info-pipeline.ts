@@ -13,6 +13,7 @@ import type { Outcomes } from './outcomes.js';
 import { writePlanned } from './paced-writer.js';
 import { LEFT_EARLY, seedOf, waitConnected } from './provider-exchange.js';
 import type { RoutedRequest } from './provider-pipeline.js';
+import type { EdgeSide } from './cluster-side.js';
 import { sessionRefusal } from './session-refusal.js';
 
 /** The query of a URL without one (shared: it is never written to). */
@@ -37,6 +38,8 @@ export class InfoPipeline {
       stalledReaderMs: number | undefined;
       internalError: (req: IncomingMessage, res: ServerResponse, error: unknown, requestId: string) => void;
       routeLabel: (method: string, path: string) => string;
+      /** Under --workers, on an edge: the owner answers routes with `ownerState`. */
+      edge?: EdgeSide;
     },
   ) {}
 
@@ -48,6 +51,7 @@ export class InfoPipeline {
       this.stages.outcomes.sendError(res, info.dialect, refused, requestId);
       return;
     }
+    if (info.ownerState && this.stages.edge) return this.stages.edge.forward(req, res);
     const live = session as Session;
     const params = 'notFound' in routed.route ? routed.route.params : undefined;
     const query = routed.queryText ? new URLSearchParams(routed.queryText) : NO_QUERY;

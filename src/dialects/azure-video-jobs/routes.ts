@@ -168,7 +168,7 @@ function content(variant: 'video' | 'thumbnail'): (ask: InfoAsk) => InfoAnswer {
 const azureDialect = hostRegistration(azure).routes[0].dialect;
 
 function route(method: InfoRouteSpec['method'], path: string, name: string, answer: (ask: InfoAsk) => InfoAnswer): InfoRouteSpec {
-  return { method, path: `${BASE}${path}`, dialect: azureDialect, answer, journalAs: `azure.video.${name}` };
+  return { method, path: `${BASE}${path}`, dialect: azureDialect, answer, journalAs: `azure.video.${name}`, ownerState: true };
 }
 
 export const azureVideoJobsRegistration: DialectRegistration = {

@@ -104,6 +104,7 @@ function routes(prefix: string): InfoRouteSpec[] {
       dialect: gemini,
       answer: start,
       journalAs: 'gemini.predictLongRunning',
+      ownerState: true,
     },
     {
       method: 'GET',
@@ -111,6 +112,7 @@ function routes(prefix: string): InfoRouteSpec[] {
       dialect: gemini,
       answer: poll,
       journalAs: 'gemini.operations.get',
+      ownerState: true,
     },
     {
       method: 'GET',
@@ -118,6 +120,7 @@ function routes(prefix: string): InfoRouteSpec[] {
       dialect: gemini,
       answer: download,
       journalAs: 'gemini.files.download',
+      ownerState: true,
     },
   ];
 }

@@ -30,6 +30,7 @@ function routes(base: string, operation: string, host: VideosHost, dialect = ope
     dialect,
     answer: (ask) => answer(host, ask),
     journalAs: `${operation}.${name}`,
+    ownerState: true,
     ...(bodyAs && { bodyAs }),
   });
   return [
