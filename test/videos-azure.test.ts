@@ -165,6 +165,10 @@ test('Azure video generation jobs: the 400s for a size Azure does not make, n_se
   const early = await jobs(session, 'GET', `/gen_${job.id.slice(5)}_0/content/video`);
   assert.equal(early.status, 404);
   assert.deepEqual(Object.keys(early.body.error).sort(), ['code', 'message']);
+  await session.load({ scenarios: [], videos: [{ prompt: 'cut', download: { fault: { kind: 'close', afterBytes: 64 } } }] });
+  const cut = (await jobs(session, 'POST', '/jobs', { model: 'sora', prompt: 'cut', width: 480, height: 480 })).body;
+  await session.advanceClock(10);
+  await assert.rejects(jobs(session, 'GET', `/gen_${cut.id.slice(5)}_0/content/video`), 'the download breaks off');
 });
 
 test("the capacity budget on Azure's jobs: fill to the job bound, 409, delete, the next id as if nothing failed, reset empties [azure-videos.capacity.json +]", async () => {

@@ -138,6 +138,10 @@ test('a scripted failure is the done operation’s error; a scripted create erro
     videos: [
       { prompt: 'blocked', outcome: 'failed', failure: { code: 'SAFETY', message: 'The prompt was blocked.' } },
       { prompt: 'busy', error: { status: 429, message: 'Resource has been exhausted', code: 'RESOURCE_EXHAUSTED' } },
+      {
+        prompt: 'no file',
+        download: { error: { status: 403, message: 'The caller does not have permission', code: 'PERMISSION_DENIED' } },
+      },
     ],
   });
   const ai = geminiClient(mock, session);
@@ -150,6 +154,13 @@ test('a scripted failure is the done operation’s error; a scripted create erro
   const busy = await refusal(generateVideos(ai, session.apiKey, { model: MODEL, source: { prompt: 'busy' } }));
   assert.equal(busy.status, 429);
   assert.match(busy.message, /RESOURCE_EXHAUSTED/);
+  let denied = await generateVideos(ai, session.apiKey, { model: MODEL, source: { prompt: 'no file' } });
+  await session.advanceClock(10);
+  denied = await ai.operations.getVideosOperation({ operation: denied });
+  const video = denied.response?.generatedVideos?.[0];
+  assert.ok(video, 'the operation is done');
+  const forbidden = await refusal(ai.files.download({ file: video, downloadPath: join(dir, 'denied.mp4') }));
+  assert.equal(forbidden.status, 403);
 });
 
 test('the capacity budget: a full store answers Google’s 409 with reason video_capacity_exceeded; it is shared with OpenAI’s routes [gemini.videos.json +]', async () => {

@@ -8,7 +8,7 @@ import { isNeutralError, type NeutralError } from '../../core/errors.js';
 import { videoStateAt, type VideoJob } from '../../core/video-jobs.js';
 import type { DialectRegistration, InfoAnswer, InfoAsk, InfoRouteSpec } from '../dialect.js';
 import { refusalOr } from '../wire-kit/wire-error.js';
-import { contentOf } from '../videos-kit/content.js';
+import { downloadAnswer } from '../videos-kit/content.js';
 import { createdAnswer, newJob, promptRequest, storeOf } from '../videos-kit/new-job.js';
 import { encodeGeminiError } from './errors.js';
 import { gemini } from './index.js';
@@ -92,8 +92,7 @@ function download(ask: InfoAsk): InfoAnswer {
   if (ask.query?.get('alt') !== 'media') {
     return refused({ kind: 'invalid_request', status: 400, code: 'INVALID_ARGUMENT', message: 'Downloads need ?alt=media.', param: 'alt' });
   }
-  const { bytes, contentType } = contentOf(job, 'video');
-  return { status: 200, headers: { 'content-type': contentType }, body: bytes };
+  return downloadAnswer(job, 'video', encodeGeminiError);
 }
 
 function routes(prefix: string): InfoRouteSpec[] {

@@ -54,6 +54,7 @@ export function newJob(ask: InfoAsk, api: VideoApi, spec: JobAsk): NewJob {
     height: spec.height,
     timeline: script?.timeline ?? DEFAULT_VIDEO_TIMELINE,
     ...(content && { content }),
+    ...(script?.download && { download: script.download }),
     payloadBytes,
     ...(spec.remixedFrom !== undefined && { remixedFrom: spec.remixedFrom }),
     ...(spec.variants !== undefined && { variants: spec.variants }),
