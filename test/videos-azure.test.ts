@@ -206,6 +206,17 @@ test("the capacity budget through Azure's v1 videos and the SDK: the byte bound,
   await session.advanceClock(10);
   await openai.videos.delete(first.id);
   await openai.videos.create({ prompt: 'b', input_reference: await file(500) });
+  // A create cut short by a scripted fault stores nothing, on either Azure API.
+  const cut = await mock.session('azure-cap-fault', { videoCapacity: { maxJobs: 1 } });
+  await cut.load({ scenarios: [], videos: [{ prompt: 'cut', fault: { kind: 'reset', afterBytes: 5 } }] });
+  await assert.rejects(jobs(cut, 'POST', '/jobs', { model: 'sora', prompt: 'cut', width: 480, height: 480 }));
+  await assert.rejects(v1(cut).videos.create({ prompt: 'cut' }));
+  assert.deepEqual((await jobs(cut, 'GET', '/jobs')).body.data, []);
+  assert.equal(
+    (await jobs(cut, 'POST', '/jobs', { model: 'sora', prompt: 'whole', width: 480, height: 480 })).status,
+    200,
+    'its place was given back',
+  );
   const zero = await mock.session('azure-cap-zero', { videoCapacity: { maxJobs: 0 } });
   const refused = await jobs(zero, 'POST', '/jobs', { model: 'sora', prompt: 'x', width: 480, height: 480 });
   assert.deepEqual([refused.status, refused.body.error.code], [409, 'video_capacity_exceeded']);

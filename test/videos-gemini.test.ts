@@ -13,7 +13,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, test } from 'node:test';
 
-import { ApiError, GenerateVideosOperation, type GenerateVideosParameters, type GoogleGenAI } from '@google/genai';
+import { ApiError, GenerateVideosOperation, GoogleGenAI, type GenerateVideosParameters } from '@google/genai';
 import { parseBuffer } from 'music-metadata';
 import OpenAI from 'openai';
 
@@ -36,7 +36,12 @@ const MODEL = 'veo-3.0-generate-001';
 
 /** generateVideos with the SDK where it calls the Gemini API (2); else the body SDK 2 sends, and
  * the operation as the SDK would hold it. */
-async function generateVideos(ai: GoogleGenAI, apiKey: string, params: GenerateVideosParameters): Promise<GenerateVideosOperation> {
+async function generateVideos(
+  ai: GoogleGenAI,
+  apiKey: string,
+  params: GenerateVideosParameters,
+  timeoutMs = 10_000,
+): Promise<GenerateVideosOperation> {
   if (GENAI_GENERATES_VIDEOS_ON_GEMINI_API) return ai.models.generateVideos(params);
   await assert.rejects(ai.models.generateVideos(params), /only supported by the Gemini Enterprise Agent Platform/);
   const config = params.config ?? {};
@@ -49,7 +54,7 @@ async function generateVideos(ai: GoogleGenAI, apiKey: string, params: GenerateV
     method: 'POST',
     headers: { 'x-goog-api-key': apiKey, 'content-type': 'application/json' },
     body: JSON.stringify({ instances: [{ prompt: params.source?.prompt }], ...(Object.keys(parameters).length > 0 && { parameters }) }),
-    signal: AbortSignal.timeout(10_000),
+    signal: AbortSignal.timeout(timeoutMs),
   });
   const body = (await response.json()) as { name?: string; error?: { code: number; message: string; status: string } };
   if (!response.ok) throw new ApiError({ message: JSON.stringify(body), status: response.status });
@@ -183,4 +188,15 @@ test('the capacity budget: a full store answers Google’s 409 with reason video
   assert.equal((await ai.operations.getVideosOperation({ operation: first })).name, first.name, 'the stored operation stays');
   await session.reset();
   await generateVideos(ai, session.apiKey, { model: MODEL, source: { prompt: 'after reset' } });
+});
+
+test('a create its client leaves during a scripted delay stores nothing and frees its place [gemini.videos.json -]', async () => {
+  const session = await mock.session('veo-delay', { videoCapacity: { maxJobs: 1 } });
+  await session.load({ scenarios: [], videos: [{ prompt: 'slow', delayMs: 1500 }] });
+  const hasty = new GoogleGenAI({ apiKey: session.apiKey, httpOptions: { baseUrl: mock.url('gemini'), timeout: 200 } });
+  await assert.rejects(generateVideos(hasty, session.apiKey, { model: MODEL, source: { prompt: 'slow' } }, 200));
+  await new Promise((resolve) => setTimeout(resolve, 1800));
+  const ai = geminiClient(mock, session);
+  const next = await generateVideos(ai, session.apiKey, { model: MODEL, source: { prompt: 'quick' } });
+  assert.match(next.name ?? '', /operations\/[a-z0-9]+0001$/, 'the first id: the abandoned create took none');
 });
