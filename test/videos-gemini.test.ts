@@ -18,7 +18,7 @@ import { parseBuffer } from 'music-metadata';
 import OpenAI from 'openai';
 
 import { startUnderstudy, type Understudy } from '../src/client/index.js';
-import { geminiClient } from './support/gemini-clients.js';
+import { geminiClient, vertexClient } from './support/gemini-clients.js';
 import { GENAI_DEFAULT_API_VERSION, GENAI_GENERATES_VIDEOS_ON_GEMINI_API } from './support/sdk-versions.js';
 
 let mock: Understudy;
@@ -199,4 +199,60 @@ test('a create its client leaves during a scripted delay stores nothing and free
   const ai = geminiClient(mock, session);
   const next = await generateVideos(ai, session.apiKey, { model: MODEL, source: { prompt: 'quick' } });
   assert.match(next.name ?? '', /operations\/[a-z0-9]+0001$/, 'the first id: the abandoned create took none');
+});
+
+test('Vertex AI: generateVideos → getVideosOperation (fetchPredictOperation) → the MP4 inline, or a Cloud Storage URI [vertex.videos.json +]', async () => {
+  const session = await mock.session('veo-vertex');
+  const ai = vertexClient(mock, session);
+  let operation = await ai.models.generateVideos({
+    model: MODEL,
+    source: { prompt: 'a heron' },
+    config: { durationSeconds: 4, generateAudio: true },
+  });
+  assert.match(
+    operation.name ?? '',
+    new RegExp(`^projects/my-proj/locations/us-central1/publishers/google/models/${MODEL}/operations/[a-z0-9]+$`),
+  );
+  operation = await ai.operations.getVideosOperation({ operation });
+  assert.ok(!operation.done);
+  await session.advanceClock(10);
+  operation = await ai.operations.getVideosOperation({ operation });
+  assert.equal(operation.done, true);
+  const bytes = operation.response?.generatedVideos?.[0]?.video?.videoBytes;
+  assert.equal(typeof bytes, 'string');
+  const metadata = await parseBuffer(Buffer.from(bytes as string, 'base64'), { mimeType: 'video/mp4' });
+  assert.equal(metadata.format.duration, 4);
+  let stored = await ai.models.generateVideos({
+    model: MODEL,
+    source: { prompt: 'to storage' },
+    config: { outputGcsUri: 'gs://bucket/out/' },
+  });
+  await session.advanceClock(10);
+  stored = await ai.operations.getVideosOperation({ operation: stored });
+  assert.match(stored.response?.generatedVideos?.[0]?.video?.uri ?? '', /^gs:\/\/bucket\/out\/[a-z0-9]+\/sample_0\.mp4$/);
+  const { entries } = await session.journal();
+  assert.deepEqual([...new Set(entries.map((e) => e.operation))], ['vertex.predictLongRunning', 'vertex.fetchPredictOperation']);
+});
+
+test("Vertex AI: Google's 400 for an unknown field, 404 for an operation it never made [vertex.videos.json -]", async () => {
+  const session = await mock.session('veo-vertex-bad');
+  const ai = vertexClient(mock, session);
+  const base = `${mock.url('vertex')}/v1beta1/projects/my-proj/locations/us-central1/publishers/google/models/${MODEL}`;
+  const headers = { authorization: `Bearer ${session.apiKey}`, 'content-type': 'application/json' };
+  const unknown = await fetch(`${base}:predictLongRunning`, {
+    method: 'POST',
+    headers,
+    body: JSON.stringify({ instances: [{ prompt: 'x' }], parameters: { frames: 3 } }),
+  });
+  assert.equal(unknown.status, 400);
+  const missing = await refusal(
+    ai.operations.getVideosOperation({
+      operation: Object.assign(new GenerateVideosOperation(), {
+        name: `projects/my-proj/locations/us-central1/publishers/google/models/${MODEL}/operations/nope`,
+      }),
+    }),
+  );
+  assert.equal(missing.status, 404);
+  const short = await refusal(ai.models.generateVideos({ model: MODEL, source: { prompt: 'x' }, config: { durationSeconds: 2 } }));
+  assert.equal(short.status, 400);
 });

@@ -76,8 +76,10 @@ export interface VideoJob {
   /** Bytes counted against the budget: the input reference's and the scripted content's. */
   payloadBytes: number;
   remixedFrom?: string;
-  /** Azure's jobs: variants asked for. */
+  /** Azure's jobs: variants asked for; Gemini's: samples. */
   variants?: number;
+  /** Vertex AI: the Cloud Storage prefix the request named for its videos. */
+  outputUri?: string;
 }
 
 export type VideoStatus = 'queued' | 'in_progress' | 'completed' | 'failed';

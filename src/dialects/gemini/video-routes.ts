@@ -13,6 +13,7 @@ import { createdAnswer, newJob, promptRequest, storeOf } from '../videos-kit/new
 import { encodeGeminiError } from './errors.js';
 import { gemini } from './index.js';
 import { decodeVeoRequest } from './video-request.js';
+import { VERTEX_VIDEO_ROUTES } from './vertex-video-routes.js';
 
 const VERSIONS = new Set(['v1beta', 'v1', 'v1alpha']);
 const JSON_HEADERS = { 'content-type': 'application/json; charset=UTF-8' };
@@ -127,5 +128,5 @@ function routes(prefix: string): InfoRouteSpec[] {
 export const geminiVideoRegistration: DialectRegistration = {
   routes: [],
   providerPaths: {},
-  infoRoutes: [...routes(''), ...routes('/gemini')],
+  infoRoutes: [...routes(''), ...routes('/gemini'), ...VERTEX_VIDEO_ROUTES],
 };

@@ -19,6 +19,7 @@ export interface JobAsk {
   referenceBytes: number;
   remixedFrom?: string;
   variants?: number;
+  outputUri?: string;
 }
 
 export type NewJob =
@@ -58,6 +59,7 @@ export function newJob(ask: InfoAsk, api: VideoApi, spec: JobAsk): NewJob {
     payloadBytes,
     ...(spec.remixedFrom !== undefined && { remixedFrom: spec.remixedFrom }),
     ...(spec.variants !== undefined && { variants: spec.variants }),
+    ...(spec.outputUri !== undefined && { outputUri: spec.outputUri }),
   };
   return { ok: true, job, reservation, act };
 }
