@@ -165,6 +165,10 @@ test('Azure video generation jobs: the 400s for a size Azure does not make, n_se
   const early = await jobs(session, 'GET', `/gen_${job.id.slice(5)}_0/content/video`);
   assert.equal(early.status, 404);
   assert.deepEqual(Object.keys(early.body.error).sort(), ['code', 'message']);
+  await session.load({ scenarios: [], videos: [{ prompt: 'cut', download: { fault: { kind: 'close', afterBytes: 64 } } }] });
+  const cut = (await jobs(session, 'POST', '/jobs', { model: 'sora', prompt: 'cut', width: 480, height: 480 })).body;
+  await session.advanceClock(10);
+  await assert.rejects(jobs(session, 'GET', `/gen_${cut.id.slice(5)}_0/content/video`), 'the download breaks off');
 });
 
 test("the capacity budget on Azure's jobs: fill to the job bound, 409, delete, the next id as if nothing failed, reset empties [azure-videos.capacity.json +]", async () => {
@@ -202,6 +206,17 @@ test("the capacity budget through Azure's v1 videos and the SDK: the byte bound,
   await session.advanceClock(10);
   await openai.videos.delete(first.id);
   await openai.videos.create({ prompt: 'b', input_reference: await file(500) });
+  // A create cut short by a scripted fault stores nothing, on either Azure API.
+  const cut = await mock.session('azure-cap-fault', { videoCapacity: { maxJobs: 1 } });
+  await cut.load({ scenarios: [], videos: [{ prompt: 'cut', fault: { kind: 'reset', afterBytes: 5 } }] });
+  await assert.rejects(jobs(cut, 'POST', '/jobs', { model: 'sora', prompt: 'cut', width: 480, height: 480 }));
+  await assert.rejects(v1(cut).videos.create({ prompt: 'cut' }));
+  assert.deepEqual((await jobs(cut, 'GET', '/jobs')).body.data, []);
+  assert.equal(
+    (await jobs(cut, 'POST', '/jobs', { model: 'sora', prompt: 'whole', width: 480, height: 480 })).status,
+    200,
+    'its place was given back',
+  );
   const zero = await mock.session('azure-cap-zero', { videoCapacity: { maxJobs: 0 } });
   const refused = await jobs(zero, 'POST', '/jobs', { model: 'sora', prompt: 'x', width: 480, height: 480 });
   assert.deepEqual([refused.status, refused.body.error.code], [409, 'video_capacity_exceeded']);

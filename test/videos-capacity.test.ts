@@ -161,3 +161,17 @@ test('a create its client leaves during a scripted delay stores nothing and free
   const next = await openai.videos.create({ prompt: 'quick' });
   assert.equal(next.id, expected[0]);
 });
+
+test('creates answered at once hold their places while their answers wait: distinct ids, and no bound passed together [openai-videos.capacity.json +]', async () => {
+  const session = await mock.session('videos-cap-overlap', { videoCapacity: { maxJobs: 2 } });
+  await session.load({ scenarios: [], videos: [{ prompt: { contains: 'slow' }, delayMs: 300 }] });
+  const openai = clientOf(session);
+  const results = await Promise.allSettled([1, 2, 3].map((i) => openai.videos.create({ prompt: `slow ${i}` })));
+  const made = results.filter((r): r is PromiseFulfilledResult<OpenAI.Videos.Video> => r.status === 'fulfilled').map((r) => r.value.id);
+  const refused = results.filter((r) => r.status === 'rejected');
+  assert.equal(made.length, 2);
+  assert.equal(new Set(made).size, 2, 'two creates in flight never share an id');
+  assert.equal(refused.length, 1);
+  assert.equal(((refused[0] as PromiseRejectedResult).reason as InstanceType<typeof OpenAI.APIError>).code, 'video_capacity_exceeded');
+  assert.deepEqual((await openai.videos.list({ order: 'asc' })).data.map((v) => v.id).sort(), [...made].sort());
+});

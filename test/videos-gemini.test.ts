@@ -13,12 +13,12 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, test } from 'node:test';
 
-import { ApiError, GenerateVideosOperation, type GenerateVideosParameters, type GoogleGenAI } from '@google/genai';
+import { ApiError, GenerateVideosOperation, GoogleGenAI, type GenerateVideosParameters } from '@google/genai';
 import { parseBuffer } from 'music-metadata';
 import OpenAI from 'openai';
 
 import { startUnderstudy, type Understudy } from '../src/client/index.js';
-import { geminiClient } from './support/gemini-clients.js';
+import { geminiClient, vertexClient } from './support/gemini-clients.js';
 import { GENAI_DEFAULT_API_VERSION, GENAI_GENERATES_VIDEOS_ON_GEMINI_API } from './support/sdk-versions.js';
 
 let mock: Understudy;
@@ -36,7 +36,12 @@ const MODEL = 'veo-3.0-generate-001';
 
 /** generateVideos with the SDK where it calls the Gemini API (2); else the body SDK 2 sends, and
  * the operation as the SDK would hold it. */
-async function generateVideos(ai: GoogleGenAI, apiKey: string, params: GenerateVideosParameters): Promise<GenerateVideosOperation> {
+async function generateVideos(
+  ai: GoogleGenAI,
+  apiKey: string,
+  params: GenerateVideosParameters,
+  timeoutMs = 10_000,
+): Promise<GenerateVideosOperation> {
   if (GENAI_GENERATES_VIDEOS_ON_GEMINI_API) return ai.models.generateVideos(params);
   await assert.rejects(ai.models.generateVideos(params), /only supported by the Gemini Enterprise Agent Platform/);
   const config = params.config ?? {};
@@ -49,7 +54,7 @@ async function generateVideos(ai: GoogleGenAI, apiKey: string, params: GenerateV
     method: 'POST',
     headers: { 'x-goog-api-key': apiKey, 'content-type': 'application/json' },
     body: JSON.stringify({ instances: [{ prompt: params.source?.prompt }], ...(Object.keys(parameters).length > 0 && { parameters }) }),
-    signal: AbortSignal.timeout(10_000),
+    signal: AbortSignal.timeout(timeoutMs),
   });
   const body = (await response.json()) as { name?: string; error?: { code: number; message: string; status: string } };
   if (!response.ok) throw new ApiError({ message: JSON.stringify(body), status: response.status });
@@ -138,6 +143,10 @@ test('a scripted failure is the done operation’s error; a scripted create erro
     videos: [
       { prompt: 'blocked', outcome: 'failed', failure: { code: 'SAFETY', message: 'The prompt was blocked.' } },
       { prompt: 'busy', error: { status: 429, message: 'Resource has been exhausted', code: 'RESOURCE_EXHAUSTED' } },
+      {
+        prompt: 'no file',
+        download: { error: { status: 403, message: 'The caller does not have permission', code: 'PERMISSION_DENIED' } },
+      },
     ],
   });
   const ai = geminiClient(mock, session);
@@ -150,6 +159,13 @@ test('a scripted failure is the done operation’s error; a scripted create erro
   const busy = await refusal(generateVideos(ai, session.apiKey, { model: MODEL, source: { prompt: 'busy' } }));
   assert.equal(busy.status, 429);
   assert.match(busy.message, /RESOURCE_EXHAUSTED/);
+  let denied = await generateVideos(ai, session.apiKey, { model: MODEL, source: { prompt: 'no file' } });
+  await session.advanceClock(10);
+  denied = await ai.operations.getVideosOperation({ operation: denied });
+  const video = denied.response?.generatedVideos?.[0];
+  assert.ok(video, 'the operation is done');
+  const forbidden = await refusal(ai.files.download({ file: video, downloadPath: join(dir, 'denied.mp4') }));
+  assert.equal(forbidden.status, 403);
 });
 
 test('the capacity budget: a full store answers Google’s 409 with reason video_capacity_exceeded; it is shared with OpenAI’s routes [gemini.videos.json +]', async () => {
@@ -172,4 +188,71 @@ test('the capacity budget: a full store answers Google’s 409 with reason video
   assert.equal((await ai.operations.getVideosOperation({ operation: first })).name, first.name, 'the stored operation stays');
   await session.reset();
   await generateVideos(ai, session.apiKey, { model: MODEL, source: { prompt: 'after reset' } });
+});
+
+test('a create its client leaves during a scripted delay stores nothing and frees its place [gemini.videos.json -]', async () => {
+  const session = await mock.session('veo-delay', { videoCapacity: { maxJobs: 1 } });
+  await session.load({ scenarios: [], videos: [{ prompt: 'slow', delayMs: 1500 }] });
+  const hasty = new GoogleGenAI({ apiKey: session.apiKey, httpOptions: { baseUrl: mock.url('gemini'), timeout: 200 } });
+  await assert.rejects(generateVideos(hasty, session.apiKey, { model: MODEL, source: { prompt: 'slow' } }, 200));
+  await new Promise((resolve) => setTimeout(resolve, 1800));
+  const ai = geminiClient(mock, session);
+  const next = await generateVideos(ai, session.apiKey, { model: MODEL, source: { prompt: 'quick' } });
+  assert.match(next.name ?? '', /operations\/[a-z0-9]+0001$/, 'the first id: the abandoned create took none');
+});
+
+test('Vertex AI: generateVideos → getVideosOperation (fetchPredictOperation) → the MP4 inline, or a Cloud Storage URI [vertex.videos.json +]', async () => {
+  const session = await mock.session('veo-vertex');
+  const ai = vertexClient(mock, session);
+  let operation = await ai.models.generateVideos({
+    model: MODEL,
+    source: { prompt: 'a heron' },
+    config: { durationSeconds: 4, generateAudio: true },
+  });
+  assert.match(
+    operation.name ?? '',
+    new RegExp(`^projects/my-proj/locations/us-central1/publishers/google/models/${MODEL}/operations/[a-z0-9]+$`),
+  );
+  operation = await ai.operations.getVideosOperation({ operation });
+  assert.ok(!operation.done);
+  await session.advanceClock(10);
+  operation = await ai.operations.getVideosOperation({ operation });
+  assert.equal(operation.done, true);
+  const bytes = operation.response?.generatedVideos?.[0]?.video?.videoBytes;
+  assert.equal(typeof bytes, 'string');
+  const metadata = await parseBuffer(Buffer.from(bytes as string, 'base64'), { mimeType: 'video/mp4' });
+  assert.equal(metadata.format.duration, 4);
+  let stored = await ai.models.generateVideos({
+    model: MODEL,
+    source: { prompt: 'to storage' },
+    config: { outputGcsUri: 'gs://bucket/out/' },
+  });
+  await session.advanceClock(10);
+  stored = await ai.operations.getVideosOperation({ operation: stored });
+  assert.match(stored.response?.generatedVideos?.[0]?.video?.uri ?? '', /^gs:\/\/bucket\/out\/[a-z0-9]+\/sample_0\.mp4$/);
+  const { entries } = await session.journal();
+  assert.deepEqual([...new Set(entries.map((e) => e.operation))], ['vertex.predictLongRunning', 'vertex.fetchPredictOperation']);
+});
+
+test("Vertex AI: Google's 400 for an unknown field, 404 for an operation it never made [vertex.videos.json -]", async () => {
+  const session = await mock.session('veo-vertex-bad');
+  const ai = vertexClient(mock, session);
+  const base = `${mock.url('vertex')}/v1beta1/projects/my-proj/locations/us-central1/publishers/google/models/${MODEL}`;
+  const headers = { authorization: `Bearer ${session.apiKey}`, 'content-type': 'application/json' };
+  const unknown = await fetch(`${base}:predictLongRunning`, {
+    method: 'POST',
+    headers,
+    body: JSON.stringify({ instances: [{ prompt: 'x' }], parameters: { frames: 3 } }),
+  });
+  assert.equal(unknown.status, 400);
+  const missing = await refusal(
+    ai.operations.getVideosOperation({
+      operation: Object.assign(new GenerateVideosOperation(), {
+        name: `projects/my-proj/locations/us-central1/publishers/google/models/${MODEL}/operations/nope`,
+      }),
+    }),
+  );
+  assert.equal(missing.status, 404);
+  const short = await refusal(ai.models.generateVideos({ model: MODEL, source: { prompt: 'x' }, config: { durationSeconds: 2 } }));
+  assert.equal(short.status, 400);
 });

@@ -336,3 +336,32 @@ test("a scripted error answers the create in OpenAI's shape and stores nothing [
   const report = await session.check();
   assert.equal(report.ok, true, `a scripted error is the script, not a problem: ${report.report}`);
 });
+
+test('scripted downloads: an error instead of the bytes, a fault part-way, a delay the client outwaits [openai-videos.scripted.json -]', async () => {
+  const session = await mock.session('videos-download-script');
+  await session.load({
+    scenarios: [],
+    videos: [
+      { prompt: 'gone', download: { error: { status: 503, message: 'Storage is unavailable', code: 'storage_unavailable' } } },
+      { prompt: 'broken', download: { fault: { kind: 'reset', afterBytes: 100 } } },
+      { prompt: 'slow', download: { delayMs: 1500 } },
+    ],
+  });
+  const openai = clientOf(session);
+  const [gone, broken, slow] = [
+    await openai.videos.create({ prompt: 'gone' }),
+    await openai.videos.create({ prompt: 'broken' }),
+    await openai.videos.create({ prompt: 'slow' }),
+  ];
+  await session.advanceClock(10);
+  const unavailable = await refusal(openai.videos.downloadContent(gone.id));
+  assert.deepEqual([unavailable.status, unavailable.code], [503, 'storage_unavailable']);
+  await assert.rejects(async () => bytesOf(await openai.videos.downloadContent(broken.id)));
+  await assert.rejects(
+    clientOf(session, 300).videos.downloadContent(slow.id),
+    (e: unknown) => e instanceof OpenAI.APIConnectionTimeoutError,
+  );
+  assert.equal((await openai.videos.retrieve(gone.id)).status, 'completed', 'the job itself is unharmed');
+  const downloads = (await session.journal()).entries.filter((e) => e.operation === 'openai.videos.content');
+  assert.equal(downloads[0].status, 503);
+});

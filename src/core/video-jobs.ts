@@ -37,10 +37,18 @@ export interface VideoTimeline {
 
 export const DEFAULT_VIDEO_TIMELINE: VideoTimeline = Object.freeze({ queuedSeconds: 1, runSeconds: 9, outcome: 'completed' });
 
+/** How a job's content downloads are answered, as its script says. */
+export interface VideoDownloadScript {
+  error?: NeutralError;
+  delayMs?: number;
+  fault?: StreamFault;
+}
+
 /** What the session's fixture scripts for a video prompt (its `videos` list). */
 export interface VideoScript {
   timeline: VideoTimeline;
   content?: VideoContent;
+  download?: VideoDownloadScript;
   /** Instead of a job: the provider error the create gets. */
   error?: NeutralError;
   delayMs?: number;
@@ -64,11 +72,14 @@ export interface VideoJob {
   height: number;
   timeline: VideoTimeline;
   content?: VideoContent;
+  download?: VideoDownloadScript;
   /** Bytes counted against the budget: the input reference's and the scripted content's. */
   payloadBytes: number;
   remixedFrom?: string;
-  /** Azure's jobs: variants asked for. */
+  /** Azure's jobs: variants asked for; Gemini's: samples. */
   variants?: number;
+  /** Vertex AI: the Cloud Storage prefix the request named for its videos. */
+  outputUri?: string;
 }
 
 export type VideoStatus = 'queued' | 'in_progress' | 'completed' | 'failed';

@@ -56,6 +56,24 @@ export function describeVideoParts<M extends Z.ZodType, E extends Z.ZodType, F e
           ),
           "The bytes the job's content answers; they count against the session's video capacity.",
         ).optional(),
+        download: described(
+          object(
+            'a download script',
+            {
+              error: described(parts.error, "The provider error every download of the job's content gets instead of the bytes.").optional(),
+              delayMs: described(
+                nonNegative('a delay in milliseconds (a number ≥ 0)'),
+                'Milliseconds before each download is answered.',
+              ).optional(),
+              fault: described(parts.fault, 'A failure part-way through each download (e.g. reset after some bytes).').optional(),
+            },
+            {
+              description:
+                "How the job's content downloads are answered (OpenAI's content, Azure's generation content, Gemini's file download).",
+            },
+          ),
+          "How the job's content downloads are answered: a scripted error, a delay, a fault part-way.",
+        ).optional(),
         error: described(
           parts.error,
           "Instead of a job: the provider error the create gets (in the route's error shape); only delayMs may be set beside it.",

@@ -43,6 +43,13 @@ function scriptOf(spec: ScriptedVideoSpec): VideoScript {
       }),
     },
     content: contentOf(spec.content),
+    ...(spec.download && {
+      download: {
+        ...(spec.download.error && { error: errorOf(spec.download.error) }),
+        ...(spec.download.delayMs !== undefined && { delayMs: spec.download.delayMs }),
+        ...(spec.download.fault && { fault: spec.download.fault }),
+      },
+    }),
     ...(spec.error && { error: errorOf(spec.error) }),
     ...(spec.delayMs !== undefined && { delayMs: spec.delayMs }),
     ...(spec.fault && { fault: spec.fault }),

@@ -11,7 +11,7 @@ import { azure } from '../openai-hosts/azure.js';
 import { encodeAzureError, v1Version } from '../openai-hosts/azure-service.js';
 import { hostRegistration } from '../openai-hosts/host-dialect.js';
 import { infoBody, UnparsedBody } from '../wire-kit/info-json.js';
-import { contentOf } from '../videos-kit/content.js';
+import { downloadAnswer } from '../videos-kit/content.js';
 import { createdAnswer, newJob, promptRequest, storeOf } from '../videos-kit/new-job.js';
 import { decodeAzureJobCreate, decodeAzureJobList, type AzureJobStatus } from './decode-request.js';
 
@@ -160,8 +160,7 @@ function content(variant: 'video' | 'thumbnail'): (ask: InfoAsk) => InfoAnswer {
     if (early) return refused(early);
     const found = generationOf(ask);
     if (isNeutralError(found)) return refused(found);
-    const { bytes, contentType } = contentOf(found.job, variant);
-    return { status: 200, headers: { 'content-type': contentType }, body: bytes };
+    return downloadAnswer(found.job, variant, encodeAzureError);
   };
 }
 

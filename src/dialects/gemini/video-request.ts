@@ -1,7 +1,8 @@
 // The Gemini API's Veo request, `models/{model}:predictLongRunning`, as @google/genai sends it:
 // `{instances: [{prompt, image?, lastFrame?, video?, referenceImages?}], parameters: {sampleCount?,
 // durationSeconds?, aspectRatio?, resolution?, personGeneration?, negativePrompt?, enhancePrompt?}}`,
-// checked in Google's words (unknown fields, proto types, the enums and ranges Veo takes).
+// checked in Google's words (unknown fields, proto types, the enums and ranges Veo takes); and
+// Vertex AI's, which takes a few fields more (storageUri, fps, seed, generateAudio…).
 
 import { invalidRequest } from '../../core/errors.js';
 import { reject } from '../wire-kit/wire-error.js';
@@ -23,6 +24,19 @@ const PARAMETER_FIELDS = new Set([
 const ASPECT_RATIOS = ['16:9', '9:16'];
 const RESOLUTIONS = ['720p', '1080p'];
 const PERSON_GENERATION = ['allow_all', 'allow_adult', 'dont_allow'];
+// What Vertex AI's Veo takes besides (@google/genai sends these only there).
+const VERTEX_BODY_FIELDS = new Set([...BODY_FIELDS, 'labels']);
+const VERTEX_INSTANCE_FIELDS = new Set([...INSTANCE_FIELDS, 'mask']);
+const VERTEX_PARAMETER_FIELDS = new Set([
+  ...PARAMETER_FIELDS,
+  'storageUri',
+  'fps',
+  'seed',
+  'generateAudio',
+  'compressionQuality',
+  'resizeMode',
+  'pubsubTopic',
+]);
 
 export interface VeoRequest {
   prompt: string;
@@ -32,6 +46,8 @@ export interface VeoRequest {
   height: number;
   /** Bytes of the images and video the instance carries inline. */
   referenceBytes: number;
+  /** Vertex AI: the Cloud Storage prefix the videos are to be written under. */
+  storageUri?: string;
 }
 
 function oneOf(value: unknown, allowed: readonly string[], at: string): string {
@@ -50,15 +66,16 @@ function inlineBytes(value: unknown, at: string): number {
   return typeof b64 === 'string' ? Buffer.byteLength(b64, 'base64') : 0;
 }
 
-export function decodeVeoRequest(body: unknown): VeoRequest {
+/** The request, on the Gemini API or (`vertex`) on Vertex AI, which takes a few fields more. */
+export function decodeVeoRequest(body: unknown, vertex = false): VeoRequest {
   const o = expectObject(body, '');
-  onlyKnownFields(o, BODY_FIELDS, '');
+  onlyKnownFields(o, vertex ? VERTEX_BODY_FIELDS : BODY_FIELDS, '');
   const rawInstances = field(o, 'instances');
   if (unset(rawInstances)) requestRule('instances is required.', 'instances');
   const instances = expectArray(rawInstances, 'instances');
   if (instances.length !== 1) requestRule(`Exactly one instance is supported; got ${instances.length}.`, 'instances');
   const instance = expectObject(instances[0], 'instances[0]');
-  onlyKnownFields(instance, INSTANCE_FIELDS, 'instances[0]');
+  onlyKnownFields(instance, vertex ? VERTEX_INSTANCE_FIELDS : INSTANCE_FIELDS, 'instances[0]');
   const rawPrompt = field(instance, 'prompt');
   const prompt = unset(rawPrompt) ? '' : expectString(rawPrompt, 'instances[0].prompt');
   const image = field(instance, 'image');
@@ -75,7 +92,7 @@ export function decodeVeoRequest(body: unknown): VeoRequest {
 
   const rawParameters = field(o, 'parameters');
   const parameters = unset(rawParameters) ? {} : expectObject(rawParameters, 'parameters');
-  onlyKnownFields(parameters, PARAMETER_FIELDS, 'parameters');
+  onlyKnownFields(parameters, vertex ? VERTEX_PARAMETER_FIELDS : PARAMETER_FIELDS, 'parameters');
   const get = (name: string) => field(parameters, name);
   const samples = unset(get('sampleCount')) ? 1 : expectInteger(get('sampleCount'), 'parameters.sample_count', { min: 1, max: 4 });
   const seconds = unset(get('durationSeconds'))
@@ -86,6 +103,7 @@ export function decodeVeoRequest(body: unknown): VeoRequest {
   if (!unset(get('personGeneration'))) oneOf(get('personGeneration'), PERSON_GENERATION, 'parameters.person_generation');
   if (!unset(get('negativePrompt'))) expectString(get('negativePrompt'), 'parameters.negative_prompt');
   if (!unset(get('enhancePrompt'))) expectBoolean(get('enhancePrompt'), 'parameters.enhance_prompt');
+  const storageUri = unset(get('storageUri')) ? undefined : expectString(get('storageUri'), 'parameters.storage_uri');
   const long = resolution === '1080p' ? 1920 : 1280;
   const short = resolution === '1080p' ? 1080 : 720;
   return {
@@ -95,5 +113,6 @@ export function decodeVeoRequest(body: unknown): VeoRequest {
     width: aspect === '16:9' ? long : short,
     height: aspect === '16:9' ? short : long,
     referenceBytes,
+    ...(storageUri !== undefined && { storageUri }),
   };
 }

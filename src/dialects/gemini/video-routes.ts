@@ -8,11 +8,12 @@ import { isNeutralError, type NeutralError } from '../../core/errors.js';
 import { videoStateAt, type VideoJob } from '../../core/video-jobs.js';
 import type { DialectRegistration, InfoAnswer, InfoAsk, InfoRouteSpec } from '../dialect.js';
 import { refusalOr } from '../wire-kit/wire-error.js';
-import { contentOf } from '../videos-kit/content.js';
+import { downloadAnswer } from '../videos-kit/content.js';
 import { createdAnswer, newJob, promptRequest, storeOf } from '../videos-kit/new-job.js';
 import { encodeGeminiError } from './errors.js';
 import { gemini } from './index.js';
 import { decodeVeoRequest } from './video-request.js';
+import { VERTEX_VIDEO_ROUTES } from './vertex-video-routes.js';
 
 const VERSIONS = new Set(['v1beta', 'v1', 'v1alpha']);
 const JSON_HEADERS = { 'content-type': 'application/json; charset=UTF-8' };
@@ -92,8 +93,7 @@ function download(ask: InfoAsk): InfoAnswer {
   if (ask.query?.get('alt') !== 'media') {
     return refused({ kind: 'invalid_request', status: 400, code: 'INVALID_ARGUMENT', message: 'Downloads need ?alt=media.', param: 'alt' });
   }
-  const { bytes, contentType } = contentOf(job, 'video');
-  return { status: 200, headers: { 'content-type': contentType }, body: bytes };
+  return downloadAnswer(job, 'video', encodeGeminiError);
 }
 
 function routes(prefix: string): InfoRouteSpec[] {
@@ -128,5 +128,5 @@ function routes(prefix: string): InfoRouteSpec[] {
 export const geminiVideoRegistration: DialectRegistration = {
   routes: [],
   providerPaths: {},
-  infoRoutes: [...routes(''), ...routes('/gemini')],
+  infoRoutes: [...routes(''), ...routes('/gemini'), ...VERTEX_VIDEO_ROUTES],
 };

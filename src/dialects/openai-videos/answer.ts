@@ -5,7 +5,7 @@
 import { isNeutralError, type NeutralError } from '../../core/errors.js';
 import { videoStateAt, type VideoJob } from '../../core/video-jobs.js';
 import type { EncodedBody, InfoAnswer, InfoAsk } from '../dialect.js';
-import { contentOf } from '../videos-kit/content.js';
+import { downloadAnswer } from '../videos-kit/content.js';
 import { createdAnswer, newJob, promptRequest, storeOf } from '../videos-kit/new-job.js';
 import { decodeVariant, decodeVideoCreate, decodeVideoList, decodeVideoRemix } from './decode-request.js';
 
@@ -129,8 +129,7 @@ export function answerContent(host: VideosHost, ask: InfoAsk): InfoAnswer {
     const message = `Video is not ready yet, use GET /v1/videos/${job.id} to check status.`;
     return refused(host, { kind: 'not_found', status: 404, code: null, param: null, message });
   }
-  const { bytes, contentType } = contentOf(job, variant);
-  return { status: 200, headers: { 'content-type': contentType }, body: bytes };
+  return downloadAnswer(job, variant, host.encodeError);
 }
 
 export function answerList(host: VideosHost, ask: InfoAsk): InfoAnswer {

@@ -1,7 +1,7 @@
 // The bytes a video job answers when its script gave none: an MP4 container whose header says the
 // job's duration and size, a one-colour WebP thumbnail and a one-colour JPEG spritesheet of the
 // job's size. Each is a valid file of its type that a parser reads (the MP4's tracks hold no
-// samples: there is nothing to play). Hand-written with node: built-ins, as decision 0021 explains.
+// samples: there is nothing to play). Hand-written with node: built-ins, as decision 0016 explains.
 
 /** An ISO-BMFF box: 32-bit size, four-character type, payload. */
 function box(type: string, ...payload: Uint8Array[]): Buffer {

@@ -19,6 +19,7 @@ export interface JobAsk {
   referenceBytes: number;
   remixedFrom?: string;
   variants?: number;
+  outputUri?: string;
 }
 
 export type NewJob =
@@ -54,9 +55,11 @@ export function newJob(ask: InfoAsk, api: VideoApi, spec: JobAsk): NewJob {
     height: spec.height,
     timeline: script?.timeline ?? DEFAULT_VIDEO_TIMELINE,
     ...(content && { content }),
+    ...(script?.download && { download: script.download }),
     payloadBytes,
     ...(spec.remixedFrom !== undefined && { remixedFrom: spec.remixedFrom }),
     ...(spec.variants !== undefined && { variants: spec.variants }),
+    ...(spec.outputUri !== undefined && { outputUri: spec.outputUri }),
   };
   return { ok: true, job, reservation, act };
 }
