@@ -19,6 +19,7 @@ import { OLLAMA_EMBED_ROUTES } from './ollama/embed-routes.js';
 import { ollamaRegistration } from './ollama/routes.js';
 import { openaiChatRegistration } from './openai-chat/routes.js';
 import { openaiEmbeddingsRegistration } from './openai-embeddings/routes.js';
+import { azureModelsRegistration } from './openai-hosts/azure-models.js';
 import { openaiImagesRegistration } from './openai-images/routes.js';
 import { openaiAudioRegistration } from './openai-audio/routes.js';
 import { hostRegistration } from './openai-hosts/host-dialect.js';
@@ -47,6 +48,7 @@ export const DIALECTS: DialectRegistration[] = [
   // `GET /v1/models`: OpenAI's, Anthropic's or Gemini's list, by the request's headers.
   { routes: [], providerPaths: {}, infoRoutes: SHARED_MODEL_ROUTES },
   openaiEmbeddingsRegistration,
+  azureModelsRegistration,
   openaiAudioRegistration,
   geminiEmbedRegistration,
   { routes: [], providerPaths: {}, infoRoutes: OLLAMA_EMBED_ROUTES },
