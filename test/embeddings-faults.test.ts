@@ -94,7 +94,9 @@ test('reset, close and truncate reach the openai SDK as connection errors; malfo
 
 test('a stall holds the answer until the client gives up [openai-embeddings.faults.json +]', async () => {
   const session = await mock.session('fault-stall');
-  await session.load({ scenarios: [], embeddings: [{ input: 'stuck', vector: [1, 0], fault: { kind: 'stall', afterBytes: 0 } }] });
+  // No afterBytes: a one-body answer stalls before its first byte, so the SDK's timeout (which ends
+  // at the headers) fires.
+  await session.load({ scenarios: [], embeddings: [{ input: 'stuck', vector: [1, 0], fault: { kind: 'stall' } }] });
   const started = performance.now();
   const error = await failure(clientOf(session, 400).embeddings.create({ model: MODEL, input: 'stuck' }));
   assert.ok(error instanceof OpenAI.APIConnectionTimeoutError, `${error.constructor.name}: ${error.message}`);

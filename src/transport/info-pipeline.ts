@@ -4,7 +4,8 @@
 // route's request becomes an entry once it is answered, or aborted when its client left first.
 
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import type { InfoAnswer, InfoAsk, InfoRouteSpec } from '../dialects/dialect.js';
+import type { NeutralError } from '../core/errors.js';
+import type { InfoAct, InfoAnswer, InfoAsk, InfoRouteSpec } from '../dialects/dialect.js';
 import { arraySource } from '../dialects/dialect.js';
 import { newRecord, type JournalRecord } from '../engine/journal.js';
 import type { Session } from '../engine/session.js';
@@ -128,8 +129,9 @@ export class InfoPipeline {
     return decideChaos(chaos, { seed: seedOf(request.routed.requestId), requestNumber: counted, latestUser: undefined, stream: false });
   }
 
-  private send(request: InfoRequest, answer: InfoAnswer, ask: InfoAsk): void {
+  private send(request: InfoRequest, scripted: InfoAnswer, ask: InfoAsk): void {
     const { req, res, routed, session } = request;
+    const answer = oneBodyFault(scripted, request.info, routed.requestId);
     const entry = request.info.journalAs ? this.entryOf(request, answer, ask) : undefined;
     const delayMs = answer.act?.delayMs ?? 0;
     const write = () => {
@@ -222,4 +224,26 @@ function actedOn(answer: InfoAnswer, decision: Extract<ChaosDecision, { kind: 'n
     ...answer,
     act: { ...act, delayMs: (act?.delayMs ?? 0) + decision.delayMs, fault: act?.fault ?? decision.fault },
   };
+}
+
+/** A fault on an answer that is one body, not events: without `afterBytes` or `afterChunks` it
+ * comes before the body's first byte (the whole body and then a stall would leave a client whose
+ * timeout ends at the headers waiting for ever); kind `error`, which means an in-stream error
+ * event, answers the fault's error as the route's HTTP error instead. */
+function oneBodyFault(answer: InfoAnswer, info: InfoRouteSpec, requestId: string): InfoAnswer {
+  const fault = answer.act?.fault;
+  if (!fault || answer.events) return answer;
+  if (fault.kind === 'error') {
+    const error: NeutralError = {
+      kind: 'scripted',
+      status: fault.error?.status ?? 500,
+      code: fault.error?.code ?? null,
+      type: fault.error?.type,
+      message: fault.error?.message ?? 'Internal error',
+    };
+    const { fault: _played, ...act } = answer.act as InfoAct;
+    return { ...info.dialect.encodeError(error, { requestId }), act, journal: { ...answer.journal, error } };
+  }
+  if (fault.afterBytes !== undefined || fault.afterChunks !== undefined) return answer;
+  return { ...answer, act: { ...answer.act, fault: { ...fault, afterBytes: 0 } } };
 }
