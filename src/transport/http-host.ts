@@ -7,6 +7,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo, Socket } from 'node:net';
 import { invalidRequest, type NeutralError } from '../core/errors.js';
 import { loadTokenizer } from '../core/tokens.js';
+import { combinedFixtures } from '../engine/combined-fixtures.js';
 import { Registry } from '../engine/registry.js';
 import { replyLimits, type ReplyLimits } from '../engine/reply-limits.js';
 import type { Session, SessionOptions } from '../engine/session.js';
@@ -107,7 +108,8 @@ export class HttpHost {
     const seed = cluster && cluster.index > 0 ? { seed: `${options.defaultSession?.seed ?? 'default'}@${cluster.index}` } : {};
     this.replyLimits = replyLimits({ replyBytes: options.maxReplyBytes, streamChunks: options.maxStreamChunks });
     this.registry = new Registry({ ...options.defaultSession, ...seed });
-    for (const fixture of options.fixtures ?? []) this.registry.defaultSession.load(fixture);
+    const startFixture = combinedFixtures(options.fixtures ?? []);
+    if (startFixture) this.registry.defaultSession.load(startFixture);
     this.access = {
       corsOrigins: options.corsOrigins ?? [],
       allowedHosts: (options.allowedHosts ?? []).map((name) => name.toLowerCase()),
