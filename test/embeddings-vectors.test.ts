@@ -39,7 +39,7 @@ test('the same text and model give the same vector; another model or text anothe
 test('a vector is the same in every process and run: its bytes are pinned', () => {
   // A change to the features, hashing or weights changes vectors users may have recorded: it must
   // be deliberate (and said in docs/embeddings.md).
-  assert.equal(float32Base64(derivedVector('The quick brown fox', 'text-embedding-3-small', 4)), 'TcAnP1mRnL5NwCc/Eqtfvg==');
+  assert.equal(float32Base64(derivedVector('The quick brown fox', 'text-embedding-3-small', 4)), 'AAAAAN7R4b3AtFM/KyMNvw==');
 });
 
 test('the default dimensions follow the model family', () => {
@@ -80,4 +80,25 @@ test('a float list holds the same float32s, each as its shortest decimal', () =>
     }),
   );
   assert.deepEqual(floatList(Float32Array.from([0.1, -0.25, 1e-7, 0.6])), [0.1, -0.25, 1e-7, 0.6]);
+});
+
+test('a question ranks the document about its subject first, not one that shares only its function words or inflections', () => {
+  const model = 'text-embedding-3-small';
+  const docs = [
+    'The cat sat on the mat.',
+    'Refunds are processed within 5 business days.',
+    'To reset your password, open Settings and choose Security.',
+    'I do my laundry on Sundays.',
+    'Our shipping partners deliver in two days.',
+  ];
+  for (const [question, expected] of [
+    ['What is the refund policy for returns?', 1],
+    ['How do I reset my password?', 2],
+    ['When will my order ship?', 4],
+  ] as const) {
+    const q = derivedVector(question, model);
+    const scores = docs.map((d) => cosineSimilarity(q, derivedVector(d, model)));
+    const best = scores.indexOf(Math.max(...scores));
+    assert.equal(best, expected, `${question}: ${scores.map((s) => s.toFixed(3)).join(', ')}`);
+  }
 });

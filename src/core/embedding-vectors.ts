@@ -1,6 +1,7 @@
-// Embedding vectors derived from text: a feature-hashing embedding. Each word and each character
-// trigram of a word (and, lightly, the exact text) is hashed with the model's name into a signed
-// bucket of the vector; the sums are normalised to unit length. Texts that share words and
+// Embedding vectors derived from text: a feature-hashing embedding. Each word (function words left
+// out, inflections stripped) and each character trigram of it (and, lightly, the exact text) is
+// hashed with the model's name into a signed bucket of the vector; the sums are normalised to unit
+// length. Texts that share words and
 // spellings share buckets, so cosine similarity ranks a near-duplicate above an unrelated text,
 // while the same text and model always give the same vector (no randomness, no clock). Values are
 // float32 (as every provider sends them), so float and base64 answers are the same float32s.
@@ -43,12 +44,39 @@ export function derivedVector(text: string, model: string, dimensions: number = 
   };
   add('\u0000' + text, EXACT_WEIGHT);
   for (const match of text.toLowerCase().matchAll(WORD)) {
-    const word = match[0];
+    if (FUNCTION_WORDS.has(match[0])) continue;
+    const word = stemOf(match[0]);
     add('w:' + word, WORD_WEIGHT);
     const padded = `^${word}$`;
     for (let i = 0; i + 3 <= padded.length; i++) add('t:' + padded.slice(i, i + 3), TRIGRAM_WEIGHT);
   }
   return unitFloat32(sums);
+}
+
+// English words that say little of what a text is about: left out of the features, so that two
+// texts are near for the words they share that matter ("refund", "password"), not for "the".
+const FUNCTION_WORDS = new Set(
+  (
+    'a an the and or but if then so of to in on at by for from with about into over under as is are was were be been being ' +
+    'am do does did done have has had i me my mine we us our you your he him his she her it its they them their this that ' +
+    'these those there here what which who whom whose when where why how can could will would shall should may might must ' +
+    'not no yes all any some each every very just also than too only own same such up down out off again once'
+  ).split(' '),
+);
+
+/** A word without its common English inflection (plural, -ed, -ing), so that "refunds" and
+ * "refund", "shipping" and "ship" share their features. Deliberately crude: a few rules, no
+ * dictionary. */
+function stemOf(word: string): string {
+  if (word.length > 4 && word.endsWith('ies')) return word.slice(0, -3) + 'y';
+  let stem = word;
+  if (stem.length > 5 && stem.endsWith('ing')) stem = stem.slice(0, -3);
+  else if (stem.length > 4 && stem.endsWith('ed')) stem = stem.slice(0, -2);
+  else if (stem.length > 4 && /(?:ss|x|ch|sh)es$/.test(stem)) stem = stem.slice(0, -2);
+  else if (stem.length > 3 && stem.endsWith('s') && !stem.endsWith('ss')) return stem.slice(0, -1);
+  else return stem;
+  // "shipp" (from shipping) → "ship"; "stopp" → "stop".
+  return /([b-df-hj-np-tv-z])\1$/.test(stem) && !/(?:ll|ss|zz)$/.test(stem) ? stem.slice(0, -1) : stem;
 }
 
 /** `sums` scaled to unit length, as float32. The sum is never all zeros: the exact text's weight
