@@ -8,6 +8,7 @@ import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 
 import { createGoogleGenerativeAI } from '@ai-sdk/google';
+import fc from 'fast-check';
 import { ApiError } from '@google/genai';
 import { APICallError, generateImage } from 'ai';
 
@@ -263,4 +264,41 @@ test('scripted errors in Google shape, a fault, and a delay the client leaves (a
     ],
   );
   assert.equal(counters.aborted, 1);
+});
+
+test('every aspect ratio at 1K and 2K: PNGs of its size; any sampleCount: that many, or a 400 outside 1 to 4 (property)', async () => {
+  const session = await mock.session('imagen-property');
+  const sizes: Record<string, [number, number]> = {
+    '1:1': [1024, 1024],
+    '3:4': [896, 1280],
+    '4:3': [1280, 896],
+    '9:16': [768, 1408],
+    '16:9': [1408, 768],
+  };
+  const predict = (parameters: Record<string, unknown>) =>
+    post(session, 'gemini', `/v1beta/models/${IMAGEN}:predict`, { instances: [{ prompt: 'a picture' }], parameters });
+  for (const [aspectRatio, [width, height]] of Object.entries(sizes)) {
+    for (const [sampleImageSize, scale] of [
+      ['1K', 1],
+      ['2K', 2],
+    ] as const) {
+      const answer = await predict({ aspectRatio, sampleImageSize });
+      assert.equal(answer.status, 200);
+      assertPngSize(answer.body.predictions[0].bytesBase64Encoded, width * scale, height * scale);
+    }
+  }
+  await fc.assert(
+    fc.asyncProperty(fc.integer({ min: -50, max: 50 }), async (sampleCount) => {
+      const answer = await predict({ sampleCount, aspectRatio: '9:16' });
+      if (sampleCount < 1 || sampleCount > 4) {
+        assert.equal(answer.status, 400);
+        assert.equal(answer.body.error.status, 'INVALID_ARGUMENT');
+        return;
+      }
+      assert.equal(answer.status, 200);
+      assert.equal(answer.body.predictions.length, sampleCount);
+      assert.ok(answer.body.predictions.every((p: { mimeType: string }) => p.mimeType === 'image/png'));
+    }),
+    { numRuns: 60, seed: 21 },
+  );
 });
