@@ -572,7 +572,7 @@ const CASES: Case[] = [
     name: 'reply without content',
     text: withReply('reasoning: hmm'),
     path: R,
-    message: /at least one of text, json, toolCalls, error; found only reasoning/,
+    message: /at least one of text, json, toolCalls, images, error; found only reasoning/,
     line: 5,
     schema: true,
   },

@@ -14,6 +14,9 @@ const MAX_PROBLEMS_SHOWN = 3;
 export function checkReplyContract(request: ChatRequest, reply: Reply): string | null {
   // A scripted failure is sent as an error response; nothing else in it is used.
   if (reply.error !== undefined) return null;
+  if (reply.images !== undefined && reply.images.length > 0 && request.imageOutput === undefined) {
+    return 'the reply has images but the request does not ask for image output (Gemini: generationConfig.responseModalities with "IMAGE"); no other dialect answers images in a chat reply';
+  }
   return checkToolCalls(request, reply) ?? checkContent(request, reply);
 }
 

@@ -81,6 +81,16 @@ export interface ChatRequest {
   /** The provider's tool call ids are exactly this many letters and digits (Mistral's nine): the
    * ids Understudy makes for calls a script names none for take that form. */
   toolCallIdLength?: number;
+  /** Set when the request asks for images in the answer (Gemini's `responseModalities` with
+   * `IMAGE`): the size of the pictures, and whether text may come beside them. */
+  imageOutput?: ImageOutput;
+}
+
+export interface ImageOutput {
+  width: number;
+  height: number;
+  /** The request asked for TEXT too. */
+  text: boolean;
 }
 
 /** A document a request sent for the answer to draw on: its id and its fields as sent. */
@@ -215,6 +225,20 @@ export interface Reply {
   /** Members a host of a dialect adds to its answer (Perplexity's `citations`, `search_results`;
    * OpenRouter's `provider`); dialects and hosts without such members leave them out. */
   hostFields?: Record<string, JsonValue>;
+  /** Images the answer carries beside its text (Gemini's image output parts), for a request that
+   * asks for image output; each scripted bytes (base64 PNG, JPEG or WebP) or, without `b64`, the
+   * dialect's default picture. */
+  images?: ReplyImage[];
+}
+
+export interface ReplyImage {
+  b64?: string;
+}
+
+/** An image of a resolved reply: its base64 bytes and media type, or none for the default picture. */
+export interface ResolvedImage {
+  b64?: string;
+  mimeType: string;
 }
 
 /** A reply made ready for a dialect: ids assigned, content resolved, usage counted. */
@@ -242,6 +266,8 @@ export interface ResolvedReply {
   shape: object | undefined;
   /** The script's host answer members (Reply.hostFields), shared read-only. */
   hostFields?: Readonly<Record<string, JsonValue>>;
+  /** The reply's images (Reply.images), shared read-only; absent when it has none. */
+  images?: readonly ResolvedImage[];
   /** True when the reply is too heavy to stream as one string (core/stream-pieces.ts,
    * LARGE_REPLY_WEIGHT): the transport writes it event by event, with backpressure. */
   large?: boolean;

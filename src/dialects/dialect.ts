@@ -229,6 +229,9 @@ export interface InfoRouteSpec {
   /** Set for an operation the journal records (embeddings, images, audio, videos): each request
    * becomes an entry with this operation id and what the answer's `journal` says. */
   journalAs?: string;
+  /** Another info route that answers the request instead, decided by the path's parameters
+   * (Vertex's `:predict` serves embedding and Imagen models alike). */
+  divert?(params: Readonly<Record<string, string>>): InfoRouteSpec | undefined;
 }
 
 /** How an info answer goes out, as a fixture scripted it for the request: a delay before it (a

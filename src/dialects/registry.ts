@@ -13,6 +13,7 @@ import { COHERE_EMBED_ROUTES } from './cohere-v2/embed.js';
 import { cohereV2Registration } from './cohere-v2/routes.js';
 import type { DialectRegistration } from './dialect.js';
 import { geminiEmbedRegistration } from './gemini/embed-routes.js';
+import { geminiImagenRegistration } from './gemini/imagen-routes.js';
 import { geminiRegistration } from './gemini/routes.js';
 import { geminiVideoRegistration } from './gemini/video-routes.js';
 import { OLLAMA_EMBED_ROUTES } from './ollama/embed-routes.js';
@@ -51,6 +52,7 @@ export const DIALECTS: DialectRegistration[] = [
   azureModelsRegistration,
   openaiAudioRegistration,
   geminiEmbedRegistration,
+  geminiImagenRegistration,
   { routes: [], providerPaths: {}, infoRoutes: OLLAMA_EMBED_ROUTES },
   { routes: [], providerPaths: {}, infoRoutes: COHERE_EMBED_ROUTES },
   openaiImagesRegistration,

@@ -15,6 +15,15 @@ export function scriptedImageRule(entry: Obj, path: Path, ctx: RuleContext): voi
     for (const key of ['b64', 'file', 'revisedPrompt'])
       if (has(entry, key)) ctx.report([...path, key], `expected either "error" or "${key}" in a scripted image, not both; found both`);
   }
+  imageBytesRule(entry, path, ctx);
+}
+
+/** A reply's image (`reply.images[i]`): its `b64`, when given, is base64 of a PNG, JPEG or WebP image. */
+export function replyImageRule(entry: Obj, path: Path, ctx: RuleContext): void {
+  imageBytesRule(entry, path, ctx);
+}
+
+function imageBytesRule(entry: Obj, path: Path, ctx: RuleContext): void {
   const b64 = entry.b64;
   if (typeof b64 !== 'string') return;
   const compact = b64.replace(/\s+/g, '');

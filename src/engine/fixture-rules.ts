@@ -6,7 +6,7 @@ import { found, has, isObj, nearest, pointer, quoteList, type Obj, type Path, ty
 import { isPresetName, presetValueProblems, type PresetValuePart } from '../core/preset-copy.js';
 import { JSON_PATH_SEGMENT } from './json-path.js';
 import { sizeText } from './reply-limits.js';
-import { scriptedImageRule } from './fixture-rules-images.js';
+import { replyImageRule, scriptedImageRule } from './fixture-rules-images.js';
 import { AUDIO_LISTS, AUDIO_RULES } from './fixture-rules-audio.js';
 import { scriptedVideoRule } from './fixture-rules-videos.js';
 
@@ -226,7 +226,7 @@ function stepIds(steps: unknown[], path: Path, ctx: RuleContext): void {
   });
 }
 
-const REPLY_CONTENT = ['text', 'json', 'toolCalls', 'error'];
+const REPLY_CONTENT = ['text', 'json', 'toolCalls', 'images', 'error'];
 const REPLY_KEYS = [
   'text',
   'json',
@@ -241,13 +241,14 @@ const REPLY_KEYS = [
   'pacing',
   'fault',
   'hostFields',
+  'images',
 ];
 
 export function replyRule(reply: Obj, path: Path, ctx: RuleContext): void {
   const hasText = has(reply, 'text');
   const hasJson = has(reply, 'json');
   const hasError = has(reply, 'error');
-  if (!hasText && !hasJson && !hasError && !has(reply, 'toolCalls')) {
+  if (!hasText && !hasJson && !hasError && !has(reply, 'toolCalls') && !has(reply, 'images')) {
     const keys = Object.keys(reply);
     ctx.report(
       path,
@@ -407,6 +408,7 @@ export const RULES_BY_NAME: Readonly<Record<string, Rule>> = {
   scenariosOrEmbeddings,
   scriptedVectorRule,
   scriptedImageRule,
+  replyImageRule,
   scriptedVideoRule,
   scenarioRule,
   replyRule,

@@ -4,7 +4,7 @@
 
 import type * as Z from 'zod';
 import { fixtureKit, rule } from './fixture-kit.js';
-import { scriptedImageRule } from './fixture-rules-images.js';
+import { replyImageRule, scriptedImageRule } from './fixture-rules-images.js';
 
 /** The pieces of the format an entry shares with the rest of it. */
 interface SharedParts<M extends Z.ZodType, E extends Z.ZodType, F extends Z.ZodType> {
@@ -55,4 +55,28 @@ export function describeImageParts<M extends Z.ZodType, E extends Z.ZodType, F e
   );
 
   return { scriptedImage };
+}
+
+/** An image of a chat reply (`reply.images[i]`, Gemini's image output parts). */
+export function describeReplyImage(z: typeof Z) {
+  const { text, object } = fixtureKit(z);
+  return rule(
+    object(
+      'a reply image',
+      {
+        b64: text('base64 image bytes (a string)')
+          .meta({
+            description:
+              "The image, as base64 (PNG, JPEG or WebP bytes). Without it, the reply carries Understudy's default PNG, drawn from the prompt at the requested aspect ratio.",
+          })
+          .optional(),
+      },
+      {
+        id: 'replyImage',
+        description:
+          'An image the reply carries beside its text (Gemini image output, for a request whose responseModalities ask for IMAGE; docs/images.md).',
+      },
+    ),
+    replyImageRule,
+  );
 }

@@ -11,7 +11,7 @@
 import { createRequire } from 'node:module';
 import type * as Z from 'zod';
 import { describeAnswerParts } from './fixture-schema-answer.js';
-import { describeImageParts } from './fixture-schema-images.js';
+import { describeImageParts, describeReplyImage } from './fixture-schema-images.js';
 import { describeAudioParts } from './fixture-schema-audio.js';
 import { describeVideoParts } from './fixture-schema-videos.js';
 import { fixtureKit, rule } from './fixture-kit.js';
@@ -113,6 +113,8 @@ export function describeFixtureFormat(z: typeof Z) {
     { id: 'citation', description: 'A span of the reply text that cites sources; answered by the dialects that carry citations (Cohere).' },
   );
 
+  const replyImage = describeReplyImage(z);
+
   const reply = rule(
     object(
       'a reply',
@@ -147,11 +149,22 @@ export function describeFixtureFormat(z: typeof Z) {
           }),
           "Members a host adds to its answer, e.g. Perplexity's citations and search_results or OpenRouter's provider (docs/dialects/openai-hosts.md); members the answer already has are not replaced, and dialects without such members leave them out.",
         ).optional(),
+        images: described(
+          list('a list of reply images', replyImage, false),
+          'Images the answer carries beside its text: Gemini answers them as inlineData parts to a request that asks for IMAGE output; a request that does not (and every other dialect) gets 409 fixture_mismatch.',
+        ).optional(),
       },
       {
         id: 'reply',
-        description: 'What to answer: text or JSON content, tool calls, or an error. At least one of text, json, toolCalls, error.',
-        anyOf: [{ required: ['text'] }, { required: ['json'] }, { required: ['toolCalls'] }, { required: ['error'] }],
+        description:
+          'What to answer: text or JSON content, tool calls, images, or an error. At least one of text, json, toolCalls, images, error.',
+        anyOf: [
+          { required: ['text'] },
+          { required: ['json'] },
+          { required: ['toolCalls'] },
+          { required: ['images'] },
+          { required: ['error'] },
+        ],
         not: { required: ['text', 'json'] },
         dependencies: { chunks: { anyOf: [{ required: ['text'] }, { required: ['json'] }] } },
         if: { required: ['error'] },
@@ -523,6 +536,7 @@ export function describeFixtureFormat(z: typeof Z) {
     step,
     when,
     reply,
+    replyImage,
     toolCall,
     error,
     fault,

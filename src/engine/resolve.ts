@@ -1,7 +1,8 @@
 // Turns a scripted Reply into what a dialect encodes: ids assigned, content and chunks decided,
 // usage counted.
 
-import type { ChatRequest, Reply, ResolvedCitation, ResolvedReply, ScriptedCitation } from '../core/model.js';
+import type { ChatRequest, Reply, ReplyImage, ResolvedCitation, ResolvedImage, ResolvedReply, ScriptedCitation } from '../core/model.js';
+import { imageKindOf } from '../core/scripted-image.js';
 import { EVENT_WEIGHT, LARGE_REPLY_WEIGHT, wordPieces } from '../core/stream-pieces.js';
 import { countInputTokens, countOutputTokens } from '../core/tokens.js';
 
@@ -89,9 +90,25 @@ function buildParts(reply: Reply, stream: boolean, ids: IdSource, wholeToolCalls
     shape: undefined,
   };
   if (reply.hostFields !== undefined) parts.hostFields = reply.hostFields;
+  if (reply.images?.length) parts.images = reply.images.map(resolvedImage);
   if (isLarge(parts)) parts.large = true;
   return parts;
 }
+
+const MEDIA_TYPES = { png: 'image/png', jpeg: 'image/jpeg', webp: 'image/webp' } as const;
+
+/** Scripted bytes with their media type (the fixture's rules hold them to PNG, JPEG or WebP), or
+ * the default picture, a PNG the dialect draws. */
+function resolvedImage(image: ReplyImage): ResolvedImage {
+  if (image.b64 === undefined) return { mimeType: 'image/png' };
+  const b64 = image.b64.replace(/\s+/g, '');
+  const kind = imageKindOf(Buffer.from(b64.slice(0, 24), 'base64'));
+  return { b64, mimeType: MEDIA_TYPES[kind ?? 'png'] };
+}
+
+/** Output tokens of one generated image: Google's published count for a Gemini image model's
+ * 1024x1024 output, used for every size (a choice: docs/images.md). */
+export const IMAGE_OUTPUT_TOKENS = 1290;
 
 function partsFor(reply: Reply, stream: boolean, ids: IdSource, wholeToolCalls: boolean, idLength?: number): StaticParts {
   const fixedIds = !reply.toolCalls || reply.toolCalls.every((call) => call.id !== undefined);
@@ -130,6 +147,10 @@ export function resolveReply(reply: Reply, request: ChatRequest, ids: IdSource, 
   if (parts.hostFields !== undefined) resolved.hostFields = parts.hostFields;
   if (parts.large) resolved.large = true;
   usage.outputTokens = countOutputTokens(resolved);
+  if (parts.images) {
+    resolved.images = parts.images;
+    usage.outputTokens += IMAGE_OUTPUT_TOKENS * parts.images.length;
+  }
   return resolved;
 }
 

@@ -6,7 +6,7 @@
 
 import { checkReplyContract } from '../core/contract.js';
 import { recentToolResults } from '../core/conversation.js';
-import type { ChatRequest, JsonSchema, Reply } from '../core/model.js';
+import type { ChatRequest, JsonSchema, Reply, ReplyImage } from '../core/model.js';
 import { smallestInstance } from '../core/schema-instance.js';
 
 export const ZERO_CONFIG_TEXT = 'This is a scripted answer from Understudy.';
@@ -19,6 +19,12 @@ export type ZeroConfigAnswer = { reply: Reply; refusal?: undefined } | { reply?:
 const TEXT: Reply = Object.freeze({ text: ZERO_CONFIG_TEXT });
 const JSON_OBJECT: Reply = Object.freeze({ json: Object.freeze({}) });
 const TEXT_ANSWER: ZeroConfigAnswer = Object.freeze({ reply: TEXT });
+// A request that asks for image output gets the default picture (beside the sentence when it asks
+// for text too).
+const DEFAULT_IMAGES = Object.freeze([Object.freeze({})]) as ReplyImage[];
+const TEXT_AND_IMAGE: Reply = Object.freeze({ text: ZERO_CONFIG_TEXT, images: DEFAULT_IMAGES });
+const TEXT_AND_IMAGE_ANSWER: ZeroConfigAnswer = Object.freeze({ reply: TEXT_AND_IMAGE });
+const IMAGE_ANSWER: ZeroConfigAnswer = Object.freeze({ reply: Object.freeze({ images: DEFAULT_IMAGES }) as Reply });
 
 // The server hands the engine the same request object for repeated bodies (its decode memo):
 // decide once per request object.
@@ -67,6 +73,7 @@ function zeroConfigReply(request: ChatRequest): ZeroConfigAnswer {
     }
     return { reply: { json: value.value } };
   }
+  if (request.imageOutput) return request.imageOutput.text ? TEXT_AND_IMAGE_ANSWER : IMAGE_ANSWER;
   return TEXT_ANSWER;
 }
 

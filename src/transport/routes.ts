@@ -203,7 +203,8 @@ function infoPattern(method: string, path: string, sessionId: string | undefined
       if (value === undefined) return badPath(m[i + 1], route.spec.dialect);
       params[route.names[i]] = value;
     }
-    return { notFound: true, dialect: route.spec.dialect, sessionId, info: route.spec, params };
+    const info = route.spec.divert?.(params) ?? route.spec;
+    return { notFound: true, dialect: info.dialect, sessionId, info, params };
   }
   return wrongMethod && { notFound: true, dialect: wrongMethod.dialect, allow: wrongMethod.method, sessionId };
 }

@@ -34,3 +34,6 @@ export const AI_REFUSES_EMPTY_TRANSCRIPTS = major(loadedVersion('ai')) < 7;
  * for Vertex AI and refuses it on the Gemini API before sending anything (polling and downloads
  * still work there). */
 export const GENAI_GENERATES_VIDEOS_ON_GEMINI_API = major(loadedVersion('@google/genai')) < 3;
+/** @ai-sdk/google 3's image model calls Imagen's `:predict` on the Gemini API; 4 serves Gemini image
+ * models only and refuses an Imagen model id before sending anything. */
+export const AISDK_GOOGLE_SERVES_IMAGEN = major(loadedVersion('@ai-sdk/google')) < 4;

@@ -2,10 +2,11 @@
 // format (JSON mode, a response schema), thinking, and what a stand-in answers with (one text
 // candidate).
 
-import type { JsonSchema, OutputFormat } from '../../core/model.js';
+import type { ImageOutput, JsonSchema, OutputFormat } from '../../core/model.js';
 import { isObject } from '../wire-kit/values.js';
 import type { Bounds } from '../wire-kit/wording.js';
 import { checkCompiles } from './decode-tools.js';
+import { imageOutputOf } from './image-output.js';
 import { normalizeOpenApiSchema } from './normalize-schema.js';
 import { ENUM, field, onlyKnownFields, snake, unset } from './proto-fields.js';
 import { checkMessage, IMAGE_CONFIG, SPEECH_CONFIG } from './proto-members.js';
@@ -91,7 +92,10 @@ function expectInt32(value: unknown, at: string, range?: Bounds): number {
 }
 
 /** `vertex`: the request came in on a Vertex AI route, which words some limits its own way. */
-export function decodeGenerationConfig(raw: unknown, vertex: boolean): { output: OutputFormat; maxOutputTokens?: number } {
+export function decodeGenerationConfig(
+  raw: unknown,
+  vertex: boolean,
+): { output: OutputFormat; maxOutputTokens?: number; imageOutput?: ImageOutput } {
   if (unset(raw)) return { output: { type: 'text' } };
   const at = 'generation_config';
   const config = expectObject(raw, at);
@@ -135,6 +139,7 @@ export function decodeGenerationConfig(raw: unknown, vertex: boolean): { output:
       fieldRule(p, `the number of stop_sequences must not exceed ${MAX_STOP_SEQUENCES}`);
     }
   }
+  const modalities: string[] = [];
   if (!unset(get('responseModalities'))) {
     const p = path('responseModalities');
     expectArray(get('responseModalities'), p).forEach((m, k) => {
@@ -144,11 +149,13 @@ export function decodeGenerationConfig(raw: unknown, vertex: boolean): { output:
         `${p}[${k}]`,
         'type.googleapis.com/google.ai.generativelanguage.v1beta.GenerationConfig.Modality',
       );
-      if (modality === 'IMAGE' || modality === 'AUDIO') {
-        unsupported(`${p}[${k}]`, `Understudy answers with text only; responseModalities ${modality} is not supported.`);
+      if (modality === 'AUDIO') {
+        unsupported(`${p}[${k}]`, `Understudy answers with text and images only; responseModalities ${modality} is not supported.`);
       }
+      modalities.push(modality);
     });
   }
+  const imageOutput = imageOutputOf(modalities, get('imageConfig'), at);
   if (!unset(get('thinkingConfig'))) {
     const p = path('thinkingConfig');
     const thinking = expectObject(get('thinkingConfig'), p);
@@ -197,5 +204,5 @@ export function decodeGenerationConfig(raw: unknown, vertex: boolean): { output:
   }
   // JSON mode without a schema asks for any JSON value; text/x.enum answers are plain text.
   const output: OutputFormat = mimeType === 'application/json' ? { type: 'json_schema', schema: schema ?? {} } : { type: 'text' };
-  return { output, ...(maxOutputTokens !== undefined && { maxOutputTokens }) };
+  return { output, ...(maxOutputTokens !== undefined && { maxOutputTokens }), ...(imageOutput && { imageOutput }) };
 }

@@ -143,7 +143,10 @@ function decodeBody(body: unknown, wire: WireContext, route: RouteInfo): ChatReq
   if (system) messages.unshift(system);
   const declared = decodeTools(field(body, 'tools'));
   const { toolChoice, tools } = decodeToolConfig(field(body, 'toolConfig'), declared);
-  const { output, maxOutputTokens } = decodeGenerationConfig(field(body, 'generationConfig'), wire.operation.startsWith('vertex.'));
+  const { output, maxOutputTokens, imageOutput } = decodeGenerationConfig(
+    field(body, 'generationConfig'),
+    wire.operation.startsWith('vertex.'),
+  );
   return {
     model: wire.params.model,
     messages,
@@ -154,5 +157,6 @@ function decodeBody(body: unknown, wire: WireContext, route: RouteInfo): ChatReq
     stream: route.stream,
     streamUsage: route.stream,
     ...(maxOutputTokens !== undefined && { maxOutputTokens }),
+    ...(imageOutput && { imageOutput }),
   };
 }

@@ -10,6 +10,8 @@ import { inputTokensOf, inputUsage, journalRequest, vectorsFor, withScriptedAct 
 import { refusalOr } from '../wire-kit/wire-error.js';
 import { decodeBatchEmbedContents, decodeEmbedContent, decodeVertexPredict, type GeminiEmbedRequest } from './embed-request.js';
 import { encodeGeminiError } from './errors.js';
+import { isImagenModel } from './imagen-request.js';
+import { vertexImagenRoute } from './imagen-routes.js';
 import { gemini } from './index.js';
 
 const VERSIONS = new Set(['v1beta', 'v1', 'v1alpha']);
@@ -68,12 +70,14 @@ function routes(prefix: string): InfoRouteSpec[] {
 }
 
 function predictRoute(path: string): InfoRouteSpec {
+  const imagen = vertexImagenRoute(path);
   return {
     method: 'POST',
     path,
     dialect: gemini,
     answer: withScriptedAct((ask: InfoAsk) => answer('predict', ask)),
     journalAs: 'vertex.predict',
+    divert: (params) => (isImagenModel(params.model ?? '') ? imagen : undefined),
   };
 }
 
@@ -83,7 +87,8 @@ export const geminiEmbedRegistration: DialectRegistration = {
   infoRoutes: [
     ...routes('/{version}/models'),
     ...routes('/gemini/{version}/models'),
-    // Vertex AI's embedding models answer `:predict`, with project and location or in express mode.
+    // Vertex AI's embedding models answer `:predict`, with project and location or in express mode
+    // (an Imagen model's request is diverted to imagen-routes.ts).
     predictRoute('/{version}/projects/{project}/locations/{location}/publishers/google/models/{model}:predict'),
     predictRoute('/{version}/publishers/google/models/{model}:predict'),
   ],

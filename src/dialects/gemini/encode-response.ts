@@ -1,9 +1,10 @@
 // A GenerateContentResponse: one candidate whose parts are the reply's thought (when scripted),
-// its text, then its function calls; `usageMetadata`; the model version; the response id
+// its text, its images (inlineData), then its function calls; `usageMetadata`; the model version; the response id
 // (Vertex AI adds `createTime`). Zero-valued counts are left out, as proto3 JSON leaves them out.
 
 import type { ChatRequest, ResolvedReply, ResolvedToolCall, Usage } from '../../core/model.js';
 import type { DialectEncodeContext } from '../dialect.js';
+import { imageParts } from './image-parts.js';
 import { mapGeminiFinishReason } from './map-finish-reason.js';
 
 export function isVertex(ctx: DialectEncodeContext): boolean {
@@ -74,10 +75,11 @@ export function responseTail(ctx: DialectEncodeContext): string {
   return `,"modelVersion":${JSON.stringify(ctx.model)}${createTime},"responseId":${JSON.stringify(ctx.responseId)}}`;
 }
 
-export function encodeGeminiResponse(reply: ResolvedReply, _request: ChatRequest, ctx: DialectEncodeContext): string {
+export function encodeGeminiResponse(reply: ResolvedReply, request: ChatRequest, ctx: DialectEncodeContext): string {
   const parts: string[] = [];
   if (reply.reasoning) parts.push(thoughtPart(reply.reasoning));
   if (reply.content !== null) parts.push(textPart(reply.content));
+  if (reply.images) parts.push(...imageParts(reply, request));
   parts.push(...functionCallParts(reply));
   return (
     `{"candidates":[{"content":${contentJson(parts)},"finishReason":"${mapGeminiFinishReason(reply.finishReason)}","index":0}],` +

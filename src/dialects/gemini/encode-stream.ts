@@ -1,6 +1,6 @@
 // streamGenerateContent answers a sequence of GenerateContentResponse chunks, each holding only the
-// new parts: the thought (when scripted), one chunk per text piece, then the function calls, each
-// whole, in one chunk. The last chunk carries `finishReason` and the full `usageMetadata`.
+// new parts: the thought (when scripted), one chunk per text piece, the images (inlineData parts)
+// in one chunk, then the function calls, each whole, in one chunk. The last chunk carries `finishReason` and the full `usageMetadata`.
 //
 // Two framings, chosen by the query: `?alt=sse` sends `data: <chunk>` events with no `event:` line
 // (the genai SDK drops events that have one) and no terminator; without it the body is one JSON
@@ -11,6 +11,7 @@ import type { ChatRequest, ResolvedReply } from '../../core/model.js';
 import type { DialectEncodeContext, EventSource, StreamEncoding } from '../dialect.js';
 import { encodeGeminiError } from './errors.js';
 import { contentJson, functionCallParts, isVertex, responseTail, textPart, thoughtPart, usageJson } from './encode-response.js';
+import { imageParts } from './image-parts.js';
 import { mapGeminiFinishReason } from './map-finish-reason.js';
 
 const SSE_TYPE = 'text/event-stream';
@@ -41,17 +42,19 @@ function textPieces(reply: ResolvedReply): string[] {
 
 /** The stream's chunks, each made when it is asked for: the thought (when scripted), one chunk
  * per text piece, then the function calls together; or one chunk of the whole content. */
-function chunkSource(reply: ResolvedReply, ctx: DialectEncodeContext): { length: number; at(index: number): string } {
+function chunkSource(reply: ResolvedReply, request: ChatRequest, ctx: DialectEncodeContext): { length: number; at(index: number): string } {
   const vertex = isVertex(ctx);
   const pieces = textPieces(reply);
   const calls = functionCallParts(reply);
+  const images = reply.images ? 1 : 0;
   const thought = reply.reasoning ? 1 : 0;
-  const groups = thought + pieces.length + (calls.length > 0 ? 1 : 0);
+  const groups = thought + pieces.length + images + (calls.length > 0 ? 1 : 0);
   const length = groups === 0 ? 1 : groups;
   const partsAt = (i: number): string[] => {
     if (groups === 0) return reply.content === null ? [] : [textPart(reply.content)];
     if (i < thought) return [thoughtPart(reply.reasoning as string)];
     if (i - thought < pieces.length) return [textPart(pieces[i - thought] as string)];
+    if (images === 1 && i - thought === pieces.length) return imageParts(reply, request);
     return calls;
   };
   const tail = responseTail(ctx);
@@ -70,10 +73,10 @@ function chunkSource(reply: ResolvedReply, ctx: DialectEncodeContext): { length:
 /** The stream's events, made one at a time as they are sent (large and paced streams). */
 export function encodeGeminiStreamEvents(
   reply: ResolvedReply,
-  _request: ChatRequest,
+  request: ChatRequest,
   ctx: DialectEncodeContext,
 ): { contentType: string; events: EventSource } {
-  const chunks = chunkSource(reply, ctx);
+  const chunks = chunkSource(reply, request, ctx);
   const n = chunks.length;
   if (isSse(ctx)) return { contentType: SSE_TYPE, events: { length: n, at: (i) => `data: ${chunks.at(i)}\r\n\r\n` } };
   return {
