@@ -203,6 +203,7 @@ test("malformed uploads get OpenAI's 400, journalled as invalid [openai-audio.tr
       /Could not parse the multipart form: the body is not a multipart\/form-data body of the boundary/,
       null,
     ],
+    ['--nope\r\n\r\n', 'multipart/form-data', /needs its boundary \(multipart\/form-data; boundary=…\)/, null],
     [
       JSON.stringify({ model: 'whisper-1' }),
       'application/json',

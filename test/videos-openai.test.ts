@@ -310,6 +310,12 @@ test('a scripted timeline and bytes per prompt (and model); a scripted failure r
   const failed = await openai.videos.retrieve(failing.id);
   assert.deepEqual([failed.status, failed.error], ['failed', { code: 'moderation_blocked', message: 'blocked' }]);
   assert.equal(failed.completed_at, null);
+  const noContent = await openai.videos.downloadContent(failing.id).then(
+    () => assert.fail('a failed video has content'),
+    (error: unknown) => error,
+  );
+  assert.ok(noContent instanceof OpenAI.NotFoundError, String(noContent));
+  assert.match(noContent.message, /failed: it has no content/);
   const half = await openai.videos.retrieve(custom.id);
   assert.deepEqual([half.status, half.progress], ['in_progress', 25]);
   assert.equal((await openai.videos.retrieve(other.id)).status, 'completed', 'the model differs: the default timeline');

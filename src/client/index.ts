@@ -40,7 +40,7 @@ export interface UnderstudySession {
   load(fixture: Loadable, options?: { replace?: boolean }): Promise<void>;
   reset(options?: { scripts?: boolean }): Promise<void>;
   /** Moves the session clock (seconds since the epoch) on by `seconds`, or to `{ set }`: video
-   * jobs progress with it. Resolves to the clock after. */
+   * jobs progress with it. Whole seconds only (an integer ≥ 0). Resolves to the clock after. */
   advanceClock(seconds: number | { set: number }): Promise<number>;
   journal(): Promise<JournalSnapshot>;
   /** The verification report, whether it passed or not. */

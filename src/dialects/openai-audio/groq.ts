@@ -58,5 +58,6 @@ export const GROQ_TRANSCRIPTION_RULES: TranscriptionRules = {
 
 export const GROQ_STYLE: TranscriptStyle = {
   usage: false,
-  extra: (ask: InfoAsk) => ({ x_groq: { id: `req_${ask.requestId ?? 'understudy'}` } }),
+  // Groq's ids are `req_` and a suffix; the request id already has the prefix.
+  extra: (ask: InfoAsk) => ({ x_groq: { id: ask.requestId?.startsWith('req_') ? ask.requestId : `req_${ask.requestId ?? 'understudy'}` } }),
 };

@@ -138,6 +138,11 @@ export async function decodeTranscriptionForm(
   if (typeof fields === 'string') {
     if (contentType !== undefined && /^multipart\/form-data\s*;/i.test(contentType))
       fail(`Could not parse the multipart form: ${fields}.`, null);
+    if (contentType !== undefined && /^multipart\/form-data\b/i.test(contentType))
+      fail(
+        `Invalid Content-Type header (${contentType}): a multipart/form-data body needs its boundary (multipart/form-data; boundary=…).`,
+        null,
+      );
     fail(`Invalid Content-Type header (${contentType ?? 'none'}), expected multipart/form-data: ${fields}.`, null);
   }
   const known = task === 'translate' ? TRANSLATION_FIELDS : TRANSCRIPTION_FIELDS;

@@ -125,8 +125,12 @@ export function answerContent(host: VideosHost, ask: InfoAsk): InfoAnswer {
   if (isNeutralError(variant)) return refused(host, variant);
   const job = jobOf(ask);
   if (isNeutralError(job)) return refused(host, job);
-  if (videoStateAt(job, ask.clock).status !== 'completed') {
-    const message = `Video is not ready yet, use GET /v1/videos/${job.id} to check status.`;
+  const status = videoStateAt(job, ask.clock).status;
+  if (status !== 'completed') {
+    const message =
+      status === 'failed'
+        ? `Video ${job.id} failed: it has no content (GET /v1/videos/${job.id} gives its error).`
+        : `Video is not ready yet, use GET /v1/videos/${job.id} to check status.`;
     return refused(host, { kind: 'not_found', status: 404, code: null, param: null, message });
   }
   return downloadAnswer(job, variant, host.encodeError);
