@@ -3,7 +3,7 @@
 
 import type { ScriptedSpeech, ScriptedTranscript, SpeechAsk, TranscriptAsk } from '../core/scripted-audio.js';
 import { textMatcher } from './predicates.js';
-import { errorOf } from './scripted-vectors.js';
+import { scriptedError } from './scripted-list.js';
 import type { ScriptedSpeechSpec, ScriptedTranscriptSpec } from './spec.js';
 
 interface Compiled<Ask, Answer> {
@@ -25,7 +25,7 @@ function compileSpeech(spec: ScriptedSpeechSpec): Compiled<SpeechAsk, ScriptedSp
     answer: {
       ...actOf(spec),
       ...(spec.audio !== undefined && { audio: new Uint8Array(Buffer.from(spec.audio, 'base64')) }),
-      ...(spec.error && { error: errorOf(spec.error) }),
+      ...(spec.error && { error: scriptedError(spec.error) }),
     },
   };
 }
@@ -42,7 +42,7 @@ function compileTranscript(spec: ScriptedTranscriptSpec): Compiled<TranscriptAsk
       ...(spec.segments && { segments: spec.segments }),
       ...(spec.language !== undefined && { language: spec.language }),
       ...(spec.duration !== undefined && { duration: spec.duration }),
-      ...(spec.error && { error: errorOf(spec.error) }),
+      ...(spec.error && { error: scriptedError(spec.error) }),
     },
   };
 }

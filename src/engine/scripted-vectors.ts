@@ -6,6 +6,7 @@
 import type { NeutralError } from '../core/errors.js';
 import type { AnswerAct } from '../core/model.js';
 import { textMatcher } from './predicates.js';
+import { scriptedError } from './scripted-list.js';
 import type { ScriptedVectorSpec } from './spec.js';
 
 interface CompiledVector {
@@ -13,18 +14,6 @@ interface CompiledVector {
   model: string | undefined;
   answer: Float32Array | NeutralError;
   act: AnswerAct | undefined;
-}
-
-export function errorOf(e: NonNullable<ScriptedVectorSpec['error']>): NeutralError {
-  return {
-    kind: 'scripted',
-    status: e.status,
-    code: e.code ?? null,
-    type: e.type,
-    message: e.message,
-    headers: e.headers,
-    ...(e.extra && { extra: e.extra }),
-  };
 }
 
 export class ScriptedVectors {
@@ -38,7 +27,7 @@ export class ScriptedVectors {
       test: textMatcher(spec.input).test,
       model: spec.model,
       // The format's rule gives every entry exactly one of vector and error.
-      answer: spec.error ? errorOf(spec.error) : Float32Array.from(spec.vector ?? []),
+      answer: spec.error ? scriptedError(spec.error) : Float32Array.from(spec.vector ?? []),
       act: spec.delayMs !== undefined || spec.fault ? { delayMs: spec.delayMs, fault: spec.fault } : undefined,
     }));
     this.acting = this.entries.some((entry) => entry.act !== undefined);
