@@ -69,6 +69,18 @@ test('problems in the audio lists name the file, the path, the line and what was
       3,
     ],
     [['scenarios: []', 'transcriptions:', '  - { text: x, duration: -1 }'], '/transcriptions/0/duration', /≥ 0/, 3],
+    [
+      ['scenarios: []', 'transcriptions:', '  - { segments: [{ start: 2, end: 1, text: x }] }'],
+      '/transcriptions/0/segments/0/end',
+      /no earlier than the segment's start \(2\); found 1/,
+      3,
+    ],
+    [
+      ['scenarios: []', 'transcriptions:', '  - { segments: [{ start: 0, end: 2, text: x }, { start: 1, end: 3, text: y }] }'],
+      '/transcriptions/0/segments/1/start',
+      /in order of time, this one starting at or after 2; found 1/,
+      3,
+    ],
   ];
   const validate = new Ajv({ strict: false, allErrors: true }).compile(await schema());
   for (const [text, path, message, line] of cases) {
@@ -79,7 +91,7 @@ test('problems in the audio lists name the file, the path, the line and what was
     assert.equal(hit.line, line, formatProblems([hit]));
     assert.match(formatProblems([hit]), /^audio\.yaml:3:\d+/);
     // The rules that only code states (one of audio/error, base64 length) are not in the schema.
-    if (!/either|not both|none of them|multiple of 4/.test(hit.message))
+    if (!/either|not both|none of them|multiple of 4|no earlier|order of time/.test(hit.message))
       assert.equal(validate(parseYaml(lines(...text))), false, `the JSON Schema refuses ${path}`);
   }
 });

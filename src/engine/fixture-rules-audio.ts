@@ -21,6 +21,22 @@ export function scriptedTranscriptRule(entry: Obj, path: Path, ctx: RuleContext)
     );
   else if (!answers && !has(entry, 'error'))
     ctx.report(path, 'expected "text" (the transcript), "segments" or "error" in a scripted transcription; found none of them');
+  if (Array.isArray(entry.segments)) segmentTimesRule(entry.segments, [...path, 'segments'], ctx);
+}
+
+/** Segments in order of time, each ending no earlier than it starts (SubRip and WebVTT cues, and
+ * verbose_json's segments, are made from them as they stand). */
+function segmentTimesRule(segments: unknown[], path: Path, ctx: RuleContext): void {
+  let previousEnd = 0;
+  segments.forEach((segment, i) => {
+    if (segment === null || typeof segment !== 'object') return;
+    const { start, end } = segment as { start?: unknown; end?: unknown };
+    if (typeof start !== 'number' || typeof end !== 'number') return;
+    if (end < start) ctx.report([...path, i, 'end'], `expected an end no earlier than the segment's start (${start}); found ${end}`);
+    else if (start < previousEnd)
+      ctx.report([...path, i, 'start'], `expected segments in order of time, this one starting at or after ${previousEnd}; found ${start}`);
+    previousEnd = Math.max(previousEnd, end);
+  });
 }
 
 /** The top-level lists that make a file without scenarios worth loading. */
