@@ -76,7 +76,7 @@ test(
         counters: { requests: number };
         entries: unknown[];
       };
-      assert.equal(journal.counters.requests, 10_000, "every request journalled");
+      assert.equal(journal.counters.requests, 10_000, 'every request journalled');
       assert.equal(journal.entries.length, 1_000, 'the journal keeps its bound');
       const ratio = afterwards / before;
       const mb = (bytes: number) => (bytes / 1e6).toFixed(1);
