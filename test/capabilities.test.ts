@@ -63,6 +63,14 @@ test('docs/capabilities.md claims at least the OpenAI Chat rows', () => {
   assert.ok(ids.length >= 10);
 });
 
+test('each capability is one row: no id appears twice', () => {
+  const seen = new Set<string>();
+  const twice = rows()
+    .map((row) => row.id)
+    .filter((id) => (seen.has(id) ? true : (seen.add(id), false)));
+  assert.deepEqual(twice, [], `rows given twice: ${twice.join(', ')}`);
+});
+
 test('every claimed capability has a positive and a negative evidence test in the Node 20 lane', () => {
   const missing: string[] = [];
   for (const { id } of claimed) {
