@@ -1,5 +1,6 @@
-// The command explains itself, run as a user runs it (from source under tsx here, the built bin in
-// cli-help-dist.test.ts; the cases are test/support/cli-help-cases.ts):
+// The command explains itself, run as a user runs it (from source under tsx here and in
+// cli-help-usage.test.ts, the built bin in cli-help-dist.test.ts; the cases are
+// test/support/cli-help-cases.ts):
 // `--help`, `help serve`, `serve --help` and `validate --help` describe every flag the command
 // parses with its default; `--version` is package.json's; a mistyped command or flag gets a
 // "did you mean" and exit 2, never node's parseArgs wording; output into a closed pipe
@@ -16,7 +17,7 @@ import { CLIS, killChildren, ROOT } from './support/cli-process.js';
 
 after(killChildren);
 
-describeCliHelp(CLIS[0]);
+describeCliHelp(CLIS[0], ['help']);
 
 test("the README's command-line section names exactly the flags serve parses", () => {
   const readme = readFileSync(join(ROOT, 'README.md'), 'utf8');
