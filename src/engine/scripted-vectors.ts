@@ -5,52 +5,42 @@
 
 import type { NeutralError } from '../core/errors.js';
 import type { AnswerAct } from '../core/model.js';
-import { textMatcher } from './predicates.js';
-import { scriptedError } from './scripted-list.js';
+import { ScriptedList, scriptedError } from './scripted-list.js';
 import type { ScriptedVectorSpec } from './spec.js';
 
-interface CompiledVector {
-  test(text: string): boolean;
-  model: string | undefined;
-  answer: Float32Array | NeutralError;
+interface VectorAnswer {
+  vector: Float32Array | NeutralError;
   act: AnswerAct | undefined;
 }
 
-export class ScriptedVectors {
-  private readonly entries: readonly CompiledVector[];
+export class ScriptedVectors extends ScriptedList<ScriptedVectorSpec, VectorAnswer> {
   /** Whether any entry scripts a delay or a fault (most fixtures: none, and nothing is looked up). */
   private readonly acting: boolean;
 
-  /** As loaded: what `serve --workers` sends the replicas. */
-  constructor(readonly specs: readonly ScriptedVectorSpec[]) {
-    this.entries = specs.map((spec) => ({
-      test: textMatcher(spec.input).test,
+  constructor(specs: readonly ScriptedVectorSpec[]) {
+    super(specs, (spec) => ({
+      text: spec.input,
       model: spec.model,
-      // The format's rule gives every entry exactly one of vector and error.
-      answer: spec.error ? scriptedError(spec.error) : Float32Array.from(spec.vector ?? []),
-      act: spec.delayMs !== undefined || spec.fault ? { delayMs: spec.delayMs, fault: spec.fault } : undefined,
+      answer: {
+        // The format's rule gives every entry exactly one of vector and error.
+        vector: spec.error ? scriptedError(spec.error) : Float32Array.from(spec.vector ?? []),
+        act: spec.delayMs !== undefined || spec.fault ? { delayMs: spec.delayMs, fault: spec.fault } : undefined,
+      },
     }));
-    this.acting = this.entries.some((entry) => entry.act !== undefined);
+    this.acting = specs.some((spec) => spec.delayMs !== undefined || spec.fault !== undefined);
   }
 
   /** The scripted vector (or error) of `text` for `model`; undefined when no entry matches. */
   vectorOf(text: string, model: string): Float32Array | NeutralError | undefined {
-    return this.entryOf(text, model)?.answer;
+    return this.find(text, model)?.vector;
   }
 
   /** The delay and fault of the first input whose entry scripts any. */
   actOf(texts: readonly string[], model: string): AnswerAct | undefined {
     if (!this.acting) return undefined;
     for (const text of texts) {
-      const act = this.entryOf(text, model)?.act;
+      const act = this.find(text, model)?.act;
       if (act) return act;
-    }
-    return undefined;
-  }
-
-  private entryOf(text: string, model: string): CompiledVector | undefined {
-    for (const entry of this.entries) {
-      if ((entry.model === undefined || entry.model === model) && entry.test(text)) return entry;
     }
     return undefined;
   }

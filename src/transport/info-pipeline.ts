@@ -15,7 +15,7 @@ import type { Outcomes } from './outcomes.js';
 import { writePlanned } from './paced-writer.js';
 import { LEFT_EARLY, seedOf, waitConnected } from './provider-exchange.js';
 import type { RoutedRequest } from './provider-pipeline.js';
-import { sessionRefusal } from './session-refusal.js';
+import { sessionRefusal, unreadBody } from './session-refusal.js';
 
 /** The query of a URL without one (shared: it is never written to). */
 const NO_QUERY = new URLSearchParams();
@@ -26,8 +26,6 @@ interface InfoRequest {
   info: InfoRouteSpec;
   routed: RoutedRequest;
   session: Session;
-  /** The body's length in characters (text) or bytes, for the journal's entry limit. */
-  bodyText: string;
 }
 
 export class InfoPipeline {
@@ -54,16 +52,16 @@ export class InfoPipeline {
     const params = 'notFound' in routed.route ? routed.route.params : undefined;
     const query = routed.queryText ? new URLSearchParams(routed.queryText) : NO_QUERY;
     const base = { state: live.dialectState, clock: live.clock, params, requestId, headers: req.headers, query };
-    const go = (ask: InfoAsk) => this.answer({ req, res, info, routed, session: live, bodyText: ask.text }, ask);
+    const go = (ask: InfoAsk) => this.answer({ req, res, info, routed, session: live }, ask);
     if (info.bodyAs === 'bytes') {
       readBytesThen(req, this.stages.bodyLimit, (body) => {
-        if (!body.ok) return this.unread(req, res, info, routed, body.reason);
+        if (!body.ok) return this.unread(res, info, routed, body.reason);
         go({ ...base, body: undefined, text: '', bytes: body.bytes });
       });
       return;
     }
     readBodyThen(req, this.stages.bodyLimit, (body) => {
-      if (!body.ok && body.reason !== 'invalid_utf8') return this.unread(req, res, info, routed, body.reason);
+      if (!body.ok && body.reason !== 'invalid_utf8') return this.unread(res, info, routed, body.reason);
       const text = body.ok ? body.text : '';
       let parsed: unknown;
       try {
@@ -76,22 +74,9 @@ export class InfoPipeline {
   }
 
   /** A body too large is refused in the route's shape; a client that left is gone. */
-  private unread(
-    req: IncomingMessage,
-    res: ServerResponse,
-    info: InfoRouteSpec,
-    routed: RoutedRequest,
-    reason: 'too_large' | 'aborted',
-  ): void {
+  private unread(res: ServerResponse, info: InfoRouteSpec, routed: RoutedRequest, reason: 'too_large' | 'aborted'): void {
     if (reason === 'aborted') return;
-    const limit = this.stages.bodyLimit;
-    this.stages.outcomes.sendError(
-      res,
-      info.dialect,
-      { kind: 'too_large', status: 413, code: 'request_too_large', message: `Request body exceeds the limit of ${limit} bytes.` },
-      routed.requestId,
-    );
-    void req;
+    this.stages.outcomes.sendError(res, info.dialect, unreadBody('too_large', this.stages.bodyLimit), routed.requestId);
   }
 
   private answer(request: InfoRequest, ask: InfoAsk): void {
@@ -208,8 +193,8 @@ export class InfoPipeline {
     entry.idNumber = routed.idNumber;
     // A body over the per-entry limit is kept as the journal keeps a chat body that large: a
     // preview, and no request. A byte body is never kept whole.
-    const size = ask.bytes ? ask.bytes.length : request.bodyText.length;
-    if (size > session.journal.limits.entryBytes) entry.requestText = ask.bytes ? `(${size} bytes)` : request.bodyText;
+    const size = ask.bytes ? ask.bytes.length : ask.text.length;
+    if (size > session.journal.limits.entryBytes) entry.requestText = ask.bytes ? `(${size} bytes)` : ask.text;
     else entry.request = answer.journal?.request;
     entry.usage = answer.journal?.usage;
     return entry;

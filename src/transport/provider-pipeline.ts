@@ -23,7 +23,7 @@ import { inputOnly, LEFT_EARLY, seedOf, waitConnected, type Exchange } from './p
 import { decodeForJournal, RequestDecoder, Unparsed } from './request-decoder.js';
 import { type RouteResult } from './routes.js';
 import { InfoPipeline } from './info-pipeline.js';
-import { refusalBeforeBody } from './session-refusal.js';
+import { refusalBeforeBody, unreadBody } from './session-refusal.js';
 
 export type MatchedRoute = Extract<RouteResult, { operation: unknown }>;
 
@@ -266,10 +266,4 @@ export class ProviderPipeline {
     if (last.method !== method || last.path !== path) this.lastRoute = { method, path, label: `${method} ${path}` };
     return this.lastRoute.label;
   }
-}
-
-function unreadBody(reason: 'too_large' | 'invalid_utf8', limit: number): NeutralError {
-  return reason === 'too_large'
-    ? { kind: 'too_large', status: 413, code: 'request_too_large', message: `Request body exceeds the limit of ${limit} bytes.` }
-    : invalidRequest('We could not parse the JSON body of your request: it is not valid UTF-8.', null, 'invalid_json');
 }

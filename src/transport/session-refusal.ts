@@ -2,7 +2,7 @@
 // session, a session's missing API key.
 
 import type { IncomingMessage } from 'node:http';
-import type { NeutralError } from '../core/errors.js';
+import { invalidRequest, type NeutralError } from '../core/errors.js';
 import type { Session } from '../engine/session.js';
 import { requestApiKey } from './access.js';
 import { CONTROL_PREFIX, type RouteResult } from './routes.js';
@@ -57,4 +57,11 @@ export function sessionRefusal(
     };
   }
   return undefined;
+}
+
+/** A body that could not be read as a request: over the limit, or not UTF-8. */
+export function unreadBody(reason: 'too_large' | 'invalid_utf8', limit: number): NeutralError {
+  return reason === 'too_large'
+    ? { kind: 'too_large', status: 413, code: 'request_too_large', message: `Request body exceeds the limit of ${limit} bytes.` }
+    : invalidRequest('We could not parse the JSON body of your request: it is not valid UTF-8.', null, 'invalid_json');
 }

@@ -4,7 +4,7 @@
 // inverse of encode-response.ts and encode-stream.ts.
 
 import type { FinishReason, Usage } from '../../core/model.js';
-import type { RecordedAnswer } from '../wire-kit/recorded-answer.js';
+import { sseData, type RecordedAnswer } from '../wire-kit/recorded-answer.js';
 import { isObject } from '../wire-kit/values.js';
 
 const FINISH: Record<string, FinishReason> = {
@@ -71,13 +71,7 @@ export function readMessageStream(text: string): RecordedAnswer | string {
   let finish: FinishReason | null = null;
   let usage: Usage | undefined;
   let stopped = false;
-  for (const event of text.split('\n\n')) {
-    const data = event
-      .split('\n')
-      .filter((line) => line.startsWith('data:'))
-      .map((line) => line.slice(5).trimStart())
-      .join('\n');
-    if (data === '') continue;
+  for (const data of sseData(text)) {
     let value: unknown;
     try {
       value = JSON.parse(data);

@@ -4,7 +4,7 @@
 // usage chunk. The inverse of encode-response.ts and encode-stream.ts.
 
 import type { FinishReason, Usage } from '../../core/model.js';
-import type { RecordedAnswer } from '../wire-kit/recorded-answer.js';
+import { sseData, type RecordedAnswer } from '../wire-kit/recorded-answer.js';
 import { isObject } from '../wire-kit/values.js';
 
 const FINISH: readonly string[] = ['stop', 'length', 'tool_calls', 'content_filter'];
@@ -53,13 +53,7 @@ export function readChatStream(text: string): RecordedAnswer | string {
   let finishReason: FinishReason | null = null;
   let usage: Usage | undefined;
   let done = false;
-  for (const event of text.split('\n\n')) {
-    const data = event
-      .split('\n')
-      .filter((line) => line.startsWith('data:'))
-      .map((line) => line.slice(5).trimStart())
-      .join('\n');
-    if (data === '') continue;
+  for (const data of sseData(text)) {
     if (data === '[DONE]') {
       done = true;
       continue;

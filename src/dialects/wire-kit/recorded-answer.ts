@@ -16,3 +16,18 @@ export interface RecordedAnswer {
   /** Absent when the answer reported none (a stream without its usage chunk). */
   usage?: Usage;
 }
+
+/** The data of each event of an SSE stream, in order (its `data:` lines joined; events without
+ * data left out). */
+export function sseData(text: string): string[] {
+  const out: string[] = [];
+  for (const event of text.split('\n\n')) {
+    const data = event
+      .split('\n')
+      .filter((line) => line.startsWith('data:'))
+      .map((line) => line.slice(5).trimStart())
+      .join('\n');
+    if (data !== '') out.push(data);
+  }
+  return out;
+}
