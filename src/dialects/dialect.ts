@@ -8,6 +8,7 @@ import type { AnswerAct, ChatRequest, EncodeContext, Pacing, ResolvedReply, Stre
 import type { ScriptedSpeech, ScriptedTranscript, SpeechAsk, TranscriptAsk } from '../core/scripted-audio.js';
 import type { ScriptedImage } from '../core/scripted-image.js';
 import type { VideoJobStore, VideoScript } from '../core/video-jobs.js';
+import type { RecordedAnswer } from './wire-kit/recorded-answer.js';
 
 export interface EncodedBody {
   status: number;
@@ -178,6 +179,15 @@ export interface ChatDialect {
   responseHeaders?(ctx: DialectEncodeContext, reply?: ResolvedReply): Record<string, string>;
   /** Set when the dialect's stream events are binary frames (Bedrock's event stream), not text. */
   readonly binaryStream?: BinaryStream;
+  /** Reads this provider's answer back into neutral terms, the inverse of the encoders (record
+   * mode, decision 0017): `json` a parsed JSON body, `stream` a whole stream's text (latin1, one
+   * character per byte, for a binary stream). A string says why the answer could not be read. */
+  readonly readAnswer?: AnswerReader;
+}
+
+export interface AnswerReader {
+  json(body: unknown): RecordedAnswer | string;
+  stream(text: string): RecordedAnswer | string;
 }
 
 /** How a dialect with binary stream events has them written: every event (and the in-stream error

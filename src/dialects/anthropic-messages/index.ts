@@ -1,4 +1,5 @@
 import { streamInBody, type ChatDialect } from '../dialect.js';
+import { readMessageAnswer, readMessageStream } from './read-answer.js';
 import { decodeMessagesRequest } from './decode-request.js';
 import { encodeMessageResponse } from './encode-response.js';
 import { encodeMessageStreamEvents, encodeMessageStreamErrorEvent, encodeMessageStreamFailure } from './encode-stream.js';
@@ -18,4 +19,5 @@ export const anthropicMessages: ChatDialect = {
   encodeStreamErrorEvent: encodeMessageStreamErrorEvent,
   // Anthropic answers carry the request id as `request-id` (SDKs expose it as `_request_id`).
   responseHeaders: (ctx) => ({ 'request-id': ctx.requestId }),
+  readAnswer: { json: readMessageAnswer, stream: readMessageStream },
 };

@@ -1,4 +1,5 @@
 import { streamInBody, type ChatDialect } from '../dialect.js';
+import { readChatAnswer, readChatStream } from './read-answer.js';
 import { decodeChatRequest } from './decode-request.js';
 import { outsideCatalogue } from './model-catalogue.js';
 import { encodeChatResponse } from './encode-response.js';
@@ -16,4 +17,5 @@ export const openaiChat: ChatDialect = {
   encodeError: encodeOpenAIError,
   encodeStreamFailure: encodeChatStreamFailure,
   encodeStreamErrorEvent: encodeChatStreamErrorEvent,
+  readAnswer: { json: readChatAnswer, stream: readChatStream },
 };
