@@ -42,7 +42,7 @@ export type Answer =
       inputTokens: number;
     });
 
-export function answerRequest(session: Session, request: ChatRequest, requestId = ''): Answer {
+export function answerRequest(session: Session, request: ChatRequest, requestId = '', fallback = session.fallback): Answer {
   const selection = selectStep(session.scriptsFor(request), request);
 
   if (selection.kind === 'exhausted') {
@@ -57,7 +57,7 @@ export function answerRequest(session: Session, request: ChatRequest, requestId 
   }
 
   if (selection.kind === 'none') {
-    if (session.fallback === 'auto') return zeroConfig(session, request, requestId);
+    if (fallback === 'auto') return zeroConfig(session, request, requestId);
     session.journal.counters.unmatched++;
     const miss = explainMiss(session.scripts, request);
     return {

@@ -22,7 +22,7 @@ export interface JournalEntry {
   script?: string;
   step?: string;
   /** How the reply was chosen. */
-  source?: 'script' | 'repeat_last' | 'restart' | 'replay' | 'zero_config';
+  source?: 'script' | 'repeat_last' | 'restart' | 'replay' | 'zero_config' | 'upstream';
   /** What the entry records: a reply returned, an error returned, or a request its client gave up
    * on before the answer was delivered (status 499, nothing consumed). Its `time` is when the
    * request was received. */

@@ -152,7 +152,8 @@ function toolResultPredicate(want: ToolResultSpec): Predicate {
   };
 }
 
-function describeMessage(message: Message): MessageSpec {
+/** A history message as `historyExact` and `historyContains` compare it (the recorder writes them with it too). */
+export function describeMessage(message: Message): MessageSpec {
   const spec: MessageSpec = { role: message.role, content: messageText(message) };
   const calls = toolCallsOf(message);
   if (calls.length > 0) {

@@ -12,6 +12,7 @@ import { writePlanned } from './paced-writer.js';
 import { encodeContext, inputOnly, LEFT_EARLY, seedOf, waitConnected, type Exchange } from './provider-exchange.js';
 import { closedAsStalled, DEFAULT_STALLED_READER_MS } from './stalled-reader.js';
 import { writeStreamed } from './stream-writer.js';
+import type { Recorder } from './recorder.js';
 
 /** Templated bodies up to this size are written as strings (see deliver); node:http writes a string
  * of up to 16 KB, header included, from the stack straight to the socket. */
@@ -32,12 +33,40 @@ export class Delivery {
     private readonly outcomes: Outcomes,
     /** ServerOptions.stalledReaderMs. */
     private readonly stalledReaderMs: number | undefined,
+    /** Record mode, when the server records (recorder.ts). */
+    private readonly recorder?: Recorder,
   ) {}
 
   respond(exchange: Exchange, override?: { pacing?: Pacing; fault?: StreamFault }): Promise<void> | undefined {
+    const recorder = this.recorder;
+    const upstream = recorder?.upstreamOf(exchange);
+    if (upstream !== undefined) return this.respondRecording(exchange, override, recorder!, upstream);
+    return this.play(exchange, answerRequest(exchange.session, exchange.request, exchange.entry.requestId), override);
+  }
+
+  /** Record mode: what no script answers (everything, in mode `all`) goes to the upstream. Zero-config
+   * answers are never given: a request they would answer is one to record. */
+  private respondRecording(
+    exchange: Exchange,
+    override: { pacing?: Pacing; fault?: StreamFault } | undefined,
+    recorder: Recorder,
+    upstream: string,
+  ): Promise<void> | undefined {
+    const { session, request, entry } = exchange;
+    if (recorder.mode === 'missing') {
+      const answer = answerRequest(session, request, entry.requestId, 'strict');
+      const kind = answer.kind === 'error' ? answer.error.kind : undefined;
+      if (kind !== 'no_match' && kind !== 'exhausted') return this.play(exchange, answer, override);
+      if (kind === 'no_match') session.journal.counters.unmatched--;
+      else session.journal.counters.exhausted--;
+    }
+    entry.stream = request.stream;
+    return recorder.forward(exchange, upstream, exchange.bodyText ?? '');
+  }
+
+  private play(exchange: Exchange, answer: Answer, override?: { pacing?: Pacing; fault?: StreamFault }): Promise<void> | undefined {
     const { session, request, entry } = exchange;
     const generation = session.generation;
-    const answer = answerRequest(session, request, entry.requestId);
     if (override && answer.kind === 'reply') {
       answer.pacing = override.pacing ?? answer.pacing;
       answer.fault = override.fault ?? answer.fault;

@@ -29,6 +29,7 @@ import { Delivery } from './delivery.js';
 import { answerOutsideRoutes, answerSilentConnection, errorShapeFor, sendControlError, serverTimeouts } from './front-door.js';
 import { Http2Side } from './http2-side.js';
 import { Outcomes } from './outcomes.js';
+import { Recorder, type RecordOptions } from './recorder.js';
 import { splitProtocols } from './protocol-split.js';
 import { EMPTY_QUERY, ProviderPipeline } from './provider-pipeline.js';
 import { requestLogger, type RequestLogFormat, type RequestLogOptions } from './request-log.js';
@@ -68,6 +69,9 @@ export interface ServerOptions {
   /** A line per request as it ends (`understudy serve` logs text unless `--quiet`); off by
    * default in process. `'text'` or `'json'` to standard output, or `{format, write}`. */
   requestLog?: RequestLogFormat | RequestLogOptions;
+  /** Record mode: what no script answers goes to the real provider and is written down as a
+   * script (docs/record-replay.md). Not under `cluster`. */
+  record?: RecordOptions;
 }
 
 /** What the assembling server gives the host. */
@@ -123,7 +127,7 @@ export class HttpHost {
     this.pipeline = new ProviderPipeline({
       bodyLimit: options.bodyLimit ?? DEFAULT_BODY_LIMIT,
       outcomes: this.outcomes,
-      delivery: new Delivery(this.outcomes, options.stalledReaderMs),
+      delivery: new Delivery(this.outcomes, options.stalledReaderMs, this.recorderOf(options)),
       edge: this.edge,
       internalError,
       stalledReaderMs: options.stalledReaderMs,
@@ -151,6 +155,12 @@ export class HttpHost {
       silent: (socket) => answerSilentConnection(socket, this.orphanRequestId()),
     });
     answerOutsideRoutes(this.http, this.http2.server, () => this.orphanRequestId());
+  }
+
+  private recorderOf(options: ServerOptions): Recorder | undefined {
+    if (!options.record) return undefined;
+    if (options.cluster) throw new Error('record mode runs in one process: it cannot be used with --workers');
+    return new Recorder(options.record, this.outcomes);
   }
 
   async listen(): Promise<{ host: string; port: number; url: string }> {

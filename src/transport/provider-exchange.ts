@@ -16,6 +16,8 @@ export interface Exchange {
   res: ServerResponse;
   entry: JournalRecord;
   wire: WireContext;
+  /** The request body as received (record mode forwards it). */
+  bodyText?: string;
 }
 
 export const LEFT_EARLY = 'the client closed the connection before its answer was delivered';

@@ -208,7 +208,7 @@ export class ProviderPipeline {
     } else {
       entry.request = decoded;
     }
-    const exchange: Exchange = { session, dialect, request: decoded, res, entry, wire };
+    const exchange: Exchange = { session, dialect, request: decoded, res, entry, wire, bodyText: text };
     const chaos = chaosFor(session.chaos, req, wire.query);
     if (!chaos) return this.stages.delivery.respond(exchange);
     entry.stream = decoded.stream;

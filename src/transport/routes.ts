@@ -270,3 +270,7 @@ export function operationById(id: string): Operation | undefined {
 export function providerRoutes(): string[] {
   return DIALECTS.flatMap((d) => d.routes.map((r) => `${r.method} ${r.path}`));
 }
+
+/** The providers of the chat operations, as their ids begin (`openai` of `openai.chat.completions`):
+ * the names record mode's upstreams are given by. */
+export const CHAT_PROVIDERS: readonly string[] = [...new Set([...operations.keys()].map((id) => id.slice(0, id.indexOf('.'))))].sort();

@@ -1,21 +1,7 @@
-// A provider's answer read back into neutral terms: what a recorder keeps of an upstream's answer
-// to write it as a scripted reply (decision 0017). Each dialect's reader is the inverse of its
-// encoders, and its test is the round trip through them.
+// What the dialects' answer readers share: the neutral form they read into (core/recorded-answer.ts,
+// re-exported for them) and the split of an SSE stream into its events' data.
 
-import type { FinishReason, Usage } from '../../core/model.js';
-
-export interface RecordedAnswer {
-  /** The answer's text; null when it has none (a tool call alone). */
-  content: string | null;
-  /** The text as it arrived: a stream's content deltas in order, or the whole text of a JSON answer. */
-  chunks: string[];
-  toolCalls: { id: string; name: string; argumentsText: string }[];
-  /** The answer's reasoning (thinking), where the wire carries it; null otherwise. */
-  reasoning: string | null;
-  finishReason: FinishReason | null;
-  /** Absent when the answer reported none (a stream without its usage chunk). */
-  usage?: Usage;
-}
+export type { RecordedAnswer } from '../../core/recorded-answer.js';
 
 /** The data of each event of an SSE stream, in order (its `data:` lines joined; events without
  * data left out). */

@@ -1,0 +1,211 @@
+// Record mode (decision 0017): which requests go to an upstream, and what is kept of each answer.
+// A request no script answers (every request, in mode `all`) whose provider has an upstream is
+// relayed (relay.ts); once its client had the whole answer, the dialect's reader reads it back
+// and the recording book writes it as a script step (engine/recording-book.ts) with its `when`
+// made from the decoded request (engine/recording.ts).
+
+import type { JsonValue, Pacing, ResolvedReply } from '../core/model.js';
+import type { RecordedAnswer } from '../core/recorded-answer.js';
+import { RecordingBook, type RecordedExchange } from '../engine/recording-book.js';
+import { recordedReply, recordedWhen, type RecordMatch } from '../engine/recording.js';
+import { redactionOf, redactPaths, type Redaction } from '../engine/redaction.js';
+import type { Outcomes } from './outcomes.js';
+import type { Exchange } from './provider-exchange.js';
+import { joinUrl, relay, upstreamPath, type RelayedAnswer } from './relay.js';
+import { CHAT_PROVIDERS } from './routes.js';
+
+export interface RecordOptions {
+  /** Where the recordings are written (created when missing). */
+  dir: string;
+  /** Each provider's real base URL, as its SDK would be given it (`openai`: the one ending in `/v1`). */
+  upstreams: Record<string, string>;
+  /** `missing` (default): only what no script answers goes upstream; `all`: every request does. */
+  mode?: 'missing' | 'all';
+  /** `session` (default): a file per session, `DIR/<session>.yaml`; `scenario`: `DIR/<session>/<scenario>.yaml`. */
+  layout?: 'session' | 'scenario';
+  /** What a step's `when` holds (engine/recording.ts); default `conversation`. */
+  match?: RecordMatch;
+  /** More body members (JSON paths) or text (`/pattern/flags`) to keep out of the files. */
+  redact?: string[];
+  /** Leave out the default redactions (the end-user identifiers). */
+  noDefaultRedactions?: boolean;
+  /** Keep the upstream's timing as each step's pacing. */
+  timing?: boolean;
+  /** Told what could not be recorded, and why (default: a line on standard error). */
+  onWarning?: (message: string) => void;
+}
+
+/** Request headers a recording keeps for drift to send again: none that can carry a credential. */
+const KEPT_HEADERS = ['content-type', 'accept', 'anthropic-version', 'anthropic-beta', 'openai-beta'];
+/** Query parameters that carry credentials (Gemini's `key`). */
+const CREDENTIAL_QUERY = ['key'];
+
+export class Recorder {
+  private readonly book: RecordingBook;
+  private readonly upstreams: Map<string, string>;
+  private readonly redaction: Redaction;
+  readonly mode: 'missing' | 'all';
+  private readonly warn: (message: string) => void;
+
+  constructor(
+    private readonly options: RecordOptions,
+    private readonly outcomes: Outcomes,
+  ) {
+    this.upstreams = checkedUpstreams(options.upstreams);
+    this.mode = options.mode ?? 'missing';
+    this.redaction = redactionOf(options.redact ?? [], !options.noDefaultRedactions);
+    this.book = new RecordingBook({ dir: options.dir, mode: this.mode, layout: options.layout ?? 'session', redaction: this.redaction });
+    this.warn = options.onWarning ?? ((message) => process.stderr.write(`understudy: ${message}\n`));
+  }
+
+  /** The upstream of the exchange's provider, when record mode has one for it. */
+  upstreamOf(exchange: Exchange): string | undefined {
+    const operation = exchange.wire.operation;
+    return this.upstreams.get(operation.slice(0, operation.indexOf('.')));
+  }
+
+  /** Relays the exchange to its upstream and records the answer once delivered. */
+  async forward(exchange: Exchange, upstream: string, body: string): Promise<void> {
+    const provider = exchange.wire.operation.slice(0, exchange.wire.operation.indexOf('.'));
+    const refusal = refusalOf(provider, exchange);
+    if (refusal) {
+      this.outcomes.finishError(exchange, exchange.dialect, {
+        kind: 'invalid_request',
+        status: 501,
+        code: 'record_unsupported',
+        message: refusal,
+      });
+      return;
+    }
+    const path = upstreamPath(provider, exchange.res.req.url ?? '/');
+    const relayed = await relay(exchange, joinUrl(upstream, path), body, this.outcomes);
+    if (!relayed) return;
+    const { entry, session, request } = exchange;
+    entry.stream = request.stream;
+    entry.status = relayed.status;
+    entry.source = 'upstream';
+    if (relayed.status < 200 || relayed.status > 299) {
+      entry.error = { code: 'upstream_status', message: `the upstream answered ${relayed.status}; not recorded` };
+      this.outcomes.journalAdd(session, entry, request);
+      return;
+    }
+    const read = this.readBack(exchange, relayed);
+    if (typeof read === 'string') {
+      this.warn(`${entry.requestId} (${entry.route}) was relayed but not recorded: ${read}`);
+      this.outcomes.journalAdd(session, entry, request);
+      return;
+    }
+    entry.reply = journalReply(read);
+    if (read.usage) entry.usage = read.usage;
+    try {
+      const where = this.book.add(session.id, request, {
+        when: recordedWhen(request, this.options.match ?? 'conversation'),
+        reply: recordedReply(read, this.options.timing ? pacingOf(relayed, read) : undefined),
+        recorded: this.exchangeOf(exchange, provider, path, body, relayed),
+      });
+      entry.script = where.scenario;
+      entry.step = where.step;
+    } catch (error) {
+      this.warn(`${entry.requestId} (${entry.route}) was relayed but not recorded: ${(error as Error).message}`);
+    }
+    this.outcomes.journalAdd(session, entry, request);
+  }
+
+  private readBack(exchange: Exchange, relayed: RelayedAnswer): RecordedAnswer | string {
+    const reader = exchange.dialect.readAnswer;
+    if (!reader) return `reading ${exchange.dialect.id} answers back is not built yet`;
+    if (relayed.body.length === 0) return 'the answer was empty, or too large to keep';
+    if (exchange.request.stream) return reader.stream(relayed.body.toString(exchange.dialect.binaryStream ? 'latin1' : 'utf8'));
+    let parsed: unknown;
+    try {
+      parsed = JSON.parse(relayed.body.toString('utf8'));
+    } catch {
+      return 'the answer is not JSON';
+    }
+    return reader.json(parsed);
+  }
+
+  private exchangeOf(exchange: Exchange, provider: string, path: string, body: string, relayed: RelayedAnswer): RecordedExchange {
+    const headers: Record<string, string> = {};
+    const sent = exchange.res.req.headers;
+    for (const name of KEPT_HEADERS) {
+      const value = sent[name];
+      if (typeof value === 'string') headers[name] = value;
+    }
+    let parsed: JsonValue;
+    try {
+      parsed = JSON.parse(body) as JsonValue;
+    } catch {
+      parsed = body;
+    }
+    return {
+      provider,
+      operation: exchange.wire.operation,
+      method: exchange.res.req.method ?? 'POST',
+      path: withoutCredentials(path),
+      headers,
+      body: redactPaths(parsed, this.redaction.paths),
+      stream: exchange.request.stream,
+      status: relayed.status,
+    };
+  }
+}
+
+function checkedUpstreams(given: Record<string, string>): Map<string, string> {
+  const upstreams = new Map<string, string>();
+  for (const [provider, url] of Object.entries(given)) {
+    if (!CHAT_PROVIDERS.includes(provider)) {
+      throw new Error(`record mode: unknown upstream provider "${provider}"; known: ${CHAT_PROVIDERS.join(', ')}`);
+    }
+    let parsed: URL;
+    try {
+      parsed = new URL(url);
+    } catch {
+      throw new Error(`record mode: the ${provider} upstream "${url}" is not a URL`);
+    }
+    if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') {
+      throw new Error(`record mode: the ${provider} upstream "${url}" must be an http: or https: URL`);
+    }
+    upstreams.set(provider, url);
+  }
+  if (upstreams.size === 0) throw new Error('record mode needs at least one upstream (provider=URL)');
+  return upstreams;
+}
+
+/** Why the request cannot be forwarded as it came, if it cannot. */
+function refusalOf(provider: string, exchange: Exchange): string | undefined {
+  const authorization = exchange.res.req.headers.authorization ?? '';
+  if (provider === 'bedrock' && authorization.startsWith('AWS4-HMAC-SHA256')) {
+    return "Understudy's record mode cannot forward a SigV4-signed Bedrock request yet: the signature covers Understudy's host, so it must be signed again for the real endpoint, which is not built (docs/record-replay.md). Bedrock API keys (bearer tokens) are forwarded.";
+  }
+  return undefined;
+}
+
+function withoutCredentials(path: string): string {
+  const at = path.indexOf('?');
+  if (at < 0) return path;
+  const query = new URLSearchParams(path.slice(at + 1));
+  for (const name of CREDENTIAL_QUERY) query.delete(name);
+  const rest = query.toString();
+  return rest === '' ? path.slice(0, at) : `${path.slice(0, at)}?${rest}`;
+}
+
+function pacingOf(relayed: RelayedAnswer, read: RecordedAnswer): Pacing {
+  const pacing: Pacing = { ttftMs: Math.round(relayed.firstByteMs) };
+  const span = relayed.totalMs - relayed.firstByteMs;
+  if (read.chunks.length > 1 && span > 0) pacing.chunksPerSecond = Math.max(1, Math.round(((read.chunks.length - 1) * 1000) / span));
+  return pacing;
+}
+
+function journalReply(read: RecordedAnswer): ResolvedReply {
+  return {
+    content: read.content,
+    chunks: read.chunks,
+    toolCalls: read.toolCalls.map((c) => ({ id: c.id, name: c.name, argumentsText: c.argumentsText })),
+    reasoning: read.reasoning,
+    finishReason: read.finishReason ?? 'stop',
+    usage: read.usage ?? { inputTokens: 0, outputTokens: 0, cachedInputTokens: 0, reasoningTokens: 0 },
+    wholeToolCalls: false,
+    shape: undefined,
+  };
+}
