@@ -19,6 +19,7 @@ export interface BannerFacts {
   pacing?: { pacing: Pacing; setBy: string };
   chaos?: ChaosOptions;
   workers?: number;
+  record?: { dir: string; mode?: string; upstreams: Record<string, string> };
   providerUrl(provider: string): string;
 }
 
@@ -44,6 +45,13 @@ export function bannerLines(facts: BannerFacts): string[] {
     lines.push('  scripted timing and failures:');
     for (const line of scripted.slice(0, SCRIPTED_LINES)) lines.push(`    ${line}`);
     if (scripted.length > SCRIPTED_LINES) lines.push(`    … and ${scripted.length - SCRIPTED_LINES} more`);
+  }
+  if (facts.record) {
+    const { dir, mode, upstreams } = facts.record;
+    const sent = Object.entries(upstreams).map(([name, url]) => `${name} → ${url}`);
+    lines.push(
+      `  recording to ${dir} (mode ${mode ?? 'missing'}): ${mode === 'all' ? 'every request' : 'what no script answers'} goes upstream: ${sent.join(', ')}`,
+    );
   }
   if (facts.workers) lines.push(`  workers: ${facts.workers} processes; every session's state lives in worker 0 (docs/workers.md)`);
   lines.push(

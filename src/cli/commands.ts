@@ -2,6 +2,7 @@
 
 import { DEFAULT_REPLY_LIMITS, MAX_REPLY_LIMITS } from '../engine/reply-limits.js';
 import { describeFlags, type Flag } from './flags.js';
+import { RECORD_FLAGS } from './record-flags.js';
 
 const HELP_FLAG: Flag = { name: 'help', short: 'h', type: 'boolean', description: 'Print this help and exit.' };
 
@@ -127,6 +128,7 @@ export const SERVE_FLAGS: Flag[] = [
     description: 'No request log (the banner is still printed).',
     default: 'off: requests are logged',
   },
+  ...RECORD_FLAGS,
   ...LIMIT_FLAGS,
   HELP_FLAG,
 ];

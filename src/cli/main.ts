@@ -11,6 +11,7 @@ import { COMMAND_NAMES, commandHelp, generalHelp, SERVE_FLAGS, VALIDATE_FLAGS } 
 import { nearest } from './did-you-mean.js';
 import { parseFlags, UsageError, type Parsed } from './flags.js';
 import { printLine, quietOnClosedPipe, whenPipeCloses } from './pipe.js';
+import { recordFromFlags } from './record-flags.js';
 import { runServe } from './serve.js';
 import { runValidate } from './validate.js';
 import { packageVersion } from './version.js';
@@ -90,6 +91,7 @@ async function serve(args: string[]): Promise<number> {
   if (!Number.isInteger(workers) || workers < 1 || workers > 64) {
     throw new UsageError(`--workers must be an integer 1-64 or "auto", got "${workersText}"`);
   }
+  const record = recordFromFlags(values, workers);
   if (workers > 1 && cluster.isPrimary) return runPrimary(workers, printLine);
   const index = cluster.isWorker ? Number(process.env[WORKER_INDEX_ENV]) : undefined;
   // Positionals after --fixtures FILE are more fixture files (so a shell glob works).
@@ -107,6 +109,8 @@ async function serve(args: string[]): Promise<number> {
       corsOrigins: (values.cors as string[] | undefined) ?? [],
       allowedHosts: (values['allow-host'] as string[] | undefined) ?? [],
       chaos,
+      record,
+      replay: values.replay as string | undefined,
       ...limits,
       ...(index !== undefined && { cluster: { index, workers } }),
       // Every worker logs the requests it answered itself.

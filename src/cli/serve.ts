@@ -21,6 +21,10 @@ export interface ServeOptions {
   maxStreamChunks?: number;
   /** The request log (off when absent). */
   requestLog?: ServerOptions['requestLog'];
+  /** Record mode (--record DIR, docs/record-replay.md). */
+  record?: ServerOptions['record'];
+  /** --replay DIR: each session starts with its recordings. */
+  replay?: string;
 }
 
 /** Starts the server and prints the banner on `out`; problems go to `err` and give undefined. */
@@ -47,19 +51,26 @@ export async function runServe(
     );
     return undefined;
   }
-  const server = new UnderstudyServer({
-    host: options.host,
-    port: options.port,
-    fixtures: loaded.map((l) => l.fixture),
-    defaultSession: { fallback: 'auto', chaos: options.chaos },
-    controlToken: options.controlToken,
-    corsOrigins: options.corsOrigins,
-    allowedHosts: options.allowedHosts,
-    cluster: options.cluster,
-    maxReplyBytes: options.maxReplyBytes,
-    maxStreamChunks: options.maxStreamChunks,
-    requestLog: options.requestLog,
-  });
+  let server: UnderstudyServer;
+  try {
+    server = new UnderstudyServer({
+      host: options.host,
+      port: options.port,
+      fixtures: loaded.map((l) => l.fixture),
+      defaultSession: { fallback: 'auto', chaos: options.chaos },
+      controlToken: options.controlToken,
+      corsOrigins: options.corsOrigins,
+      allowedHosts: options.allowedHosts,
+      cluster: options.cluster,
+      maxReplyBytes: options.maxReplyBytes,
+      maxStreamChunks: options.maxStreamChunks,
+      requestLog: options.requestLog,
+      record: options.record,
+    });
+  } catch (error) {
+    err(`understudy: ${(error as Error).message}`);
+    return undefined;
+  }
   const session = server.registry.defaultSession;
   // The flag is the user's word for this run, so it wins over what a file says.
   if (options.strict) session.fallback = 'strict';
@@ -80,6 +91,7 @@ export async function runServe(
     pacing: session.pacing && { pacing: session.pacing, setBy: lastSetting('pacing') ?? 'the server options' },
     chaos: session.chaos,
     workers: options.cluster?.workers,
+    record: options.record,
     providerUrl: (provider) => server.providerUrl(provider),
   });
   for (const line of lines) out(line);

@@ -14,6 +14,8 @@ export class Registry {
   constructor(
     defaultOptions: Omit<SessionOptions, 'id'> = {},
     private readonly maxSessions = 10_000,
+    /** Readies a session as it is made (e.g. loads its recordings); may throw to refuse it. */
+    private readonly prepare?: (session: Session) => void,
   ) {
     this.defaultSession = new Session({ id: DEFAULT_SESSION_ID, apiKey: defaultOptions.apiKey ?? 'understudy', ...defaultOptions });
     this.add(this.defaultSession);
@@ -33,6 +35,7 @@ export class Registry {
       throw new Error(`API key is already used by session "${this.byKey.get(options.apiKey)?.id}"`);
     if (this.byId.size >= this.maxSessions) throw new Error(`too many sessions (limit ${this.maxSessions}); delete finished ones`);
     const session = new Session({ ...options, id });
+    this.prepare?.(session);
     this.add(session);
     return session;
   }

@@ -12,6 +12,7 @@ import { Registry } from '../engine/registry.js';
 import { replyLimits, type ReplyLimits } from '../engine/reply-limits.js';
 import type { Session, SessionOptions } from '../engine/session.js';
 import type { FixtureSpec } from '../engine/spec.js';
+import { sessionRecordings } from '../engine/session-recordings.js';
 import {
   applyCors,
   browserRefusal,
@@ -70,8 +71,18 @@ export interface ServerOptions {
    * default in process. `'text'` or `'json'` to standard output, or `{format, write}`. */
   requestLog?: RequestLogFormat | RequestLogOptions;
   /** Record mode: what no script answers goes to the real provider and is written down as a
-   * script (docs/record-replay.md). Not under `cluster`. */
+   * script (docs/record-replay.md). Not under `cluster`. In mode `missing` each session starts
+   * with its recordings, as with `replay`. */
   record?: RecordOptions;
+  /** A directory of recordings: each session starts with its own (`DIR/<session>.yaml` and the
+   * files under `DIR/<session>/`), the default session with `DIR/default.yaml`. */
+  replay?: string;
+}
+
+/** Where sessions' recordings are loaded from, if anywhere. */
+function replayDir(options: ServerOptions): string | undefined {
+  if (options.replay !== undefined) return options.replay;
+  return options.record && (options.record.mode ?? 'missing') === 'missing' ? options.record.dir : undefined;
 }
 
 /** What the assembling server gives the host. */
@@ -111,8 +122,17 @@ export class HttpHost {
     // An edge's sessions draw ids from their own sequence, so ids stay unique across workers.
     const seed = cluster && cluster.index > 0 ? { seed: `${options.defaultSession?.seed ?? 'default'}@${cluster.index}` } : {};
     this.replyLimits = replyLimits({ replyBytes: options.maxReplyBytes, streamChunks: options.maxStreamChunks });
-    this.registry = new Registry({ ...options.defaultSession, ...seed });
-    const startFixture = combinedFixtures(options.fixtures ?? []);
+    const recordings = replayDir(options);
+    const limits = { replyBytes: options.maxReplyBytes, streamChunks: options.maxStreamChunks };
+    const prepare = recordings
+      ? (session: Session) => {
+          const recorded = sessionRecordings(recordings, session.id, limits);
+          if (recorded) session.load(recorded);
+        }
+      : undefined;
+    this.registry = new Registry({ ...options.defaultSession, ...seed }, undefined, prepare);
+    const defaultRecordings = recordings && sessionRecordings(recordings, this.registry.defaultSession.id, limits);
+    const startFixture = combinedFixtures([...(options.fixtures ?? []), ...(defaultRecordings ? [defaultRecordings] : [])]);
     if (startFixture) this.registry.defaultSession.load(startFixture);
     this.access = {
       corsOrigins: options.corsOrigins ?? [],

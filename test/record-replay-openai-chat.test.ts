@@ -1,0 +1,154 @@
+// Record and replay through the real openai SDK's Chat Completions (issue 22): an agent loop (a
+// tool call, its result, a second tool call, its result, the answer) recorded from a local
+// upstream, then replayed with the upstream stopped, gives the SDK the very same results, JSON
+// and streamed; a stream is relayed as it arrives, not after the upstream finished; what the
+// application sent as credentials or as redacted members never reaches the files.
+
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+
+import OpenAI from 'openai';
+
+import { startUnderstudy } from '../src/client/index.js';
+import {
+  CLOCK_TOOL,
+  FINAL_TEXT,
+  recordedFiles,
+  recordingDir,
+  startUpstream,
+  STORY,
+  toolResult,
+  UPSTREAM_KEY,
+  WEATHER_TOOL,
+} from './support/record-replay.js';
+
+const TOOLS = [WEATHER_TOOL, CLOCK_TOOL].map((t) => ({ type: 'function' as const, function: t }));
+
+interface Turn {
+  content: string | null;
+  toolCalls: { id: string; name: string; arguments: string }[];
+  finish: string | null;
+  usage: unknown;
+}
+
+/** The application: runs the loop to its end, as its SDK saw it. */
+async function agentLoop(baseURL: string, stream: boolean, extra: Record<string, unknown> = {}): Promise<Turn[]> {
+  const client = new OpenAI({ baseURL, apiKey: UPSTREAM_KEY, maxRetries: 0, timeout: 10_000 });
+  const messages: OpenAI.Chat.ChatCompletionMessageParam[] = [{ role: 'user', content: 'What is the weather in Paris, and the time?' }];
+  const turns: Turn[] = [];
+  for (let round = 0; round < 4; round++) {
+    const body = { model: 'gpt-4o', messages, tools: TOOLS, ...extra };
+    const completion = stream
+      ? await client.chat.completions.stream({ ...body, stream_options: { include_usage: true } }).finalChatCompletion()
+      : await client.chat.completions.create(body);
+    const choice = completion.choices[0];
+    const calls = (choice.message.tool_calls ?? []).filter((c) => c.type === 'function');
+    turns.push({
+      content: choice.message.content,
+      toolCalls: calls.map((c) => ({ id: c.id, name: c.function.name, arguments: c.function.arguments })),
+      finish: choice.finish_reason,
+      usage: completion.usage,
+    });
+    messages.push({ role: 'assistant', content: choice.message.content, ...(calls.length > 0 && { tool_calls: calls }) });
+    if (calls.length === 0) break;
+    for (const call of calls) messages.push({ role: 'tool', tool_call_id: call.id, content: toolResult(call.function.name) });
+  }
+  return turns;
+}
+
+for (const stream of [false, true]) {
+  const mode = stream ? 'stream' : 'json';
+  test(`an agent loop recorded from the upstream replays with the upstream stopped, the SDK seeing the same results (${mode}) [record.openai-chat.${mode} +]`, async () => {
+    const upstream = await startUpstream();
+    const dir = recordingDir();
+    const recorder = await startUnderstudy({ record: { dir, upstreams: { openai: upstream.mock.url('openai') } } });
+    await recorder.session('weather-loop');
+    const recorded = await agentLoop(`${recorder.baseUrl}/s/weather-loop/v1`, stream, { user: 'end-user-77' });
+    await recorder.close();
+    assert.equal(await upstream.requests(), 3, 'each of the three calls went upstream once');
+    await upstream.mock.close();
+
+    assert.equal(recorded.length, 3);
+    assert.deepEqual(
+      recorded.map((t) => t.toolCalls.map((c) => c.name)),
+      [['weather'], ['clock'], []],
+    );
+    assert.equal(recorded[2].content, FINAL_TEXT);
+
+    const files = recordedFiles(dir);
+    assert.deepEqual(
+      files.map((f) => f.path.slice(dir.length)),
+      ['/weather-loop.yaml'],
+    );
+    for (const { text } of files) {
+      assert.ok(!text.includes(UPSTREAM_KEY), 'the credential is not in the recording');
+      assert.ok(!text.includes('end-user-77'), 'the end-user id is redacted');
+    }
+
+    const replay = await startUnderstudy({ replay: dir, defaultSession: { fallback: 'strict' } });
+    try {
+      const session = await replay.session('weather-loop', { fallback: 'strict' });
+      const replayed = await agentLoop(`${replay.baseUrl}/s/weather-loop/v1`, stream, { user: 'end-user-77' });
+      assert.deepEqual(replayed, recorded);
+      await session.verify();
+    } finally {
+      await replay.close();
+    }
+  });
+}
+
+test('a request the recording does not hold is refused on replay, naming the nearest step [record.openai-chat.json -]', async () => {
+  const upstream = await startUpstream();
+  const dir = recordingDir();
+  const recorder = await startUnderstudy({ record: { dir, upstreams: { openai: upstream.mock.url('openai') } } });
+  await agentLoop(recorder.url('openai'), false);
+  await recorder.close();
+  await upstream.mock.close();
+
+  const replay = await startUnderstudy({ replay: dir, defaultSession: { fallback: 'strict' } });
+  try {
+    const client = new OpenAI({ baseURL: replay.url('openai'), apiKey: UPSTREAM_KEY, maxRetries: 0, timeout: 10_000 });
+    await assert.rejects(
+      client.chat.completions.create({
+        model: 'gpt-4o',
+        messages: [{ role: 'user', content: 'What is the weather in Rome?' }],
+        tools: TOOLS,
+      }),
+      (error: unknown) => error instanceof OpenAI.APIError && error.status === 409 && /latestUser/.test(error.message),
+    );
+  } finally {
+    await replay.close();
+  }
+});
+
+test('a stream is relayed as the upstream writes it: the first chunk reaches the SDK long before the upstream finished [record.openai-chat.stream -]', async () => {
+  // Four chunks a second: the story's words take seconds to arrive.
+  const upstream = await startUpstream({ chunksPerSecond: 4 });
+  const dir = recordingDir();
+  const recorder = await startUnderstudy({ record: { dir, upstreams: { openai: upstream.mock.url('openai') } } });
+  try {
+    const client = new OpenAI({ baseURL: recorder.url('openai'), apiKey: UPSTREAM_KEY, maxRetries: 0, timeout: 20_000 });
+    const messages: OpenAI.Chat.ChatCompletionMessageParam[] = [{ role: 'user', content: 'Tell me a story.' }];
+    const started = performance.now();
+    let firstAt = -1;
+    let text = '';
+    const stream = await client.chat.completions.create({ model: 'gpt-4o', messages, tools: TOOLS, stream: true });
+    for await (const chunk of stream) {
+      const delta = chunk.choices[0]?.delta.content;
+      if (delta) {
+        if (firstAt < 0) firstAt = performance.now() - started;
+        text += delta;
+      }
+    }
+    const endAt = performance.now() - started;
+    assert.equal(text, STORY);
+    assert.ok(firstAt >= 0);
+    assert.ok(
+      endAt - firstAt > 800,
+      `the first text arrived ${Math.round(firstAt)} ms in, the end ${Math.round(endAt)} ms in: relayed, not buffered`,
+    );
+  } finally {
+    await recorder.close();
+    await upstream.mock.close();
+  }
+});
