@@ -42,9 +42,9 @@ export const SERVE_FLAGS: Flag[] = [
     name: 'fixtures',
     type: 'string',
     multiple: true,
-    value: 'FILE...',
+    value: 'FILE|DIR...',
     description:
-      'YAML or JSON fixture files loaded into the default session (arguments after the flag are more files, so a shell glob works). Two files may not define the same scenario name.',
+      'YAML or JSON fixture files loaded into the default session (arguments after the flag are more files, so a shell glob works). A directory loads every .yaml, .yml and .json file under it, subdirectories included, in sorted path order. Two files may not define the same scenario name.',
     default: 'none',
   },
   {
@@ -147,7 +147,7 @@ export const COMMANDS: readonly Command[] = [
   {
     name: 'serve',
     summary: 'Start the server, with fixture files loaded into its default session.',
-    usage: 'understudy serve [--fixtures FILE...] [flags]',
+    usage: 'understudy serve [--fixtures FILE|DIR...] [flags]',
     flags: SERVE_FLAGS,
     more: [
       'Ctrl-C or SIGTERM stops it; answers in flight get five seconds to finish.',
@@ -157,9 +157,12 @@ export const COMMANDS: readonly Command[] = [
   {
     name: 'validate',
     summary: 'Check fixture files; print "ok" or file:line:col  /path  what was expected, for each problem.',
-    usage: 'understudy validate FILE... [flags]',
+    usage: 'understudy validate FILE|DIR... [flags]',
     flags: VALIDATE_FLAGS,
-    more: ['Exit code: 0 when every file is valid, 1 when one has a problem, 2 for bad usage.'],
+    more: [
+      'A directory stands for every .yaml, .yml and .json file under it, subdirectories included (one with none is a problem).',
+      'Exit code: 0 when every file is valid, 1 when one has a problem, 2 for bad usage.',
+    ],
   },
   {
     name: 'help',

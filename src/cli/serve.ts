@@ -1,6 +1,8 @@
-// `understudy serve`: the server with fixture files loaded into its default session.
+// `understudy serve`: the server with fixture files (or every fixture file under a directory)
+// loaded into its default session.
 
 import { formatProblems, loadFixtureFile } from '../engine/fixture-file.js';
+import { fixtureFilesOf } from '../engine/fixture-paths.js';
 import type { ChaosOptions } from '../core/model.js';
 import { UnderstudyServer, type ServerOptions } from '../server/understudy-server.js';
 import { bannerLines, type LoadedFixture } from './banner.js';
@@ -33,8 +35,13 @@ export async function runServe(
   out: (line: string) => void,
   err: (line: string) => void = out,
 ): Promise<UnderstudyServer | undefined> {
+  const paths = await fixtureFilesOf(options.fixtures);
+  if (paths.problems.length > 0) {
+    err(formatProblems(paths.problems));
+    return undefined;
+  }
   const loaded: LoadedFixture[] = [];
-  for (const file of options.fixtures) {
+  for (const file of paths.files) {
     const result = await loadFixtureFile(file, { replyBytes: options.maxReplyBytes, streamChunks: options.maxStreamChunks });
     if (!result.ok) {
       err(formatProblems(result.problems));
@@ -47,7 +54,7 @@ export async function runServe(
     err(
       clash.first === clash.second
         ? `understudy: ${clash.first} is given twice; each fixture file loads once`
-        : `understudy: scenario "${clash.name}" is defined in both ${clash.first} and ${clash.second}; scenario names must be unique across --fixtures files (the later one would replace the earlier)`,
+        : `understudy: scenario "${clash.name}" is defined in both ${clash.first} and ${clash.second}; scenario names must be unique across --fixtures files and directories (the later one would replace the earlier)`,
     );
     return undefined;
   }

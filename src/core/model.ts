@@ -216,6 +216,8 @@ export interface Reply {
   finishReason?: FinishReason;
   /** Extra reasoning tokens to report (for reasoning models). */
   reasoningTokens?: number;
+  /** Token counts reported instead of the counted ones (a recording's); each field left out is counted. */
+  usage?: Partial<Usage>;
   /** Spans of the text that cite sources, for dialects that answer citations (Cohere). */
   citations?: ScriptedCitation[];
   /** Pacing of a streamed answer (overrides the session's). */

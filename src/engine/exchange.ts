@@ -4,10 +4,10 @@
 
 import { checkReplyContract } from '../core/contract.js';
 import { understudyConflict, type NeutralError } from '../core/errors.js';
-import type { ChatRequest, Pacing, ResolvedReply, StreamFault } from '../core/model.js';
+import type { ChatRequest, Pacing, ResolvedReply, StreamFault, Usage } from '../core/model.js';
 import { countInputTokens } from '../core/tokens.js';
 import type { NearMiss } from './journal.js';
-import { resolveReply } from './resolve.js';
+import { resolveReply, scriptsCache } from './resolve.js';
 import { reserve, type Reservation } from './script.js';
 import { explainMiss, nearMissesOf, selectStep } from './select.js';
 import type { Session } from './session.js';
@@ -106,7 +106,7 @@ export function answerRequest(session: Session, request: ChatRequest, requestId 
     };
   }
   const reply = resolveReply(step.reply, request, session);
-  return afterDelivery(session, request, requestId, {
+  return afterDelivery(session, request, requestId, step.reply.usage, {
     kind: 'reply',
     reply,
     delayMs,
@@ -136,7 +136,7 @@ function zeroConfig(session: Session, request: ChatRequest, requestId: string): 
       ...(hasNearMisses && { nearMisses }),
     };
   }
-  return afterDelivery(session, request, requestId, {
+  return afterDelivery(session, request, requestId, undefined, {
     kind: 'reply',
     reply: resolveReply(answer.reply, request, session, true),
     delayMs: 0,
@@ -149,11 +149,21 @@ function zeroConfig(session: Session, request: ChatRequest, requestId: string): 
 /** Reports the cached part of the prompt now; once the reply is delivered, warms the cache and
  * records the tool results the request carried and the tool calls the reply made. Nothing of this
  * happens for replies that never arrive, nor for requests refused (a 409 records no result). */
-function afterDelivery(session: Session, request: ChatRequest, requestId: string, answer: Extract<Answer, { kind: 'reply' }>): Answer {
-  const probe = session.promptCache.probe(request, answer.reply.usage.inputTokens);
-  if (probe) {
-    answer.reply.usage.cachedInputTokens = probe.cachedTokens;
-    if (probe.writeTokens > 0) answer.reply.usage.cacheWriteTokens = probe.writeTokens;
+function afterDelivery(
+  session: Session,
+  request: ChatRequest,
+  requestId: string,
+  scripted: Partial<Usage> | undefined,
+  answer: Extract<Answer, { kind: 'reply' }>,
+): Answer {
+  const usage = answer.reply.usage;
+  // A scripted prompt size is not the request's: the cache is probed by the counted one.
+  const probe = session.promptCache.probe(request, scripted?.inputTokens === undefined ? usage.inputTokens : undefined);
+  if (probe && !(scripted && scriptsCache(scripted))) {
+    // Within a scripted prompt size, which may be smaller than the request's.
+    usage.cachedInputTokens = Math.min(probe.cachedTokens, usage.inputTokens);
+    const writeTokens = Math.min(probe.writeTokens, usage.inputTokens - usage.cachedInputTokens);
+    if (writeTokens > 0) usage.cacheWriteTokens = writeTokens;
   }
   const calls = answer.reply.toolCalls.length > 0;
   const results = session.toolLedger.awaitsResults;

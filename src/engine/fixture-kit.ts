@@ -163,7 +163,7 @@ export function planOf(root: Z.ZodType): PlanNode[] {
 
 function kindOf(def: Def): PlanNode['kind'] {
   if (def.type === 'custom') return 'json';
-  const kinds: string[] = ['object', 'array', 'record', 'union', 'string', 'enum', 'number', 'boolean'];
+  const kinds: string[] = ['object', 'array', 'record', 'union', 'string', 'enum', 'number', 'boolean', 'null'];
   if (!kinds.includes(def.type)) throw new Error(`the fixture plan has no kind for zod type ${def.type}`);
   return def.type as PlanNode['kind'];
 }

@@ -12,7 +12,7 @@ import type { ReplyLimits } from './reply-limits.js';
 
 /** One schema, serialisable: children are indexes into the plan. */
 export interface PlanNode {
-  kind: 'object' | 'array' | 'record' | 'union' | 'string' | 'enum' | 'number' | 'boolean' | 'json';
+  kind: 'object' | 'array' | 'record' | 'union' | 'string' | 'enum' | 'number' | 'boolean' | 'null' | 'json';
   rules?: string[];
   /** Objects: how problems name it, its keys, the required ones, and each key's schema. */
   what?: string;
@@ -123,6 +123,7 @@ function kindMatches(kind: PlanNode['kind'], value: unknown): boolean {
   if (kind === 'string' || kind === 'enum') return typeof value === 'string';
   if (kind === 'number') return typeof value === 'number';
   if (kind === 'boolean') return typeof value === 'boolean';
+  if (kind === 'null') return value === null;
   return true;
 }
 

@@ -9,6 +9,7 @@ import { sizeText } from './reply-limits.js';
 import { replyImageRule, scriptedImageRule } from './fixture-rules-images.js';
 import { AUDIO_LISTS, AUDIO_RULES } from './fixture-rules-audio.js';
 import { scriptedVideoRule } from './fixture-rules-videos.js';
+import { RECORDING_RULES } from './fixture-rules-recording.js';
 
 export const TEXT_MODES = ['equals', 'contains', 'matches'] as const;
 export const ROLES = ['system', 'developer', 'user', 'assistant', 'tool'] as const;
@@ -242,6 +243,7 @@ const REPLY_KEYS = [
   'fault',
   'hostFields',
   'images',
+  'usage',
 ];
 
 export function replyRule(reply: Obj, path: Path, ctx: RuleContext): void {
@@ -414,4 +416,5 @@ export const RULES_BY_NAME: Readonly<Record<string, Rule>> = {
   replyRule,
   textMatchRule,
   ...AUDIO_RULES,
+  ...RECORDING_RULES,
 };

@@ -1,7 +1,16 @@
 // Turns a scripted Reply into what a dialect encodes: ids assigned, content and chunks decided,
-// usage counted.
+// usage counted (or, for the fields its `usage` gives, scripted).
 
-import type { ChatRequest, Reply, ReplyImage, ResolvedCitation, ResolvedImage, ResolvedReply, ScriptedCitation } from '../core/model.js';
+import type {
+  ChatRequest,
+  Reply,
+  ReplyImage,
+  ResolvedCitation,
+  ResolvedImage,
+  ResolvedReply,
+  ScriptedCitation,
+  Usage,
+} from '../core/model.js';
 import { imageKindOf } from '../core/scripted-image.js';
 import { EVENT_WEIGHT, LARGE_REPLY_WEIGHT, wordPieces } from '../core/stream-pieces.js';
 import { countInputTokens, countOutputTokens } from '../core/tokens.js';
@@ -127,12 +136,17 @@ function partsFor(reply: Reply, stream: boolean, ids: IdSource, wholeToolCalls: 
 
 export function resolveReply(reply: Reply, request: ChatRequest, ids: IdSource, wholeToolCalls = false): ResolvedReply {
   const parts = partsFor(reply, request.stream, ids, wholeToolCalls, request.toolCallIdLength);
-  const usage = {
-    inputTokens: countInputTokens(request),
+  const scripted = reply.usage;
+  const usage: Usage = {
+    inputTokens: scripted?.inputTokens ?? countInputTokens(request),
     outputTokens: 0,
     cachedInputTokens: 0,
-    reasoningTokens: reply.reasoningTokens ?? 0,
+    reasoningTokens: scripted?.reasoningTokens ?? reply.reasoningTokens ?? 0,
   };
+  if (scripted && scriptsCache(scripted)) {
+    usage.cachedInputTokens = scripted.cachedInputTokens ?? 0;
+    if (scripted.cacheWriteTokens !== undefined) usage.cacheWriteTokens = scripted.cacheWriteTokens;
+  }
   const resolved: ResolvedReply = {
     content: parts.content,
     chunks: parts.chunks,
@@ -146,12 +160,16 @@ export function resolveReply(reply: Reply, request: ChatRequest, ids: IdSource, 
   };
   if (parts.hostFields !== undefined) resolved.hostFields = parts.hostFields;
   if (parts.large) resolved.large = true;
-  usage.outputTokens = countOutputTokens(resolved);
-  if (parts.images) {
-    resolved.images = parts.images;
-    usage.outputTokens += IMAGE_OUTPUT_TOKENS * parts.images.length;
-  }
+  if (parts.images) resolved.images = parts.images;
+  usage.outputTokens =
+    scripted?.outputTokens ?? countOutputTokens(resolved) + (parts.images ? IMAGE_OUTPUT_TOKENS * parts.images.length : 0);
   return resolved;
+}
+
+/** Whether a script's usage gives the prompt-cache counts (either of them gives both: the
+ * session's prompt cache then leaves them alone). */
+export function scriptsCache(usage: Partial<Usage>): boolean {
+  return usage.cachedInputTokens !== undefined || usage.cacheWriteTokens !== undefined;
 }
 
 /** The resolved reply a scripted step gives, with this usage, when its parts are fixed (no
