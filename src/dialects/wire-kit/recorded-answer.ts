@@ -9,6 +9,8 @@ export interface RecordedAnswer {
   content: string | null;
   /** The text as it arrived: a stream's content deltas in order, or the whole text of a JSON answer. */
   chunks: string[];
+  /** `id` is '' when the wire carried none (Gemini's function calls usually, Ollama's): the
+   * recorder then leaves the id out of the fixture, and replay sends none either. */
   toolCalls: { id: string; name: string; argumentsText: string }[];
   /** The answer's reasoning (thinking), where the wire carries it; null otherwise. */
   reasoning: string | null;
@@ -18,10 +20,10 @@ export interface RecordedAnswer {
 }
 
 /** The data of each event of an SSE stream, in order (its `data:` lines joined; events without
- * data left out). */
+ * data left out). Lines may end in CRLF (Gemini's do). */
 export function sseData(text: string): string[] {
   const out: string[] = [];
-  for (const event of text.split('\n\n')) {
+  for (const event of text.replace(/\r\n?/g, '\n').split('\n\n')) {
     const data = event
       .split('\n')
       .filter((line) => line.startsWith('data:'))
