@@ -22,13 +22,15 @@ export const text = fc.string({ unit: 'grapheme', minLength: 1, maxLength: 30 })
 const args = fc.dictionary(fc.string({ minLength: 1, maxLength: 6 }), fc.oneof(fc.integer(), fc.string()));
 
 /** A reply with text in pieces (or none, beside tool calls), maybe reasoning, maybe tool calls
- * with ids (or without, `ids: false`), and maybe one of `finishes`. */
-export function replies(options: { reasoning?: boolean; ids?: boolean; finishes?: FinishReason[] } = {}): fc.Arbitrary<Reply> {
+ * (none with `calls: false`) with ids (or without, `ids: false`), and maybe one of `finishes`. */
+export function replies(
+  options: { reasoning?: boolean; calls?: boolean; ids?: boolean; finishes?: FinishReason[] } = {},
+): fc.Arbitrary<Reply> {
   return fc
     .record({
       chunks: fc.array(text, { minLength: 0, maxLength: 4 }),
       reasoning: options.reasoning === false ? fc.constant(undefined) : fc.option(text, { nil: undefined }),
-      calls: fc.array(args, { maxLength: 3 }),
+      calls: fc.array(args, { maxLength: options.calls === false ? 0 : 3 }),
       finish: fc.option(fc.constantFrom(...(options.finishes ?? [])), { nil: undefined }),
     })
     .filter(({ chunks, calls }) => chunks.length > 0 || calls.length > 0)
