@@ -5,7 +5,7 @@
 // its output tokens and reports no reasoning count: the usage read has reasoningTokens 0.
 
 import type { FinishReason, Usage } from '../../core/model.js';
-import { readEventStream } from '../bedrock/read-event-stream.js';
+import { readEventPayloads, type EventPayload } from '../bedrock/read-event-stream.js';
 import type { RecordedAnswer } from '../wire-kit/recorded-answer.js';
 import { isObject } from '../wire-kit/values.js';
 
@@ -27,8 +27,10 @@ function stopOf(value: unknown): FinishReason | null {
 
 function usageOf(value: unknown): Usage | undefined {
   if (!isObject(value) || typeof value.inputTokens !== 'number' || typeof value.outputTokens !== 'number') return undefined;
-  const read = typeof value.cacheReadInputTokens === 'number' ? value.cacheReadInputTokens : 0;
-  const write = typeof value.cacheWriteInputTokens === 'number' ? value.cacheWriteInputTokens : 0;
+  const num = (...v: unknown[]) => v.find((n): n is number => typeof n === 'number') ?? 0;
+  // Nova's InvokeModel usage names the cache counts `…TokenCount`.
+  const read = num(value.cacheReadInputTokens, value.cacheReadInputTokenCount);
+  const write = num(value.cacheWriteInputTokens, value.cacheWriteInputTokenCount);
   return {
     inputTokens: value.inputTokens + read + write,
     outputTokens: value.outputTokens,
@@ -38,7 +40,8 @@ function usageOf(value: unknown): Usage | undefined {
   };
 }
 
-/** A Converse body; a string saying what is wrong when it is not one. */
+/** A Converse body (or Nova's InvokeModel body, the same shape); a string saying what is wrong
+ * when it is not one. */
 export function readConverseAnswer(body: unknown): RecordedAnswer | string {
   const output = isObject(body) && isObject(body.output) ? body.output : undefined;
   const message = output && isObject(output.message) ? output.message : undefined;
@@ -67,29 +70,18 @@ export function readConverseAnswer(body: unknown): RecordedAnswer | string {
   };
 }
 
-/** A ConverseStream body (latin1 text of its frames); a string saying what is wrong. */
-export function readConverseStream(text: string): RecordedAnswer | string {
-  const messages = readEventStream(text);
-  if (typeof messages === 'string') return messages;
+/** The answer of a Converse-shaped stream's events (ConverseStream's, and Nova's on
+ * InvokeModelWithResponseStream); a string saying what is wrong. */
+export function readConverseEvents(events: Iterable<EventPayload>): RecordedAnswer | string {
   const chunks: string[] = [];
   const reasoning: string[] = [];
   const calls = new Map<number, Call>();
   let finish: FinishReason | null = null;
   let stopped = false;
   let usage: Usage | undefined;
-  for (const { headers, payload } of messages) {
-    if (headers[':message-type'] === 'exception' || headers[':message-type'] === 'error') {
-      return `the stream carried an exception: ${headers[':exception-type'] ?? headers[':error-code'] ?? ''} ${payload.slice(0, 120)}`;
-    }
-    let event: unknown;
-    try {
-      event = JSON.parse(payload);
-    } catch {
-      return `an event's payload is not JSON: ${payload.slice(0, 80)}`;
-    }
-    if (!isObject(event)) return 'an event is not an object';
+  for (const { type, value: event } of events) {
     const index = typeof event.contentBlockIndex === 'number' ? event.contentBlockIndex : -1;
-    switch (headers[':event-type']) {
+    switch (type) {
       case 'contentBlockStart': {
         const use = isObject(event.start) && isObject(event.start.toolUse) ? event.start.toolUse : undefined;
         if (use) calls.set(index, { id: String(use.toolUseId ?? ''), name: String(use.name ?? ''), argumentsText: '' });
@@ -127,4 +119,10 @@ export function readConverseStream(text: string): RecordedAnswer | string {
     finishReason: finish,
     usage,
   };
+}
+
+/** A ConverseStream body (latin1 text of its frames); a string saying what is wrong. */
+export function readConverseStream(text: string): RecordedAnswer | string {
+  const events = readEventPayloads(text);
+  return typeof events === 'string' ? events : readConverseEvents(events);
 }

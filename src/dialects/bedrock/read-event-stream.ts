@@ -4,6 +4,7 @@
 // per byte, as a binary stream is kept.
 
 import { crc32 } from 'node:zlib';
+import { isObject } from '../wire-kit/values.js';
 
 const PRELUDE = 12;
 const CHECKSUM = 4;
@@ -62,4 +63,32 @@ export function readEventStream(text: string): EventMessage[] | string {
     at += total;
   }
   return messages;
+}
+
+export interface EventPayload {
+  /** The message's `:event-type` (messageStart, chunk…). */
+  type: string;
+  value: Record<string, unknown>;
+}
+
+/** The event messages of a stream with their JSON payloads; a string when the framing is wrong,
+ * a payload is no JSON object, or the stream carries an exception (the service's in-stream error). */
+export function readEventPayloads(text: string): EventPayload[] | string {
+  const messages = readEventStream(text);
+  if (typeof messages === 'string') return messages;
+  const events: EventPayload[] = [];
+  for (const { headers, payload } of messages) {
+    if (headers[':message-type'] === 'exception' || headers[':message-type'] === 'error') {
+      return `the stream carried an exception: ${headers[':exception-type'] ?? headers[':error-code'] ?? ''} ${payload.slice(0, 120)}`;
+    }
+    let value: unknown;
+    try {
+      value = JSON.parse(payload);
+    } catch {
+      return `an event's payload is not JSON: ${payload.slice(0, 80)}`;
+    }
+    if (!isObject(value)) return 'an event is not an object';
+    events.push({ type: headers[':event-type'] ?? '', value });
+  }
+  return events;
 }
