@@ -9,7 +9,8 @@ export interface RecordedAnswer {
   content: string | null;
   /** The text as it arrived: a stream's content deltas in order, or the whole text of a JSON answer. */
   chunks: string[];
-  /** The calls in order; `id` is '' where the wire carries none (Gemini's calls usually). */
+  /** The calls in order; `id` is '' when the wire carried none (Gemini's function calls usually,
+   * Ollama's): the recorder then leaves the id out of the fixture, and replay sends none either. */
   toolCalls: { id: string; name: string; argumentsText: string }[];
   /** The answer's reasoning (thinking), where the wire carries it; null otherwise. */
   reasoning: string | null;

@@ -6,6 +6,7 @@ import { decodeConverseRequest } from './decode-request.js';
 import { encodeConverseResponse } from './encode-response.js';
 import { encodeConverseStream, encodeConverseStreamErrorEvent, encodeConverseStreamFailure } from './encode-stream.js';
 import { CONVERSE_STREAM } from './operations.js';
+import { readConverseAnswer, readConverseStream } from './read-answer.js';
 
 export const bedrockConverse: ChatDialect = {
   id: 'bedrock-converse',
@@ -22,4 +23,5 @@ export const bedrockConverse: ChatDialect = {
   encodeStreamErrorEvent: encodeConverseStreamErrorEvent,
   responseHeaders: (ctx) => requestIdHeader(ctx.requestId),
   binaryStream: { malformedFrame: corruptFrame() },
+  readAnswer: { json: readConverseAnswer, stream: readConverseStream },
 };

@@ -14,6 +14,7 @@ import { anthropicStreamStart, encodeAnthropicJson, encodeAnthropicStream } from
 import { encodeNovaJson, encodeNovaStream, NOVA_MESSAGE_START } from './encode-nova.js';
 import { encodeTitanJson, encodeTitanStream } from './encode-titan.js';
 import { invocationHeaders } from './invocation-metrics.js';
+import { readInvokeAnswer, readInvokeStream } from './read-answer.js';
 
 function encodeResponse(reply: ResolvedReply, request: ChatRequest, ctx: DialectEncodeContext): string {
   switch (familyOfRequest(request)) {
@@ -64,4 +65,5 @@ export const bedrockInvoke: ChatDialect = {
     return reply ? invocationHeaders(ctx.requestId, reply.usage, ctx.pacing) : { 'x-amzn-requestid': ctx.requestId };
   },
   binaryStream: { malformedFrame: corruptFrame() },
+  readAnswer: { json: readInvokeAnswer, stream: readInvokeStream },
 };

@@ -3,6 +3,7 @@ import { decodeGeminiRequest } from './decode-request.js';
 import { encodeGeminiResponse } from './encode-response.js';
 import { encodeGeminiStreamErrorEvent, encodeGeminiStreamEvents, encodeGeminiStreamFailure } from './encode-stream.js';
 import { encodeGeminiError } from './errors.js';
+import { readGeminiAnswer, readGeminiStream } from './read-answer.js';
 
 /** Gemini's generateContent and streamGenerateContent, on the Gemini API and on Vertex AI. */
 export const gemini: ChatDialect = {
@@ -17,4 +18,5 @@ export const gemini: ChatDialect = {
   encodeError: encodeGeminiError,
   encodeStreamFailure: encodeGeminiStreamFailure,
   encodeStreamErrorEvent: encodeGeminiStreamErrorEvent,
+  readAnswer: { json: readGeminiAnswer, stream: readGeminiStream },
 };

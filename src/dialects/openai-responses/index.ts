@@ -3,6 +3,7 @@ import { encodeOpenAIError } from '../openai/encode-error.js';
 import { decodeResponsesRequest } from './decode-request.js';
 import { encodeResponsesResponse } from './encode-response.js';
 import { encodeResponsesStreamErrorEvent, encodeResponsesStreamEvents, encodeResponsesStreamFailure } from './encode-stream.js';
+import { readResponsesAnswer, readResponsesStream } from './read-answer.js';
 import { storeDeliveredResponse } from './store-response.js';
 
 export const openaiResponses: ChatDialect = {
@@ -20,4 +21,5 @@ export const openaiResponses: ChatDialect = {
   delivered: storeDeliveredResponse,
   // Decoding splices in stored history, so the journal keeps the decoded request.
   statefulDecode: true,
+  readAnswer: { json: readResponsesAnswer, stream: readResponsesStream },
 };

@@ -4,10 +4,10 @@
 export type { RecordedAnswer } from '../../core/recorded-answer.js';
 
 /** The data of each event of an SSE stream, in order (its `data:` lines joined; events without
- * data left out). */
+ * data left out). Lines may end in CRLF (Gemini's do). */
 export function sseData(text: string): string[] {
   const out: string[] = [];
-  for (const event of text.split('\n\n')) {
+  for (const event of text.replace(/\r\n?/g, '\n').split('\n\n')) {
     const data = event
       .split('\n')
       .filter((line) => line.startsWith('data:'))
