@@ -74,6 +74,17 @@ for (const stream of [false, true]) {
       [['weather'], ['clock'], []],
     );
     assert.equal(recorded[2].content, FINAL_TEXT);
+    assert.deepEqual(
+      recorded[2].usage && { ...(recorded[2].usage as OpenAI.CompletionUsage) },
+      {
+        prompt_tokens: 1234,
+        completion_tokens: 56,
+        total_tokens: 1290,
+        prompt_tokens_details: { cached_tokens: 1024, audio_tokens: 0 },
+        completion_tokens_details: { reasoning_tokens: 0, audio_tokens: 0, accepted_prediction_tokens: 0, rejected_prediction_tokens: 0 },
+      },
+      "the upstream's own counts",
+    );
 
     const files = recordedFiles(dir);
     assert.deepEqual(
@@ -122,8 +133,8 @@ test('a request the recording does not hold is refused on replay, naming the nea
 });
 
 test('a stream is relayed as the upstream writes it: the first chunk reaches the SDK long before the upstream finished [record.openai-chat.stream -]', async () => {
-  // Four chunks a second: the story's words take seconds to arrive.
-  const upstream = await startUpstream({ chunksPerSecond: 4 });
+  // Ten chunks a second: the story's words take seconds to arrive.
+  const upstream = await startUpstream({ chunksPerSecond: 10 });
   const dir = recordingDir();
   const recorder = await startUnderstudy({ record: { dir, upstreams: { openai: upstream.mock.url('openai') } } });
   try {

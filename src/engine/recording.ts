@@ -42,7 +42,12 @@ export function recordedReply(answer: RecordedAnswer, pacing?: Pacing): Reply {
   if (answer.reasoning !== null) reply.reasoning = answer.reasoning;
   const usual = answer.toolCalls.length > 0 ? 'tool_calls' : 'stop';
   if (answer.finishReason !== null && answer.finishReason !== usual) reply.finishReason = answer.finishReason;
-  if (answer.usage && answer.usage.reasoningTokens > 0) reply.reasoningTokens = answer.usage.reasoningTokens;
+  // Every count as reported, so that nothing on replay is counted afresh (a prompt cache included).
+  if (answer.usage) {
+    const { inputTokens, outputTokens, cachedInputTokens, reasoningTokens, cacheWriteTokens } = answer.usage;
+    reply.usage = { inputTokens, outputTokens, cachedInputTokens, reasoningTokens };
+    if (cacheWriteTokens !== undefined && cacheWriteTokens > 0) reply.usage.cacheWriteTokens = cacheWriteTokens;
+  }
   if (pacing) reply.pacing = pacing;
   return reply;
 }

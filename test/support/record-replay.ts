@@ -11,6 +11,8 @@ import { startUnderstudy, type Understudy } from '../../src/client/index.js';
 /** The credential the application sends; it reaches the upstream and must never be written down. */
 export const UPSTREAM_KEY = 'sk-upstream-secret-4242';
 export const FINAL_TEXT = 'Paris is sunny, 21 °C, and it is noon there.';
+/** What the upstream reports for the closing answer: no count Understudy would make itself. */
+export const REPORTED_USAGE = { inputTokens: 1234, outputTokens: 56, cachedInputTokens: 1024, reasoningTokens: 0 };
 /** A longer answer, for streams whose timing is measured. */
 export const STORY = 'Once upon a time a small stand-in learned every line of the play and said each one on cue.';
 
@@ -35,7 +37,7 @@ export async function startUpstream(options: { chunksPerSecond?: number } = {}):
     .thenWhenToolResult('weather', 'call_weather_1')
     .callsTool('clock', { zone: 'Europe/Paris' }, 'call_clock_2')
     .thenWhenToolResult('clock', 'call_clock_2')
-    .replies(FINAL_TEXT);
+    .replies(FINAL_TEXT, { usage: REPORTED_USAGE });
   session.scenario('story').whenLatestUser({ contains: 'story' }).replies(STORY);
   return {
     mock,
