@@ -49,8 +49,9 @@ export function bannerLines(facts: BannerFacts): string[] {
   if (facts.record) {
     const { dir, mode, upstreams } = facts.record;
     const sent = Object.entries(upstreams).map(([name, url]) => `${name} → ${url}`);
+    const what = mode === 'all' ? 'every request' : 'what no script answers';
     lines.push(
-      `  recording to ${dir} (mode ${mode ?? 'missing'}): ${mode === 'all' ? 'every request' : 'what no script answers'} goes upstream: ${sent.join(', ')}`,
+      `  recording to ${dir} (mode ${mode ?? 'missing'}): ${what} goes upstream: ${sent.length ? sent.join(', ') : '(none: only sessions that name their own upstreams record)'}`,
     );
   }
   if (facts.workers) lines.push(`  workers: ${facts.workers} processes; every session's state lives in worker 0 (docs/workers.md)`);

@@ -45,7 +45,10 @@ export function recordedReply(answer: RecordedAnswer, pacing?: Pacing): Reply {
   // Every count as reported, so that nothing on replay is counted afresh (a prompt cache included).
   if (answer.usage) {
     const { inputTokens, outputTokens, cachedInputTokens, reasoningTokens, cacheWriteTokens } = answer.usage;
-    reply.usage = { inputTokens, outputTokens, cachedInputTokens, reasoningTokens };
+    // The cached parts are parts of the prompt (docs/fixtures.md): an upstream that says otherwise
+    // gets its prompt count raised to hold them, or the file would not load.
+    const parts = cachedInputTokens + (cacheWriteTokens ?? 0);
+    reply.usage = { inputTokens: Math.max(inputTokens, parts), outputTokens, cachedInputTokens, reasoningTokens };
     if (cacheWriteTokens !== undefined && cacheWriteTokens > 0) reply.usage.cacheWriteTokens = cacheWriteTokens;
   }
   if (pacing) reply.pacing = pacing;

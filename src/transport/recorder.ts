@@ -9,6 +9,7 @@ import type { RecordedAnswer } from '../core/recorded-answer.js';
 import { RecordingBook, type RecordedExchange } from '../engine/recording-book.js';
 import { recordedReply, recordedWhen, type RecordMatch } from '../engine/recording.js';
 import { redactionOf, redactPaths, type Redaction } from '../engine/redaction.js';
+import type { Session } from '../engine/session.js';
 import type { Outcomes } from './outcomes.js';
 import type { Exchange } from './provider-exchange.js';
 import { joinUrl, relay, upstreamPath, type RelayedAnswer } from './relay.js';
@@ -58,10 +59,18 @@ export class Recorder {
     this.warn = options.onWarning ?? ((message) => process.stderr.write(`understudy: ${message}\n`));
   }
 
-  /** The upstream of the exchange's provider, when record mode has one for it. */
+  /** The upstream of the exchange's provider, when record mode has one for it in its session. */
   upstreamOf(exchange: Exchange): string | undefined {
+    const own = exchange.session.record;
+    if (own === false) return undefined;
     const operation = exchange.wire.operation;
-    return this.upstreams.get(operation.slice(0, operation.indexOf('.')));
+    const provider = operation.slice(0, operation.indexOf('.'));
+    return own?.upstreams?.[provider] ?? this.upstreams.get(provider);
+  }
+
+  /** The session's mode, over the server's. */
+  modeOf(session: Session): 'missing' | 'all' {
+    return (session.record && session.record.mode) || this.mode;
   }
 
   /** Relays the exchange to its upstream and records the answer once delivered. */
@@ -151,7 +160,9 @@ export class Recorder {
   }
 }
 
-function checkedUpstreams(given: Record<string, string>): Map<string, string> {
+/** The upstreams as given, checked: known provider names and http(s) URLs; throws naming the first
+ * that is not. */
+export function checkedUpstreams(given: Record<string, string>): Map<string, string> {
   const upstreams = new Map<string, string>();
   for (const [provider, url] of Object.entries(given)) {
     if (!CHAT_PROVIDERS.includes(provider)) {
@@ -168,7 +179,6 @@ function checkedUpstreams(given: Record<string, string>): Map<string, string> {
     }
     upstreams.set(provider, url);
   }
-  if (upstreams.size === 0) throw new Error('record mode needs at least one upstream (provider=URL)');
   return upstreams;
 }
 
