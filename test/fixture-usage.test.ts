@@ -189,3 +189,24 @@ test('a bad count is refused at load, naming the file, the path and what was exp
     parseFixtureText(`scenarios:\n  - name: s\n    replies:\n      - { text: hi, usage: ${JSON.stringify(USAGE)} }\n`, 'ok.yaml').ok,
   );
 });
+
+test('the builder scripts usage with withUsage() or a reply option; a bad count is refused when the scenario loads', async () => {
+  const session = await mock.session('usage-builder');
+  await session.scenario('by-modifier').whenLatestUser('one').replies('One.').withUsage({ inputTokens: 11, outputTokens: 2 });
+  await session
+    .scenario('by-option')
+    .whenLatestUser('two')
+    .replies('Two.', { usage: { outputTokens: 9, reasoningTokens: 4 } });
+  const client = new OpenAI({ baseURL: mock.url('openai'), apiKey: session.apiKey, maxRetries: 0, timeout: 10_000 });
+  const ask = (content: string) => client.chat.completions.create({ model: 'gpt-4o', messages: [{ role: 'user', content }] });
+  const one = (await ask('one')).usage;
+  assert.equal(one?.prompt_tokens, 11);
+  assert.equal(one?.completion_tokens, 2);
+  const two = (await ask('two')).usage;
+  assert.equal(two?.completion_tokens, 13);
+  assert.equal(two?.completion_tokens_details?.reasoning_tokens, 4);
+  await assert.rejects(
+    async () => session.scenario('bad').replies('x').withUsage({ inputTokens: 2, cachedInputTokens: 3 }),
+    /steps\/0\/reply\/usage\/cachedInputTokens.*at most "inputTokens" \(2/,
+  );
+});
