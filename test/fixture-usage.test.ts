@@ -3,10 +3,12 @@
 // scripted cache count; a bad count is refused at load with the file, the path and what was expected.
 
 import assert from 'node:assert/strict';
+import { readFile } from 'node:fs/promises';
 import { after, before, test } from 'node:test';
 import Anthropic from '@anthropic-ai/sdk';
 import { GoogleGenAI } from '@google/genai';
 import OpenAI from 'openai';
+import { Ajv } from 'ajv';
 import { startUnderstudy, type Understudy } from '../src/client/index.js';
 import { formatProblems, parseFixtureText } from '../src/engine/fixture-file.js';
 
@@ -209,4 +211,22 @@ test('the builder scripts usage with withUsage() or a reply option; a bad count 
     async () => session.scenario('bad').replies('x').withUsage({ inputTokens: 2, cachedInputTokens: 3 }),
     /steps\/0\/reply\/usage\/cachedInputTokens.*at most "inputTokens" \(2/,
   );
+});
+
+test('the JSON Schema says what it can of the same rules: integers ≥ 0, the cache counts beside inputTokens, reasoning tokens once', async () => {
+  const schema = JSON.parse(await readFile(new URL('../schema/fixtures.schema.json', import.meta.url), 'utf8')) as object;
+  const validate = new Ajv({ allErrors: true, logger: false }).compile(schema);
+  const withReply = (reply: object) => ({ scenarios: [{ name: 's', replies: [reply] }] });
+  assert.ok(validate(withReply({ text: 'hi', usage: USAGE })), JSON.stringify(validate.errors));
+  assert.ok(validate(withReply({ text: 'hi', reasoningTokens: 3, usage: { outputTokens: 1 } })));
+  for (const reply of [
+    { text: 'hi', usage: { inputTokens: -1 } },
+    { text: 'hi', usage: { outputTokens: 1.5 } },
+    { text: 'hi', usage: { cachedInputTokens: 1 } },
+    { text: 'hi', usage: { cacheWriteTokens: 1 } },
+    { text: 'hi', usage: { tokens: 1 } },
+    { text: 'hi', reasoningTokens: 3, usage: { reasoningTokens: 3 } },
+    { error: { status: 500, message: 'x' }, usage: { inputTokens: 1 } },
+  ])
+    assert.equal(validate(withReply(reply)), false, JSON.stringify(reply));
 });
