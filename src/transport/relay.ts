@@ -74,11 +74,10 @@ export function relay(exchange: Exchange, target: URL, body: string, outcomes: O
   return new Promise((resolve) => {
     const send = target.protocol === 'https:' ? httpsRequest : httpRequest;
     const upstream = send(target, { method: req.method ?? 'POST', headers: forwardedHeaders(req.headers, target) });
-    let answered = false;
     const clientLeft = () => {
       if (res.writableFinished) return;
       upstream.destroy();
-      if (!answered) outcomes.recordAborted(session, entry, LEFT_EARLY);
+      outcomes.recordAborted(session, entry, LEFT_EARLY);
       resolve(undefined);
     };
     res.once('close', clientLeft);
@@ -98,7 +97,6 @@ export function relay(exchange: Exchange, target: URL, body: string, outcomes: O
       resolve(undefined);
     });
     upstream.on('response', (answer) => {
-      answered = true;
       const headers: Record<string, string | string[]> = {};
       for (const [name, value] of Object.entries(answer.headers)) if (value !== undefined && !NOT_RELAYED.has(name)) headers[name] = value;
       headers['x-request-id'] ??= entry.requestId;

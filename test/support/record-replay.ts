@@ -38,7 +38,7 @@ export async function startUpstream(options: { chunksPerSecond?: number } = {}):
     .callsTool('clock', { zone: 'Europe/Paris' }, 'call_clock_2')
     .thenWhenToolResult('clock', 'call_clock_2')
     .replies(FINAL_TEXT, { usage: REPORTED_USAGE });
-  session.scenario('story').whenLatestUser({ contains: 'story' }).replies(STORY);
+  session.scenario('story').onExhausted('repeat_last').whenLatestUser({ contains: 'story' }).replies(STORY);
   return {
     mock,
     requests: async () => (await session.journal()).entries.length,
