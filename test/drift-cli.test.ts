@@ -1,10 +1,12 @@
 // `understudy drift DIR --upstream NAME=URL` run as a user runs it, against a second Understudy as
 // the upstream (decision 0017 item 9): recordings whose shape is what that upstream answered (OpenAI
-// Chat, JSON and streamed; Anthropic Messages, JSON and streamed) are unchanged while its script
-// is (exit 0); when its script answers a tool call instead, each step is reported drifted with the
-// field, finish reason and tool lines (exit 1); a 429, a 500, a timeout, a stopped upstream, a
-// provider without --upstream, Bedrock and an unreadable file are "could not check" (exit 0, said
-// so). Credentials come from the environment or --header and appear in no output.
+// Chat, JSON and streamed; Anthropic Messages, JSON and streamed; a Bedrock ConverseStream, binary
+// frames, with a Bedrock API key) are unchanged while the shape is, whatever the text (exit 0);
+// when its script answers a tool call instead, each step is reported drifted with the field,
+// event-type, finish reason and tool lines, and a model that is gone with its status and error
+// (exit 1); a 429, a 500, a timeout, a stopped upstream, a provider without --upstream, SigV4
+// Bedrock and an unreadable file are "could not check" (exit 0, said so). Credentials come from
+// the environment or --header and appear in no output.
 
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -42,9 +44,20 @@ const ANTHROPIC_BODY = {
   tools: [{ name: WEATHER.name, input_schema: WEATHER.parameters }],
 };
 
+/** The model named in a request whose model is gone by the time drift runs. */
+const GONE = 'gpt-gone';
 const TEXT: FixtureInput = { scenarios: [{ name: 'answers', exhausted: 'repeat_last', steps: [{ reply: { text: 'Paris is sunny.' } }] }] };
+// The same shapes with other values: another text, in more pieces.
+const OTHER_TEXT: FixtureInput = {
+  scenarios: [{ name: 'answers', exhausted: 'repeat_last', steps: [{ reply: { text: 'Rain all day in Paris, I am afraid.' } }] }],
+};
 const TOOL_CALL: FixtureInput = {
   scenarios: [
+    {
+      name: 'gone',
+      exhausted: 'repeat_last',
+      steps: [{ when: { model: GONE }, reply: { error: { status: 404, message: `The model ${GONE} does not exist.` } } }],
+    },
     { name: 'answers', exhausted: 'repeat_last', steps: [{ reply: { toolCalls: [{ name: 'weather', arguments: { city: 'Paris' } }] } }] },
   ],
 };
@@ -56,7 +69,8 @@ interface Exchange {
   headers: Record<string, string>;
   body: Record<string, unknown>;
   stream: boolean;
-  dialect: ChatDialect;
+  /** Undefined for a dialect without an answer reader (Bedrock's). */
+  dialect?: ChatDialect;
 }
 
 const EXCHANGES: Record<string, Exchange> = {
@@ -77,6 +91,26 @@ const EXCHANGES: Record<string, Exchange> = {
     body: { ...OPENAI_BODY, stream: true, stream_options: { include_usage: true } },
     stream: true,
     dialect: openaiChat,
+  },
+  'openai-gone': {
+    provider: 'openai',
+    operation: 'openai.chat.completions',
+    path: '/chat/completions',
+    headers: { 'content-type': 'application/json' },
+    body: { ...OPENAI_BODY, model: GONE },
+    stream: false,
+    dialect: openaiChat,
+  },
+  'bedrock-stream': {
+    provider: 'bedrock',
+    operation: 'bedrock.converseStream',
+    path: '/model/anthropic.claude-3-5-haiku-20241022-v1:0/converse-stream',
+    headers: { 'content-type': 'application/json' },
+    body: {
+      messages: [{ role: 'user', content: [{ text: 'What is the weather in Paris?' }] }],
+      toolConfig: { tools: [{ toolSpec: { name: WEATHER.name, inputSchema: { json: WEATHER.parameters } } }] },
+    },
+    stream: true,
   },
   'anthropic-json': {
     provider: 'anthropic',
@@ -105,18 +139,20 @@ function upstreamUrl(provider: string): string {
 /** What the upstream answers now, as a `recorded` member (the recorder's format). */
 async function record(exchange: Exchange): Promise<Record<string, unknown>> {
   const credential: Record<string, string> =
-    exchange.provider === 'openai' ? { authorization: `Bearer ${session.apiKey}` } : { 'x-api-key': session.apiKey };
+    exchange.provider === 'anthropic' ? { 'x-api-key': session.apiKey } : { authorization: `Bearer ${session.apiKey}` };
   const answer = await fetch(`${upstreamUrl(exchange.provider)}${exchange.path}`, {
     method: 'POST',
     headers: { ...exchange.headers, ...credential },
     body: JSON.stringify(exchange.body),
     signal: AbortSignal.timeout(10_000),
   });
-  const body = await answer.text();
+  const contentType = answer.headers.get('content-type') ?? '';
+  // A binary stream (Bedrock's event stream) is read as latin1, one character per byte.
+  const body = Buffer.from(await answer.arrayBuffer()).toString(contentType.includes('eventstream') ? 'latin1' : 'utf8');
   assert.equal(answer.status, 200, body);
-  const reader = exchange.dialect.readAnswer!;
-  const read = exchange.stream ? reader.stream(body) : reader.json(JSON.parse(body));
-  assert.ok(typeof read !== 'string', read as string);
+  const reader = exchange.dialect?.readAnswer;
+  const read = reader && (exchange.stream ? reader.stream(body) : reader.json(JSON.parse(body)));
+  assert.ok(typeof read !== 'string', typeof read === 'string' ? read : undefined);
   const shape = answerShape(
     { status: answer.status, contentType: answer.headers.get('content-type') ?? '', body, stream: exchange.stream },
     read,
@@ -134,11 +170,18 @@ async function record(exchange: Exchange): Promise<Record<string, unknown>> {
   };
 }
 
-const UPSTREAMS = () => ['--upstream', `openai=${upstreamUrl('openai')}`, '--upstream', `anthropic=${upstreamUrl('anthropic')}`];
+const UPSTREAMS = () => [
+  '--upstream',
+  `openai=${upstreamUrl('openai')}`,
+  '--upstream',
+  `anthropic=${upstreamUrl('anthropic')}`,
+  '--upstream',
+  `bedrock=${upstreamUrl('bedrock')}`,
+];
 
 function drift(args: string[], env: Record<string, string> = {}): Promise<Run> {
   return runCli(SOURCE, ['drift', ...args], {
-    env: { OPENAI_API_KEY: session.apiKey, ANTHROPIC_API_KEY: '', AWS_BEARER_TOKEN_BEDROCK: '', ...env },
+    env: { OPENAI_API_KEY: session.apiKey, ANTHROPIC_API_KEY: '', AWS_BEARER_TOKEN_BEDROCK: session.apiKey, ...env },
   });
 }
 
@@ -152,7 +195,11 @@ before(async () => {
   const step = async (id: string) => ({ id, reply: { text: 'Paris is sunny.' }, recorded: await record(EXCHANGES[id]) });
   await writeFile(
     join(dir, 'openai.yaml'),
-    stringify({ scenarios: [{ name: 'weather', steps: [await step('openai-json'), { id: 'hand-written', reply: { text: 'hi' } }] }] }),
+    stringify({
+      scenarios: [
+        { name: 'weather', steps: [await step('openai-json'), { id: 'hand-written', reply: { text: 'hi' } }, await step('openai-gone')] },
+      ],
+    }),
   );
   await writeFile(join(dir, 'anthropic.json'), JSON.stringify({ scenarios: [{ name: 'weather', steps: [await step('anthropic-json')] }] }));
   await mkdir(join(dir, 'streams'));
@@ -160,7 +207,13 @@ before(async () => {
     join(dir, 'streams', 'both.yml'),
     stringify({ scenarios: [{ name: 'streamed', steps: [await step('openai-stream'), await step('anthropic-stream')] }] }),
   );
+  await writeFile(
+    join(dir, 'streams', 'bedrock.yaml'),
+    stringify({ scenarios: [{ name: 'converse', steps: [await step('bedrock-stream')] }] }),
+  );
   await writeFile(join(dir, 'plain-fixture.yaml'), stringify(TEXT));
+  // Drift compares shapes, not values: the upstream answers another text from now on.
+  await session.load(OTHER_TEXT, { replace: true });
   await writeFile(join(dir, 'notes.txt'), 'not a recording');
 });
 
@@ -183,13 +236,13 @@ function reportOf(stdout: string, step: string): string[] {
   return out;
 }
 
-test('an unchanged answer is quiet: every recorded step unchanged, exit 0; the credential (env, --header) is in no output', async () => {
+test('an unchanged shape is quiet, whatever the text: every recorded step unchanged, exit 0; no credential in the output', async () => {
   const run = await drift([dir, ...UPSTREAMS(), '--header', `anthropic:x-api-key=${session.apiKey}`]);
   assert.equal(run.code, 0, run.stdout + run.stderr);
   for (const id of Object.keys(EXCHANGES)) assert.deepEqual(reportOf(run.stdout, id).length, 1, run.stdout);
   for (const id of Object.keys(EXCHANGES)) assert.match(reportOf(run.stdout, id)[0], /^unchanged /);
   assert.doesNotMatch(run.stdout, /hand-written|plain-fixture|notes/);
-  assert.match(run.stdout, /^4 recorded steps: 4 unchanged, 0 drifted, 0 could not be checked \(exit 0\)$/m);
+  assert.match(run.stdout, /^6 recorded steps: 6 unchanged, 0 drifted, 0 could not be checked \(exit 0\)$/m);
   assert.ok(!(run.stdout + run.stderr).includes(session.apiKey), 'the key is not printed');
   assert.equal(run.stderr, '');
 });
@@ -217,7 +270,21 @@ test('the upstream answers a tool call now: each step drifted with its field, fi
       anthropicStream.join('\n'),
     );
     assert.ok(anthropicStream.includes('tools called: none → weather'), anthropicStream.join('\n'));
-    assert.match(run.stdout, /^4 recorded steps: 0 unchanged, 4 drifted, 0 could not be checked \(exit 1: drifted\)$/m);
+    const gone = reportOf(run.stdout, 'openai-gone');
+    assert.deepEqual(gone.slice(1, 2), ['status: 200 → 404'], gone.join('\n'));
+    assert.match(gone[2], /^answer: .*The model gpt-gone does not exist/);
+    assert.equal(gone.length, 3, 'no field lines for an error body');
+    const bedrock = reportOf(run.stdout, 'bedrock-stream');
+    assert.ok(bedrock.includes('field added: contentBlockDelta $.delta.toolUse (object)'), bedrock.join('\n'));
+    assert.ok(bedrock.includes('field added: contentBlockStart $ (object)'), 'a new event type, named once');
+    assert.ok(
+      bedrock.some(
+        (l) => l.startsWith('event types: messageStart, contentBlockDelta, ') && l.includes('→ messageStart, contentBlockStart, '),
+      ),
+      bedrock.join('\n'),
+    );
+    assert.ok(!bedrock.some((l) => /finish reason|tools called/.test(l)), 'no reader for Bedrock: not compared');
+    assert.match(run.stdout, /^6 recorded steps: 0 unchanged, 6 drifted, 0 could not be checked \(exit 1: drifted\)$/m);
 
     const json = await drift([dir, ...UPSTREAMS(), '--json'], { ANTHROPIC_API_KEY: session.apiKey });
     assert.equal(json.code, 1, json.stderr);
@@ -225,13 +292,13 @@ test('the upstream answers a tool call now: each step drifted with its field, fi
       results: { file: string; scenario: string; step: string; result: string; differences?: string[] }[];
       counts: Record<string, number>;
     };
-    assert.deepEqual(report.counts, { unchanged: 0, drifted: 4, couldNotCheck: 0 });
+    assert.deepEqual(report.counts, { unchanged: 0, drifted: 6, couldNotCheck: 0 });
     const entry = report.results.find((r) => r.step === 'anthropic-json');
     assert.equal(entry?.result, 'drifted');
     assert.equal(entry?.file, join(dir, 'anthropic.json'));
     assert.ok(entry?.differences?.includes('tools called: none → weather'));
   } finally {
-    await session.load(TEXT, { replace: true });
+    await session.load(OTHER_TEXT, { replace: true });
   }
 });
 
@@ -293,7 +360,7 @@ test('a 429, a 500, a timeout, a stopped upstream, no --upstream, Bedrock and an
         '--timeout-ms',
         '500',
       ],
-      { ANTHROPIC_API_KEY: session.apiKey },
+      { ANTHROPIC_API_KEY: session.apiKey, AWS_BEARER_TOKEN_BEDROCK: '' },
     );
     assert.equal(run.code, 0, run.stdout + run.stderr);
     const reason = (id: string) => {
@@ -319,7 +386,7 @@ test('a 429, a 500, a timeout, a stopped upstream, no --upstream, Bedrock and an
     );
     assert.ok(!(run.stdout + run.stderr).includes(session.apiKey));
   } finally {
-    await session.load(TEXT, { replace: true });
+    await session.load(OTHER_TEXT, { replace: true });
     await rm(other, { recursive: true, force: true });
   }
 });
