@@ -397,7 +397,7 @@ test('bad usage exits 2 with one line: no directory, a bad --upstream, a bad --h
     [[dir, '--upstream', 'openai'], /--upstream must be NAME=URL/],
     [[dir, '--header', `openai-${ANTHROPIC_KEY}`], /--header must be NAME:HEADER=VALUE/],
     [[dir, '--timeout-ms', 'soon'], /--timeout-ms must be a positive integer/],
-    [[join(dir, 'no-such-dir')], /is not a directory/],
+    [[join(dir, 'no-such-dir')], /no-such-dir is neither a directory nor a file/],
   ];
   for (const [args, message] of cases) {
     const run = await drift(args);

@@ -192,10 +192,10 @@ export const COMMANDS: readonly Command[] = [
   {
     name: 'drift',
     summary: "Re-send recorded requests to the real providers; report per step whether the answer's shape changed.",
-    usage: 'understudy drift DIR... --upstream NAME=URL [--upstream NAME=URL...] [flags]',
+    usage: 'understudy drift DIR|FILE... --upstream NAME=URL [--upstream NAME=URL...] [flags]',
     flags: DRIFT_FLAGS,
     more: [
-      'Reads every .yaml, .yml and .json file under DIR (recursively) and re-sends each step that has a recorded member.',
+      'Reads every .yaml, .yml and .json file under DIR (recursively), or the FILE given, and re-sends each step that has a recorded member.',
       'Drift: a field added, removed or retyped, the stream event types, the finish reason, the tools called, the status or the content type. Values (text, ids, counts) never count.',
       'Could not check, never drift: no --upstream for the provider, a network error or timeout, 401/403/408/429 or 5xx, Bedrock without a bearer token (SigV4 re-signing is not built yet), an unreadable file.',
       'Exit code: 0 when nothing drifted (some steps may not have been checked: the summary says), 1 when a step drifted, 2 for bad usage.',

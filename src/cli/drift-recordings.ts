@@ -1,10 +1,11 @@
 // The recorded steps under a directory, for `understudy drift`: every .yaml, .yml and .json file
-// below it (subdirectories too; dot-directories and node_modules left out), each step of each
+// below it (subdirectories too; dot-directories and node_modules left out) or the one file named,
+// each step of each
 // scenario that carries a `recorded` member (decision 0017: what the recorder kept of the request
 // and the shape of the answer). Files and steps without one are not recordings and are skipped.
 
 import { createRequire } from 'node:module';
-import { readdir, readFile } from 'node:fs/promises';
+import { readdir, readFile, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import type * as YamlModule from 'yaml';
 import type { AnswerShape } from '../dialects/wire-kit/answer-shape.js';
@@ -114,10 +115,12 @@ function stepsOf(file: string, document: unknown): RecordedStep[] {
   return out;
 }
 
-/** Every recorded step under `dir`, and every file there that could not be read, files in name order. */
-export async function readRecordings(dir: string): Promise<Recordings> {
+/** Every recorded step under `path` (a directory, or one file), and every file there that could
+ * not be read, files in name order. */
+export async function readRecordings(path: string): Promise<Recordings> {
   const recordings: Recordings = [];
-  for (const file of await filesUnder(dir)) {
+  const files = (await stat(path)).isDirectory() ? await filesUnder(path) : [path];
+  for (const file of files) {
     let text: string;
     try {
       text = await readFile(file, 'utf8');

@@ -85,7 +85,7 @@ export async function runDrift(parsed: Parsed, out: (line: string) => void, env:
   const timeoutMs = timeoutOf(values['timeout-ms']);
   for (const dir of positionals) {
     const info = await stat(dir).catch(() => undefined);
-    if (!info?.isDirectory()) throw new UsageError(`${dir} is not a directory`);
+    if (!info?.isDirectory() && !info?.isFile()) throw new UsageError(`${dir} is neither a directory nor a file`);
   }
   const rows: Row[] = [];
   for (const dir of positionals) {
