@@ -11,6 +11,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { stringify } from 'yaml';
 import { readRecordings, recordedOf, type RecordedStep } from '../src/cli/drift-recordings.js';
+import { runDrift } from '../src/cli/drift.js';
 
 const dirs: string[] = [];
 after(async () => {
@@ -92,4 +93,13 @@ test('a recorded member is checked: each missing or mistyped member is named; th
   ];
   for (const [value, message] of broken) assert.match(recordedOf(value) as string, message);
   assert.match(recordedOf('openai') as string, /not a mapping/);
+});
+
+test('runDrift over a directory with no recordings says so and exits 0', async () => {
+  const dir = await mkdtemp(join(tmpdir(), 'understudy-drift-empty-'));
+  dirs.push(dir);
+  await writeFile(join(dir, 'plain.yaml'), stringify({ scenarios: [{ name: 's', steps: [{ reply: { text: 'hi' } }] }] }));
+  const lines: string[] = [];
+  assert.equal(await runDrift({ values: {}, positionals: [dir] }, (line) => lines.push(line), {}), 0);
+  assert.deepEqual(lines, [`no recorded steps under ${dir}`]);
 });

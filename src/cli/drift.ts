@@ -59,15 +59,13 @@ function where(row: Row): string {
   return row.scenario === undefined ? row.file : `${row.file}  ${row.scenario} / ${row.step}`;
 }
 
-function printText(rows: Row[], out: (line: string) => void): void {
-  for (const row of rows) {
-    const { outcome } = row;
-    if (outcome.result === 'unchanged') out(`unchanged        ${where(row)}`);
-    else if (outcome.result === 'drifted') {
-      out(`drifted          ${where(row)}`);
-      for (const line of outcome.differences) out(`    ${line}`);
-    } else out(`could not check  ${where(row)}: ${outcome.reason}`);
-  }
+function printRow(row: Row, out: (line: string) => void): void {
+  const { outcome } = row;
+  if (outcome.result === 'unchanged') out(`unchanged        ${where(row)}`);
+  else if (outcome.result === 'drifted') {
+    out(`drifted          ${where(row)}`);
+    for (const line of outcome.differences) out(`    ${line}`);
+  } else out(`could not check  ${where(row)}: ${outcome.reason}`);
 }
 
 function counts(rows: Row[]): Record<Outcome['result'], number> {
@@ -83,27 +81,31 @@ export async function runDrift(parsed: Parsed, out: (line: string) => void, env:
   const upstreams = upstreamsOf((values.upstream as string[] | undefined) ?? []);
   const headers = headersOf((values.header as string[] | undefined) ?? []);
   const timeoutMs = timeoutOf(values['timeout-ms']);
-  for (const dir of positionals) {
-    const info = await stat(dir).catch(() => undefined);
-    if (!info?.isDirectory() && !info?.isFile()) throw new UsageError(`${dir} is neither a directory nor a file`);
+  for (const path of positionals) {
+    const info = await stat(path).catch(() => undefined);
+    if (!info?.isDirectory() && !info?.isFile()) throw new UsageError(`${path} is neither a directory nor a file`);
   }
+  const json = values.json === true;
   const rows: Row[] = [];
-  for (const dir of positionals) {
-    for (const item of await readRecordings(dir)) {
-      if ('reason' in item) {
-        rows.push({ file: item.file, outcome: { result: 'could not check', reason: item.reason } });
-        continue;
+  for (const path of positionals) {
+    for (const item of await readRecordings(path)) {
+      let row: Row;
+      if ('reason' in item) row = { file: item.file, outcome: { result: 'could not check', reason: item.reason } };
+      else {
+        const { file, scenario, step, recorded } = item;
+        const outcome: Outcome =
+          typeof recorded === 'string'
+            ? { result: 'could not check', reason: recorded }
+            : await checkStep(recorded, { upstreams, headers, env, timeoutMs });
+        row = { file, scenario, step, outcome };
       }
-      const { file, scenario, step, recorded } = item;
-      const outcome: Outcome =
-        typeof recorded === 'string'
-          ? { result: 'could not check', reason: recorded }
-          : await checkStep(recorded, { upstreams, headers, env, timeoutMs });
-      rows.push({ file, scenario, step, outcome });
+      rows.push(row);
+      // Each step as it is checked: a long run shows its progress.
+      if (!json) printRow(row, out);
     }
   }
   const tally = counts(rows);
-  if (values.json === true) {
+  if (json) {
     out(
       JSON.stringify({
         results: rows.map(({ file, scenario, step, outcome }) => ({ file, scenario, step, ...outcome })),
@@ -111,7 +113,6 @@ export async function runDrift(parsed: Parsed, out: (line: string) => void, env:
       }),
     );
   } else {
-    printText(rows, out);
     const steps = rows.filter((r) => r.scenario !== undefined);
     const unreadable = rows.length - steps.length;
     if (rows.length === 0) out(`no recorded steps under ${positionals.join(', ')}`);
