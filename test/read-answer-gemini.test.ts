@@ -114,6 +114,18 @@ test('a prompt blocked before any candidate reads as content_filter with no cont
   assert.equal(read.usage?.inputTokens, 7);
 });
 
+test("Gemini's safety and policy stops read as content_filter, its other stops as none", () => {
+  const answer = (finishReason: string) => {
+    const read = gemini.readAnswer!.json({ candidates: [{ content: { role: 'model', parts: [] }, finishReason }] });
+    assert.ok(typeof read !== 'string', read as string);
+    return read.finishReason;
+  };
+  for (const reason of ['SAFETY', 'RECITATION', 'BLOCKLIST', 'PROHIBITED_CONTENT', 'SPII', 'IMAGE_SAFETY', 'IMAGE_PROHIBITED_CONTENT']) {
+    assert.equal(answer(reason), 'content_filter', reason);
+  }
+  for (const reason of ['MALFORMED_FUNCTION_CALL', 'OTHER', 'FINISH_REASON_UNSPECIFIED']) assert.equal(answer(reason), null, reason);
+});
+
 test('what is not an answer is refused with a reason', () => {
   const reader = gemini.readAnswer!;
   assert.match(reader.json({ models: [] }) as string, /expected a GenerateContentResponse/);
