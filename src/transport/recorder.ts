@@ -10,6 +10,7 @@ import { RecordingBook, type RecordedExchange } from '../engine/recording-book.j
 import { recordedReply, recordedWhen, type RecordMatch } from '../engine/recording.js';
 import { redactionOf, redactPaths, type Redaction } from '../engine/redaction.js';
 import type { Session } from '../engine/session.js';
+import { answerShape } from '../dialects/wire-kit/answer-shape.js';
 import type { Outcomes } from './outcomes.js';
 import type { Exchange } from './provider-exchange.js';
 import { joinUrl, relay, upstreamPath, type RelayedAnswer } from './relay.js';
@@ -110,7 +111,7 @@ export class Recorder {
       const where = this.book.add(session.id, request, {
         when: recordedWhen(request, this.options.match ?? 'conversation'),
         reply: recordedReply(read, this.options.timing ? pacingOf(relayed, read) : undefined),
-        recorded: this.exchangeOf(exchange, provider, path, body, relayed),
+        recorded: this.exchangeOf(exchange, provider, path, body, relayed, read),
       });
       entry.script = where.scenario;
       entry.step = where.step;
@@ -134,7 +135,14 @@ export class Recorder {
     return reader.json(parsed);
   }
 
-  private exchangeOf(exchange: Exchange, provider: string, path: string, body: string, relayed: RelayedAnswer): RecordedExchange {
+  private exchangeOf(
+    exchange: Exchange,
+    provider: string,
+    path: string,
+    body: string,
+    relayed: RelayedAnswer,
+    read: RecordedAnswer,
+  ): RecordedExchange {
     const headers: Record<string, string> = {};
     const sent = exchange.res.req.headers;
     for (const name of KEPT_HEADERS) {
@@ -156,6 +164,7 @@ export class Recorder {
       body: redactPaths(parsed, this.redaction.paths),
       stream: exchange.request.stream,
       status: relayed.status,
+      shape: shapeOf(exchange, relayed, read),
     };
   }
 }
@@ -205,6 +214,13 @@ function pacingOf(relayed: RelayedAnswer, read: RecordedAnswer): Pacing {
   const span = relayed.totalMs - relayed.firstByteMs;
   if (read.chunks.length > 1 && span > 0) pacing.chunksPerSecond = Math.max(1, Math.round(((read.chunks.length - 1) * 1000) / span));
   return pacing;
+}
+
+/** What drift compares the provider's answers of later days with. */
+function shapeOf(exchange: Exchange, relayed: RelayedAnswer, read: RecordedAnswer): JsonValue {
+  const contentType = relayed.headers['content-type'] ?? '';
+  const text = relayed.body.toString(exchange.dialect.binaryStream && exchange.request.stream ? 'latin1' : 'utf8');
+  return { ...answerShape({ status: relayed.status, contentType, body: text, stream: exchange.request.stream }, read) };
 }
 
 function journalReply(read: RecordedAnswer): ResolvedReply {

@@ -32,6 +32,7 @@ export async function startUpstream(options: { chunksPerSecond?: number } = {}):
   });
   session
     .scenario('loop')
+    .onExhausted('restart')
     .whenLatestUser({ contains: 'weather' })
     .callsTool('weather', { city: 'Paris' }, 'call_weather_1')
     .thenWhenToolResult('weather', 'call_weather_1')
