@@ -255,3 +255,26 @@ test('what --redact names, a body path or a text pattern, never reaches the file
     await upstream.mock.close();
   }
 });
+
+test("a recorded step's when names every declared tool (hasTool takes a list): a request missing one of them is refused, naming both", async () => {
+  const mock = await startUnderstudy();
+  try {
+    const session = await mock.session('tools-list', { fallback: 'strict' });
+    await session.load({ scenarios: [{ name: 'both', steps: [{ when: { hasTool: ['weather', 'clock'] }, reply: { text: 'Both.' } }] }] });
+    const sdk = new OpenAI({ baseURL: mock.url('openai'), apiKey: session.apiKey, maxRetries: 0, timeout: 10_000 });
+    const tool = (name: string) => ({ type: 'function' as const, function: { name, parameters: { type: 'object', properties: {} } } });
+    await assert.rejects(
+      sdk.chat.completions.create({ model: 'gpt-4o', messages: [{ role: 'user', content: 'Hi' }], tools: [tool('weather')] }),
+      (error: unknown) =>
+        error instanceof OpenAI.APIError && error.status === 409 && /declared tools "weather", "clock"/.test(error.message),
+    );
+    const both = await sdk.chat.completions.create({
+      model: 'gpt-4o',
+      messages: [{ role: 'user', content: 'Hi' }],
+      tools: [tool('clock'), tool('weather')],
+    });
+    assert.equal(both.choices[0].message.content, 'Both.');
+  } finally {
+    await mock.close();
+  }
+});

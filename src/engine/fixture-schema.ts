@@ -350,7 +350,12 @@ export function describeFixtureFormat(z: typeof Z) {
         list('a list of messages', message, true),
         'The history contains these messages in this order (not necessarily adjacent); absent fields match anything.',
       ).optional(),
-      hasTool: described(name('a tool name'), 'The request declares a tool with this name.').optional(),
+      hasTool: described(
+        z.union([name('a tool name'), list('a list of tool names', name('a tool name'), true)], {
+          error: (i) => `expected a tool name or a non-empty list of tool names; found ${found(i.input)}`,
+        }),
+        'The request declares a tool with this name, or every tool of this list.',
+      ).optional(),
       attempt: described(
         integer('a retry attempt (an integer ≥ 0; 0 is the first try)', 0),
         "The SDK's retry attempt, 0 for the first try (from x-stainless-retry-count or amz-sdk-request): fail the first attempt, answer the retry.",
