@@ -12,7 +12,7 @@ import { redactionOf, redactPaths, type Redaction } from '../engine/redaction.js
 import type { Session } from '../engine/session.js';
 import { answerShape } from '../dialects/wire-kit/answer-shape.js';
 import type { Outcomes } from './outcomes.js';
-import type { Exchange } from './provider-exchange.js';
+import { encodeContext, type Exchange } from './provider-exchange.js';
 import { joinUrl, relay, upstreamPath, type RelayedAnswer } from './relay.js';
 import { CHAT_PROVIDERS } from './routes.js';
 
@@ -107,6 +107,12 @@ export class Recorder {
     }
     entry.reply = journalReply(read);
     if (read.usage) entry.usage = read.usage;
+    // As if Understudy had answered: the dialect keeps what later requests refer to (a stored
+    // response under the upstream's id, so that a continuation of it decodes; a call's id).
+    if (exchange.dialect.delivered) {
+      const ctx = encodeContext(exchange);
+      exchange.dialect.delivered(entry.reply, request, read.responseId ? { ...ctx, responseId: read.responseId } : ctx);
+    }
     try {
       const where = this.book.add(session.id, request, {
         when: recordedWhen(request, this.options.match ?? 'conversation'),
