@@ -278,3 +278,32 @@ test("a recorded step's when names every declared tool (hasTool takes a list): a
     await mock.close();
   }
 });
+
+test('a session whose id is "." or ".." writes nothing outside the directory, and replays nothing from outside it', async () => {
+  const upstream = await startUpstream();
+  const parent = recordingDir();
+  const dir = join(parent, 'recordings');
+  const warnings: string[] = [];
+  const recorder = await startUnderstudy({
+    record: { dir, upstreams: { openai: upstream.mock.url('openai') }, layout: 'scenario', onWarning: (m) => warnings.push(m) },
+    replay: dir,
+  });
+  try {
+    await recorder.session('..');
+    // A URL's path cannot say ".." (it is resolved away); the session header can.
+    const sdk = new OpenAI({
+      baseURL: recorder.url('openai'),
+      apiKey: UPSTREAM_KEY,
+      maxRetries: 0,
+      timeout: 10_000,
+      defaultHeaders: { 'x-understudy-session': '..' },
+    });
+    const answer = await sdk.chat.completions.create({ model: 'gpt-4o', messages: [{ role: 'user', content: 'Tell me a story.' }] });
+    assert.equal(answer.choices[0].message.content, STORY, 'relayed');
+    assert.deepEqual(recordedFiles(parent), [], 'nothing written, in the directory or beside it');
+    assert.match(warnings.join('\n'), /the session id "\.\." cannot name a file/);
+  } finally {
+    await recorder.close();
+    await upstream.mock.close();
+  }
+});
