@@ -56,9 +56,12 @@ async function agentLoop(baseURL: string, stream: boolean, extra: Record<string,
   return turns;
 }
 
-for (const stream of [false, true]) {
+for (const [stream, tag] of [
+  [false, '[record.openai-chat.json +]'],
+  [true, '[record.openai-chat.stream +]'],
+] as const) {
   const mode = stream ? 'stream' : 'json';
-  test(`an agent loop recorded from the upstream replays with the upstream stopped, the SDK seeing the same results (${mode}) [record.openai-chat.${mode} +]`, async () => {
+  test(`an agent loop recorded from the upstream replays with the upstream stopped, the SDK seeing the same results (${mode}) ${tag}`, async () => {
     const upstream = await startUpstream();
     const dir = recordingDir();
     const recorder = await startUnderstudy({ record: { dir, upstreams: { openai: upstream.mock.url('openai') } } });

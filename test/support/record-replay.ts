@@ -3,6 +3,7 @@
 // it answers — a tool call, its result, a second tool call, its result, a closing text — and
 // reading what a recording wrote.
 
+import assert from 'node:assert/strict';
 import { mkdtempSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -75,3 +76,94 @@ export const CLOCK_TOOL = {
   description: 'The time in a zone',
   parameters: { type: 'object', properties: { zone: { type: 'string' } }, required: ['zone'] },
 };
+
+/** A session's base URL for a provider on a started Understudy: the `/s/<session>` path prefix. */
+export function sessionUrl(server: Understudy, provider: string, session: string): string {
+  return server.url(provider).replace(server.baseUrl, `${server.baseUrl}/s/${encodeURIComponent(session)}`);
+}
+
+export interface RecordReplayCase<T> {
+  /** The upstream's name (`--upstream NAME=URL`): the operation id's first segment. */
+  provider: string;
+  /** The provider whose base URL the application's SDK is given (default: `provider`). */
+  route?: string;
+  /** The session the loop runs in, named in the path; its recording is DIR/<session>.yaml. */
+  session: string;
+  /** The application, given its SDK's base URL: runs the loop and gives what its SDK returned. */
+  loop: (baseUrl: string) => Promise<T>;
+  /** Calls the loop makes (each goes upstream once while recording). */
+  calls?: number;
+  /** `--redact` rules besides the defaults. */
+  redact?: string[];
+  /** Texts the application sent that no file may hold (besides the credential). */
+  secrets?: string[];
+}
+
+export interface RecordReplayRun<T> {
+  recorded: T;
+  replayed: T;
+  dir: string;
+  files: { path: string; text: string }[];
+}
+
+/** Records the loop from an upstream (stopped afterwards), checks the files hold no credential and
+ * no secret, then runs the loop again against the recording alone, fallback strict, and checks the
+ * SDK saw the very same results and every recorded step was used. */
+export async function recordThenReplay<T>(c: RecordReplayCase<T>): Promise<RecordReplayRun<T>> {
+  const route = c.route ?? c.provider;
+  const upstream = await startUpstream();
+  const dir = recordingDir();
+  let recorded: T;
+  try {
+    const recorder = await startUnderstudy({
+      record: { dir, upstreams: { [c.provider]: upstream.mock.url(route) }, ...(c.redact && { redact: c.redact }) },
+    });
+    try {
+      await recorder.session(c.session);
+      recorded = await c.loop(sessionUrl(recorder, route, c.session));
+    } finally {
+      await recorder.close();
+    }
+    assert.equal(await upstream.requests(), c.calls ?? 3, 'each call went upstream once');
+  } finally {
+    await upstream.mock.close();
+  }
+
+  const files = recordedFiles(dir);
+  assert.deepEqual(
+    files.map((f) => f.path.slice(dir.length)),
+    [`/${c.session}.yaml`],
+  );
+  for (const { text } of files) {
+    assert.ok(!text.includes(UPSTREAM_KEY), 'the credential is not in the recording');
+    for (const secret of c.secrets ?? []) assert.ok(!text.includes(secret), `"${secret}" is redacted`);
+  }
+
+  const replay = await startUnderstudy({ replay: dir, defaultSession: { fallback: 'strict' } });
+  try {
+    const session = await replay.session(c.session, { fallback: 'strict' });
+    const replayed = await c.loop(sessionUrl(replay, route, c.session));
+    assert.deepEqual(replayed, recorded, 'the replay gives the SDK what the upstream gave it');
+    await session.verify();
+    return { recorded, replayed, dir, files };
+  } finally {
+    await replay.close();
+  }
+}
+
+/** Records the loop from an upstream (stopped afterwards) and starts a replay of it, fallback strict. */
+export async function replayOfLoop(provider: string, loop: (baseUrl: string) => Promise<unknown>, route = provider): Promise<Understudy> {
+  const upstream = await startUpstream();
+  const dir = recordingDir();
+  try {
+    const recorder = await startUnderstudy({ record: { dir, upstreams: { [provider]: upstream.mock.url(route) } } });
+    try {
+      await loop(recorder.url(route));
+    } finally {
+      await recorder.close();
+    }
+  } finally {
+    await upstream.mock.close();
+  }
+  return startUnderstudy({ replay: dir, defaultSession: { fallback: 'strict' } });
+}
