@@ -23,8 +23,17 @@ export interface Upstream {
   requests(): Promise<number>;
 }
 
-/** An upstream whose scripted agent loop answers the application; `pacing` slows its streams. */
-export async function startUpstream(options: { chunksPerSecond?: number } = {}): Promise<Upstream> {
+export interface UpstreamOptions {
+  /** Slows the upstream's streams. */
+  chunksPerSecond?: number;
+  /** Whether the upstream's tool calls carry ids (default true); false is Gemini's usual wire, where
+   * a call and its functionResponse are tied by name and order alone. */
+  callIds?: boolean;
+}
+
+/** An upstream whose scripted agent loop answers the application. */
+export async function startUpstream(options: UpstreamOptions = {}): Promise<Upstream> {
+  const ids = options.callIds ?? true;
   const mock = await startUnderstudy();
   const session = await mock.session('provider', {
     apiKey: UPSTREAM_KEY,
@@ -34,10 +43,10 @@ export async function startUpstream(options: { chunksPerSecond?: number } = {}):
   session
     .scenario('loop')
     .whenLatestUser({ contains: 'weather' })
-    .callsTool('weather', { city: 'Paris' }, 'call_weather_1')
-    .thenWhenToolResult('weather', 'call_weather_1')
-    .callsTool('clock', { zone: 'Europe/Paris' }, 'call_clock_2')
-    .thenWhenToolResult('clock', 'call_clock_2')
+    .callsTool('weather', { city: 'Paris' }, ids ? 'call_weather_1' : undefined)
+    .thenWhenToolResult('weather', ids ? 'call_weather_1' : undefined)
+    .callsTool('clock', { zone: 'Europe/Paris' }, ids ? 'call_clock_2' : undefined)
+    .thenWhenToolResult('clock', ids ? 'call_clock_2' : undefined)
     .replies(FINAL_TEXT, { usage: REPORTED_USAGE });
   session.scenario('story').whenLatestUser({ contains: 'story' }).replies(STORY);
   return {
@@ -97,6 +106,7 @@ export interface RecordReplayCase<T> {
   redact?: string[];
   /** Texts the application sent that no file may hold (besides the credential). */
   secrets?: string[];
+  upstream?: UpstreamOptions;
 }
 
 export interface RecordReplayRun<T> {
@@ -111,7 +121,7 @@ export interface RecordReplayRun<T> {
  * SDK saw the very same results and every recorded step was used. */
 export async function recordThenReplay<T>(c: RecordReplayCase<T>): Promise<RecordReplayRun<T>> {
   const route = c.route ?? c.provider;
-  const upstream = await startUpstream();
+  const upstream = await startUpstream(c.upstream);
   const dir = recordingDir();
   let recorded: T;
   try {
@@ -152,8 +162,13 @@ export async function recordThenReplay<T>(c: RecordReplayCase<T>): Promise<Recor
 }
 
 /** Records the loop from an upstream (stopped afterwards) and starts a replay of it, fallback strict. */
-export async function replayOfLoop(provider: string, loop: (baseUrl: string) => Promise<unknown>, route = provider): Promise<Understudy> {
-  const upstream = await startUpstream();
+export async function replayOfLoop(
+  provider: string,
+  loop: (baseUrl: string) => Promise<unknown>,
+  options: { route?: string; upstream?: UpstreamOptions } = {},
+): Promise<Understudy> {
+  const route = options.route ?? provider;
+  const upstream = await startUpstream(options.upstream);
   const dir = recordingDir();
   try {
     const recorder = await startUnderstudy({ record: { dir, upstreams: { [provider]: upstream.mock.url(route) } } });
