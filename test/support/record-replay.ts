@@ -7,6 +7,7 @@ import assert from 'node:assert/strict';
 import { mkdtempSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import OpenAI from 'openai';
 import { startUnderstudy, type Understudy } from '../../src/client/index.js';
 
 /** The credential the application sends; it reaches the upstream and must never be written down. */
@@ -181,4 +182,40 @@ export async function replayOfLoop(
     await upstream.mock.close();
   }
   return startUnderstudy({ replay: dir, defaultSession: { fallback: 'strict' } });
+}
+
+/** The tools as Chat Completions declares them. */
+export const CHAT_TOOLS = [WEATHER_TOOL, CLOCK_TOOL].map((t) => ({ type: 'function' as const, function: t }));
+
+/** A Chat Completions turn as the application's SDK saw it. */
+export interface ChatTurn {
+  content: string | null;
+  toolCalls: { id: string; name: string; arguments: string }[];
+  finish: string | null;
+  usage: unknown;
+}
+
+/** The application on Chat Completions (openai's client, or a host's: AzureOpenAI): runs the loop
+ * to its end, sending each call's result back by its id. */
+export async function chatCompletionsLoop(client: OpenAI, stream: boolean, extra: Record<string, unknown> = {}): Promise<ChatTurn[]> {
+  const messages: OpenAI.Chat.ChatCompletionMessageParam[] = [{ role: 'user', content: 'What is the weather in Paris, and the time?' }];
+  const turns: ChatTurn[] = [];
+  for (let round = 0; round < 4; round++) {
+    const body = { model: 'gpt-4o', messages, tools: CHAT_TOOLS, ...extra };
+    const completion = stream
+      ? await client.chat.completions.stream({ ...body, stream_options: { include_usage: true } }).finalChatCompletion()
+      : await client.chat.completions.create(body);
+    const choice = completion.choices[0];
+    const calls = (choice.message.tool_calls ?? []).filter((c) => c.type === 'function');
+    turns.push({
+      content: choice.message.content,
+      toolCalls: calls.map((c) => ({ id: c.id, name: c.function.name, arguments: c.function.arguments })),
+      finish: choice.finish_reason,
+      usage: completion.usage,
+    });
+    messages.push({ role: 'assistant', content: choice.message.content, ...(calls.length > 0 && { tool_calls: calls }) });
+    if (calls.length === 0) break;
+    for (const call of calls) messages.push({ role: 'tool', tool_call_id: call.id, content: toolResult(call.function.name) });
+  }
+  return turns;
 }
