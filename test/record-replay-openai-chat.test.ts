@@ -11,54 +11,28 @@ import OpenAI from 'openai';
 
 import { startUnderstudy } from '../src/client/index.js';
 import {
-  CLOCK_TOOL,
+  CHAT_TOOLS,
+  chatCompletionsLoop,
   FINAL_TEXT,
+  type ChatTurn,
   recordedFiles,
   recordingDir,
   startUpstream,
   STORY,
-  toolResult,
   UPSTREAM_KEY,
-  WEATHER_TOOL,
 } from './support/record-replay.js';
 
-const TOOLS = [WEATHER_TOOL, CLOCK_TOOL].map((t) => ({ type: 'function' as const, function: t }));
-
-interface Turn {
-  content: string | null;
-  toolCalls: { id: string; name: string; arguments: string }[];
-  finish: string | null;
-  usage: unknown;
-}
-
 /** The application: runs the loop to its end, as its SDK saw it. */
-async function agentLoop(baseURL: string, stream: boolean, extra: Record<string, unknown> = {}): Promise<Turn[]> {
-  const client = new OpenAI({ baseURL, apiKey: UPSTREAM_KEY, maxRetries: 0, timeout: 10_000 });
-  const messages: OpenAI.Chat.ChatCompletionMessageParam[] = [{ role: 'user', content: 'What is the weather in Paris, and the time?' }];
-  const turns: Turn[] = [];
-  for (let round = 0; round < 4; round++) {
-    const body = { model: 'gpt-4o', messages, tools: TOOLS, ...extra };
-    const completion = stream
-      ? await client.chat.completions.stream({ ...body, stream_options: { include_usage: true } }).finalChatCompletion()
-      : await client.chat.completions.create(body);
-    const choice = completion.choices[0];
-    const calls = (choice.message.tool_calls ?? []).filter((c) => c.type === 'function');
-    turns.push({
-      content: choice.message.content,
-      toolCalls: calls.map((c) => ({ id: c.id, name: c.function.name, arguments: c.function.arguments })),
-      finish: choice.finish_reason,
-      usage: completion.usage,
-    });
-    messages.push({ role: 'assistant', content: choice.message.content, ...(calls.length > 0 && { tool_calls: calls }) });
-    if (calls.length === 0) break;
-    for (const call of calls) messages.push({ role: 'tool', tool_call_id: call.id, content: toolResult(call.function.name) });
-  }
-  return turns;
+function agentLoop(baseURL: string, stream: boolean, extra: Record<string, unknown> = {}): Promise<ChatTurn[]> {
+  return chatCompletionsLoop(new OpenAI({ baseURL, apiKey: UPSTREAM_KEY, maxRetries: 0, timeout: 10_000 }), stream, extra);
 }
 
-for (const stream of [false, true]) {
+for (const [stream, tag] of [
+  [false, '[record.openai-chat.json +]'],
+  [true, '[record.openai-chat.stream +]'],
+] as const) {
   const mode = stream ? 'stream' : 'json';
-  test(`an agent loop recorded from the upstream replays with the upstream stopped, the SDK seeing the same results (${mode}) [record.openai-chat.${mode} +]`, async () => {
+  test(`an agent loop recorded from the upstream replays with the upstream stopped, the SDK seeing the same results (${mode}) ${tag}`, async () => {
     const upstream = await startUpstream();
     const dir = recordingDir();
     const recorder = await startUnderstudy({ record: { dir, upstreams: { openai: upstream.mock.url('openai') } } });
@@ -123,7 +97,7 @@ test('a request the recording does not hold is refused on replay, naming the nea
       client.chat.completions.create({
         model: 'gpt-4o',
         messages: [{ role: 'user', content: 'What is the weather in Rome?' }],
-        tools: TOOLS,
+        tools: CHAT_TOOLS,
       }),
       (error: unknown) => error instanceof OpenAI.APIError && error.status === 409 && /latestUser/.test(error.message),
     );
@@ -143,7 +117,7 @@ test('a stream is relayed as the upstream writes it: the first chunk reaches the
     const started = performance.now();
     let firstAt = -1;
     let text = '';
-    const stream = await client.chat.completions.create({ model: 'gpt-4o', messages, tools: TOOLS, stream: true });
+    const stream = await client.chat.completions.create({ model: 'gpt-4o', messages, tools: CHAT_TOOLS, stream: true });
     for await (const chunk of stream) {
       const delta = chunk.choices[0]?.delta.content;
       if (delta) {

@@ -3,9 +3,11 @@
 // it answers — a tool call, its result, a second tool call, its result, a closing text — and
 // reading what a recording wrote.
 
+import assert from 'node:assert/strict';
 import { mkdtempSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import OpenAI from 'openai';
 import { startUnderstudy, type Understudy } from '../../src/client/index.js';
 
 /** The credential the application sends; it reaches the upstream and must never be written down. */
@@ -22,8 +24,17 @@ export interface Upstream {
   requests(): Promise<number>;
 }
 
-/** An upstream whose scripted agent loop answers the application; `pacing` slows its streams. */
-export async function startUpstream(options: { chunksPerSecond?: number } = {}): Promise<Upstream> {
+export interface UpstreamOptions {
+  /** Slows the upstream's streams. */
+  chunksPerSecond?: number;
+  /** Whether the upstream's tool calls carry ids (default true); false is Gemini's usual wire, where
+   * a call and its functionResponse are tied by name and order alone. */
+  callIds?: boolean;
+}
+
+/** An upstream whose scripted agent loop answers the application. */
+export async function startUpstream(options: UpstreamOptions = {}): Promise<Upstream> {
+  const ids = options.callIds ?? true;
   const mock = await startUnderstudy();
   const session = await mock.session('provider', {
     apiKey: UPSTREAM_KEY,
@@ -34,10 +45,10 @@ export async function startUpstream(options: { chunksPerSecond?: number } = {}):
     .scenario('loop')
     .onExhausted('restart')
     .whenLatestUser({ contains: 'weather' })
-    .callsTool('weather', { city: 'Paris' }, 'call_weather_1')
-    .thenWhenToolResult('weather', 'call_weather_1')
-    .callsTool('clock', { zone: 'Europe/Paris' }, 'call_clock_2')
-    .thenWhenToolResult('clock', 'call_clock_2')
+    .callsTool('weather', { city: 'Paris' }, ids ? 'call_weather_1' : undefined)
+    .thenWhenToolResult('weather', ids ? 'call_weather_1' : undefined)
+    .callsTool('clock', { zone: 'Europe/Paris' }, ids ? 'call_clock_2' : undefined)
+    .thenWhenToolResult('clock', ids ? 'call_clock_2' : undefined)
     .replies(FINAL_TEXT, { usage: REPORTED_USAGE });
   session.scenario('story').onExhausted('repeat_last').whenLatestUser({ contains: 'story' }).replies(STORY);
   return {
@@ -76,3 +87,136 @@ export const CLOCK_TOOL = {
   description: 'The time in a zone',
   parameters: { type: 'object', properties: { zone: { type: 'string' } }, required: ['zone'] },
 };
+
+/** A session's base URL for a provider on a started Understudy: the `/s/<session>` path prefix. */
+export function sessionUrl(server: Understudy, provider: string, session: string): string {
+  return server.url(provider).replace(server.baseUrl, `${server.baseUrl}/s/${encodeURIComponent(session)}`);
+}
+
+export interface RecordReplayCase<T> {
+  /** The upstream's name (`--upstream NAME=URL`): the operation id's first segment. */
+  provider: string;
+  /** The provider whose base URL the application's SDK is given (default: `provider`). */
+  route?: string;
+  /** The session the loop runs in, named in the path; its recording is DIR/<session>.yaml. */
+  session: string;
+  /** The application, given its SDK's base URL: runs the loop and gives what its SDK returned. */
+  loop: (baseUrl: string) => Promise<T>;
+  /** Calls the loop makes (each goes upstream once while recording). */
+  calls?: number;
+  /** `--redact` rules besides the defaults. */
+  redact?: string[];
+  /** Texts the application sent that no file may hold (besides the credential). */
+  secrets?: string[];
+  upstream?: UpstreamOptions;
+}
+
+export interface RecordReplayRun<T> {
+  recorded: T;
+  replayed: T;
+  dir: string;
+  files: { path: string; text: string }[];
+}
+
+/** Records the loop from an upstream (stopped afterwards), checks the files hold no credential and
+ * no secret, then runs the loop again against the recording alone, fallback strict, and checks the
+ * SDK saw the very same results and every recorded step was used. */
+export async function recordThenReplay<T>(c: RecordReplayCase<T>): Promise<RecordReplayRun<T>> {
+  const route = c.route ?? c.provider;
+  const upstream = await startUpstream(c.upstream);
+  const dir = recordingDir();
+  let recorded: T;
+  try {
+    const recorder = await startUnderstudy({
+      record: { dir, upstreams: { [c.provider]: upstream.mock.url(route) }, ...(c.redact && { redact: c.redact }) },
+    });
+    try {
+      await recorder.session(c.session);
+      recorded = await c.loop(sessionUrl(recorder, route, c.session));
+    } finally {
+      await recorder.close();
+    }
+    assert.equal(await upstream.requests(), c.calls ?? 3, 'each call went upstream once');
+  } finally {
+    await upstream.mock.close();
+  }
+
+  const files = recordedFiles(dir);
+  assert.deepEqual(
+    files.map((f) => f.path.slice(dir.length)),
+    [`/${c.session}.yaml`],
+  );
+  for (const { text } of files) {
+    assert.ok(!text.includes(UPSTREAM_KEY), 'the credential is not in the recording');
+    for (const secret of c.secrets ?? []) assert.ok(!text.includes(secret), `"${secret}" is redacted`);
+  }
+
+  const replay = await startUnderstudy({ replay: dir, defaultSession: { fallback: 'strict' } });
+  try {
+    const session = await replay.session(c.session, { fallback: 'strict' });
+    const replayed = await c.loop(sessionUrl(replay, route, c.session));
+    assert.deepEqual(replayed, recorded, 'the replay gives the SDK what the upstream gave it');
+    await session.verify();
+    return { recorded, replayed, dir, files };
+  } finally {
+    await replay.close();
+  }
+}
+
+/** Records the loop from an upstream (stopped afterwards) and starts a replay of it, fallback strict. */
+export async function replayOfLoop(
+  provider: string,
+  loop: (baseUrl: string) => Promise<unknown>,
+  options: { route?: string; upstream?: UpstreamOptions } = {},
+): Promise<Understudy> {
+  const route = options.route ?? provider;
+  const upstream = await startUpstream(options.upstream);
+  const dir = recordingDir();
+  try {
+    const recorder = await startUnderstudy({ record: { dir, upstreams: { [provider]: upstream.mock.url(route) } } });
+    try {
+      await loop(recorder.url(route));
+    } finally {
+      await recorder.close();
+    }
+  } finally {
+    await upstream.mock.close();
+  }
+  return startUnderstudy({ replay: dir, defaultSession: { fallback: 'strict' } });
+}
+
+/** The tools as Chat Completions declares them. */
+export const CHAT_TOOLS = [WEATHER_TOOL, CLOCK_TOOL].map((t) => ({ type: 'function' as const, function: t }));
+
+/** A Chat Completions turn as the application's SDK saw it. */
+export interface ChatTurn {
+  content: string | null;
+  toolCalls: { id: string; name: string; arguments: string }[];
+  finish: string | null;
+  usage: unknown;
+}
+
+/** The application on Chat Completions (openai's client, or a host's: AzureOpenAI): runs the loop
+ * to its end, sending each call's result back by its id. */
+export async function chatCompletionsLoop(client: OpenAI, stream: boolean, extra: Record<string, unknown> = {}): Promise<ChatTurn[]> {
+  const messages: OpenAI.Chat.ChatCompletionMessageParam[] = [{ role: 'user', content: 'What is the weather in Paris, and the time?' }];
+  const turns: ChatTurn[] = [];
+  for (let round = 0; round < 4; round++) {
+    const body = { model: 'gpt-4o', messages, tools: CHAT_TOOLS, ...extra };
+    const completion = stream
+      ? await client.chat.completions.stream({ ...body, stream_options: { include_usage: true } }).finalChatCompletion()
+      : await client.chat.completions.create(body);
+    const choice = completion.choices[0];
+    const calls = (choice.message.tool_calls ?? []).filter((c) => c.type === 'function');
+    turns.push({
+      content: choice.message.content,
+      toolCalls: calls.map((c) => ({ id: c.id, name: c.function.name, arguments: c.function.arguments })),
+      finish: choice.finish_reason,
+      usage: completion.usage,
+    });
+    messages.push({ role: 'assistant', content: choice.message.content, ...(calls.length > 0 && { tool_calls: calls }) });
+    if (calls.length === 0) break;
+    for (const call of calls) messages.push({ role: 'tool', tool_call_id: call.id, content: toolResult(call.function.name) });
+  }
+  return turns;
+}

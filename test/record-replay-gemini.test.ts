@@ -1,0 +1,173 @@
+// Record and replay through the real @google/genai (issue 22): an agent loop of functionCall and
+// functionResponse parts, recorded from a local upstream, replays with the upstream stopped and
+// gives the SDK the same results through generateContent and generateContentStream. Gemini's
+// function calls usually carry no id: the upstream here sends none, the recording keeps none, and
+// the replay sends none either (a call and its functionResponse are tied by name and order); an
+// upstream that does send ids has them replayed. Gemini has no end-user member, so the test
+// redacts the end user named in the system instruction with a `--redact` pattern.
+
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+
+import { parse } from 'yaml';
+import {
+  ApiError,
+  GoogleGenAI,
+  Type,
+  type Content,
+  type FunctionCall,
+  type FunctionDeclaration,
+  type GenerateContentConfig,
+  type Part,
+} from '@google/genai';
+
+import { CLOCK_TOOL, FINAL_TEXT, recordThenReplay, replayOfLoop, toolResult, UPSTREAM_KEY, WEATHER_TOOL } from './support/record-replay.js';
+
+const MODEL = 'gemini-2.5-flash';
+/** The shared tools, in the SDK's own schema terms. */
+const DECLARATIONS: FunctionDeclaration[] = [WEATHER_TOOL, CLOCK_TOOL].map((t) => {
+  const [property] = t.parameters.required;
+  return {
+    name: t.name,
+    description: t.description,
+    parameters: { type: Type.OBJECT, properties: { [property]: { type: Type.STRING } }, required: [property] },
+  };
+});
+const CONFIG: GenerateContentConfig = {
+  systemInstruction: 'You answer for end-user-77.',
+  tools: [{ functionDeclarations: DECLARATIONS }],
+};
+
+interface Turn {
+  text: string;
+  toolCalls: FunctionCall[];
+  finish: string | undefined;
+  usage: unknown;
+}
+
+function client(baseUrl: string): GoogleGenAI {
+  return new GoogleGenAI({ apiKey: UPSTREAM_KEY, httpOptions: { baseUrl, timeout: 10_000 } });
+}
+
+/** The answer's text as `response.text` gives it, without its warning about the call parts. */
+function textOf(parts: Part[] | undefined): string {
+  return (parts ?? []).map((p) => (p.thought ? '' : (p.text ?? ''))).join('');
+}
+
+/** One model turn as the application sees it, with the content it sends back. */
+async function turnOf(ai: GoogleGenAI, contents: Content[], stream: boolean): Promise<{ turn: Turn; content: Content }> {
+  if (!stream) {
+    const response = await ai.models.generateContent({ model: MODEL, contents, config: CONFIG });
+    const candidate = response.candidates?.[0];
+    return {
+      turn: {
+        text: textOf(candidate?.content?.parts),
+        toolCalls: response.functionCalls ?? [],
+        finish: candidate?.finishReason,
+        usage: response.usageMetadata,
+      },
+      content: candidate?.content ?? { role: 'model', parts: [] },
+    };
+  }
+  const turn: Turn = { text: '', toolCalls: [], finish: undefined, usage: undefined };
+  const parts: Part[] = [];
+  for await (const chunk of await ai.models.generateContentStream({ model: MODEL, contents, config: CONFIG })) {
+    const candidate = chunk.candidates?.[0];
+    parts.push(...(candidate?.content?.parts ?? []));
+    turn.text += textOf(candidate?.content?.parts);
+    turn.toolCalls.push(...(chunk.functionCalls ?? []));
+    turn.finish = candidate?.finishReason ?? turn.finish;
+    turn.usage = chunk.usageMetadata ?? turn.usage;
+  }
+  return { turn, content: { role: 'model', parts } };
+}
+
+async function agentLoop(baseUrl: string, stream: boolean): Promise<Turn[]> {
+  const ai = client(baseUrl);
+  const contents: Content[] = [{ role: 'user', parts: [{ text: 'What is the weather in Paris, and the time?' }] }];
+  const turns: Turn[] = [];
+  for (let round = 0; round < 4; round++) {
+    const { turn, content } = await turnOf(ai, contents, stream);
+    turns.push(turn);
+    contents.push(content);
+    if (turn.toolCalls.length === 0) break;
+    contents.push({
+      role: 'user',
+      parts: turn.toolCalls.map((call) => ({
+        functionResponse: {
+          ...(call.id !== undefined && { id: call.id }),
+          name: call.name,
+          response: JSON.parse(toolResult(call.name ?? '')) as Record<string, unknown>,
+        },
+      })),
+    });
+  }
+  return turns;
+}
+
+const REPORTED = { promptTokenCount: 1234, cachedContentTokenCount: 1024, candidatesTokenCount: 56, totalTokenCount: 1290 };
+
+for (const [stream, tag] of [
+  [false, '[record.gemini.json +]'],
+  [true, '[record.gemini.stream +]'],
+] as const) {
+  const mode = stream ? 'stream' : 'json';
+  test(`a Gemini agent loop whose calls carry no id, recorded from the upstream, replays with the upstream stopped, the SDK seeing the same results (${mode}) ${tag}`, async () => {
+    const { recorded, files } = await recordThenReplay({
+      provider: 'gemini',
+      session: 'gemini-loop',
+      loop: (baseUrl) => agentLoop(baseUrl, stream),
+      redact: ['/end-user-\\d+/'],
+      secrets: ['end-user-77'],
+      upstream: { callIds: false },
+    });
+    assert.deepEqual(
+      recorded.map((t) => t.toolCalls),
+      [[{ name: 'weather', args: { city: 'Paris' } }], [{ name: 'clock', args: { zone: 'Europe/Paris' } }], []],
+      'no id on the wire',
+    );
+    assert.deepEqual(
+      recorded.map((t) => t.finish),
+      ['STOP', 'STOP', 'STOP'],
+    );
+    assert.equal(recorded[2].text, FINAL_TEXT);
+    assert.deepEqual(
+      Object.fromEntries(Object.keys(REPORTED).map((k) => [k, (recorded[2].usage as Record<string, unknown>)[k]])),
+      REPORTED,
+      "the upstream's own counts",
+    );
+    const steps = (parse(files[0].text) as { scenarios: { steps: { reply: { toolCalls?: object[] } }[] }[] }).scenarios[0].steps;
+    assert.deepEqual(
+      steps.map((step) => (step.reply.toolCalls ?? []).map((call) => 'id' in call)),
+      [[false], [false], []],
+      'the recording keeps no call id',
+    );
+  });
+}
+
+test('a Gemini upstream that sends call ids has them replayed [record.gemini.json +]', async () => {
+  const { recorded } = await recordThenReplay({
+    provider: 'gemini',
+    session: 'gemini-ids',
+    loop: (baseUrl) => agentLoop(baseUrl, false),
+  });
+  assert.deepEqual(
+    recorded.map((t) => t.toolCalls.map((c) => c.id)),
+    [['call_weather_1'], ['call_clock_2'], []],
+  );
+});
+
+test('a Gemini request the recording does not hold is refused on replay with a 409 [record.gemini.json -] [record.gemini.stream -]', async () => {
+  const replay = await replayOfLoop('gemini', (baseUrl) => agentLoop(baseUrl, false), { upstream: { callIds: false } });
+  try {
+    const ai = client(replay.url('gemini'));
+    const contents = 'What is the weather in Rome?';
+    const refused = (error: unknown) => error instanceof ApiError && error.status === 409 && /latestUser/.test(error.message);
+    await assert.rejects(ai.models.generateContent({ model: MODEL, contents, config: CONFIG }), refused);
+    await assert.rejects(async () => {
+      for await (const chunk of await ai.models.generateContentStream({ model: MODEL, contents, config: CONFIG })) void chunk;
+    }, refused);
+  } finally {
+    await replay.close();
+  }
+});
