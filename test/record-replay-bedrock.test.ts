@@ -184,16 +184,10 @@ test('record mode refuses a SigV4-signed request with a 501 and sends nothing up
   }
 });
 
-test(
-  "an agent loop recorded through the client's default HTTP/2 replays the same",
-  {
-    todo: 'relay.ts forwards the HTTP/2 pseudo-headers (:authority, :method, :path, :scheme) to the HTTP/1.1 upstream request, which Node refuses: forwardedHeaders must skip names starting with ":"',
-  },
-  async () => {
-    await recordThenReplay({
-      provider: 'bedrock',
-      session: 'converse-h2',
-      loop: (endpoint) => agentLoop(endpoint, false, 'http2'),
-    });
-  },
-);
+test("an agent loop recorded through the client's default HTTP/2 replays the same", async () => {
+  await recordThenReplay({
+    provider: 'bedrock',
+    session: 'converse-h2',
+    loop: (endpoint) => agentLoop(endpoint, false, 'http2'),
+  });
+});

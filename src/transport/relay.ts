@@ -54,7 +54,15 @@ export function joinUrl(base: string, path: string): URL {
 export function forwardedHeaders(headers: IncomingHttpHeaders, target: URL): OutgoingHttpHeaders {
   const out: OutgoingHttpHeaders = {};
   for (const [name, value] of Object.entries(headers)) {
-    if (value === undefined || NOT_FORWARDED.has(name) || name.startsWith('x-mock-') || name.startsWith('x-vidaimock-')) continue;
+    // HTTP/2's pseudo-headers (:authority, :path …) are this hop's request line, not headers.
+    if (
+      value === undefined ||
+      name.startsWith(':') ||
+      NOT_FORWARDED.has(name) ||
+      name.startsWith('x-mock-') ||
+      name.startsWith('x-vidaimock-')
+    )
+      continue;
     out[name] = value;
   }
   out.host = target.host;
