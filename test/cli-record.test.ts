@@ -1,6 +1,6 @@
 // The record-and-replay workflow as a team runs it from the command line (docs/record-replay.md):
 // `serve --record DIR --upstream openai=URL` records an agent loop from a local upstream, the
-// recording passes `validate`, `serve --fixtures DIR --strict` replays it with the upstream
+// recording passes `validate`, `serve --fixtures DIR --strict` (and `--replay DIR`) replays it with the upstream
 // stopped and the SDK sees the same answers, and `drift` is quiet while the upstream answers
 // alike and reports the step whose answer changed shape.
 
@@ -86,11 +86,14 @@ test('record with serve --record, validate the directory, replay it with --fixtu
     for (const run of [quiet, drifted]) assert.ok(!run.stdout.includes(UPSTREAM_KEY) && !run.stderr.includes(UPSTREAM_KEY));
 
     await upstream.mock.close();
-    const replay = await serveCli(SOURCE, ['--port', '0', '--quiet', '--fixtures', dir, '--strict']);
-    try {
-      assert.deepEqual(await weatherLoop(`${replay.url}/v1`), recorded);
-    } finally {
-      await replay.stop();
+    for (const flag of ['--fixtures', '--replay']) {
+      const replay = await serveCli(SOURCE, ['--port', '0', '--quiet', flag, dir, '--strict']);
+      try {
+        if (flag === '--replay') assert.match(replay.banner, /replaying: each session starts with its recordings from /);
+        assert.deepEqual(await weatherLoop(`${replay.url}/v1`), recorded, `replayed with ${flag}`);
+      } finally {
+        await replay.stop();
+      }
     }
   } finally {
     await upstream.mock.close();

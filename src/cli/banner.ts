@@ -20,6 +20,8 @@ export interface BannerFacts {
   chaos?: ChaosOptions;
   workers?: number;
   record?: { dir: string; mode?: string; upstreams: Record<string, string> };
+  /** --replay DIR. */
+  replay?: string;
   providerUrl(provider: string): string;
 }
 
@@ -54,6 +56,8 @@ export function bannerLines(facts: BannerFacts): string[] {
       `  recording to ${dir} (mode ${mode ?? 'missing'}): ${what} goes upstream: ${sent.length ? sent.join(', ') : '(none: only sessions that name their own upstreams record)'}`,
     );
   }
+  if (facts.replay !== undefined)
+    lines.push(`  replaying: each session starts with its recordings from ${facts.replay} (DIR/<session>.yaml)`);
   if (facts.workers) lines.push(`  workers: ${facts.workers} processes; every session's state lives in worker 0 (docs/workers.md)`);
   lines.push(
     '',
