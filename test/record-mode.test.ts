@@ -307,3 +307,32 @@ test('a session whose id is "." or ".." writes nothing outside the directory, an
     await upstream.mock.close();
   }
 });
+
+test('layout scenario writes a file per conversation under the session folder, and each session replays its folder', async () => {
+  const upstream = await startUpstream();
+  const dir = recordingDir();
+  const recorder = await startUnderstudy({ record: { dir, upstreams: { openai: upstream.mock.url('openai') }, layout: 'scenario' } });
+  try {
+    await recorder.session('layout-test');
+    const base = `${recorder.baseUrl}/s/layout-test/v1`;
+    assert.equal(await ask(base, 'Tell me a story.'), STORY);
+    assert.equal(await ask(base, 'A story about the sea, please.'), STORY);
+  } finally {
+    await recorder.close();
+    await upstream.mock.close();
+  }
+  assert.deepEqual(
+    recordedFiles(dir).map((f) => f.path.slice(dir.length)),
+    ['/layout-test/layout-test-2.yaml', '/layout-test/layout-test.yaml'],
+  );
+  const replay = await startUnderstudy({ replay: dir });
+  try {
+    const session = await replay.session('layout-test', { fallback: 'strict' });
+    const base = `${replay.baseUrl}/s/layout-test/v1`;
+    assert.equal(await ask(base, 'A story about the sea, please.'), STORY);
+    assert.equal(await ask(base, 'Tell me a story.'), STORY);
+    await session.verify();
+  } finally {
+    await replay.close();
+  }
+});
