@@ -39,6 +39,7 @@ const CONFIG: GenerateContentConfig = {
 };
 
 interface Turn {
+  thoughts: string;
   text: string;
   toolCalls: FunctionCall[];
   finish: string | undefined;
@@ -50,17 +51,23 @@ function client(baseUrl: string): GoogleGenAI {
 }
 
 /** The answer's text as `response.text` gives it, without its warning about the call parts. */
-function textOf(parts: Part[] | undefined): string {
-  return (parts ?? []).map((p) => (p.thought ? '' : (p.text ?? ''))).join('');
+function textOf(parts: Part[] | undefined, thought = false): string {
+  return (parts ?? []).map((p) => (Boolean(p.thought) === thought ? (p.text ?? '') : '')).join('');
 }
 
 /** One model turn as the application sees it, with the content it sends back. */
-async function turnOf(ai: GoogleGenAI, contents: Content[], stream: boolean): Promise<{ turn: Turn; content: Content }> {
+async function turnOf(
+  ai: GoogleGenAI,
+  contents: Content[],
+  stream: boolean,
+  config: GenerateContentConfig,
+): Promise<{ turn: Turn; content: Content }> {
   if (!stream) {
-    const response = await ai.models.generateContent({ model: MODEL, contents, config: CONFIG });
+    const response = await ai.models.generateContent({ model: MODEL, contents, config });
     const candidate = response.candidates?.[0];
     return {
       turn: {
+        thoughts: textOf(candidate?.content?.parts, true),
         text: textOf(candidate?.content?.parts),
         toolCalls: response.functionCalls ?? [],
         finish: candidate?.finishReason,
@@ -69,12 +76,13 @@ async function turnOf(ai: GoogleGenAI, contents: Content[], stream: boolean): Pr
       content: candidate?.content ?? { role: 'model', parts: [] },
     };
   }
-  const turn: Turn = { text: '', toolCalls: [], finish: undefined, usage: undefined };
+  const turn: Turn = { thoughts: '', text: '', toolCalls: [], finish: undefined, usage: undefined };
   const parts: Part[] = [];
-  for await (const chunk of await ai.models.generateContentStream({ model: MODEL, contents, config: CONFIG })) {
+  for await (const chunk of await ai.models.generateContentStream({ model: MODEL, contents, config })) {
     const candidate = chunk.candidates?.[0];
     parts.push(...(candidate?.content?.parts ?? []));
     turn.text += textOf(candidate?.content?.parts);
+    turn.thoughts += textOf(candidate?.content?.parts, true);
     turn.toolCalls.push(...(chunk.functionCalls ?? []));
     turn.finish = candidate?.finishReason ?? turn.finish;
     turn.usage = chunk.usageMetadata ?? turn.usage;
@@ -82,12 +90,13 @@ async function turnOf(ai: GoogleGenAI, contents: Content[], stream: boolean): Pr
   return { turn, content: { role: 'model', parts } };
 }
 
-async function agentLoop(baseUrl: string, stream: boolean): Promise<Turn[]> {
+async function agentLoop(baseUrl: string, stream: boolean, thoughts = false): Promise<Turn[]> {
+  const config = thoughts ? { ...CONFIG, thinkingConfig: { includeThoughts: true } } : CONFIG;
   const ai = client(baseUrl);
   const contents: Content[] = [{ role: 'user', parts: [{ text: 'What is the weather in Paris, and the time?' }] }];
   const turns: Turn[] = [];
   for (let round = 0; round < 4; round++) {
-    const { turn, content } = await turnOf(ai, contents, stream);
+    const { turn, content } = await turnOf(ai, contents, stream, config);
     turns.push(turn);
     contents.push(content);
     if (turn.toolCalls.length === 0) break;
@@ -169,5 +178,20 @@ test('a Gemini request the recording does not hold is refused on replay with a 4
     }, refused);
   } finally {
     await replay.close();
+  }
+});
+
+test('a loop whose answers show their thoughts sends the thought parts back and replays them [record.gemini.stream +]', async () => {
+  for (const stream of [false, true]) {
+    const { recorded } = await recordThenReplay({
+      provider: 'gemini',
+      session: `thoughts-${stream}`,
+      loop: (baseUrl) => agentLoop(baseUrl, stream, true),
+      upstream: { callIds: false, reasoning: 'The user wants the weather first.' },
+    });
+    assert.deepEqual(
+      recorded.map((t) => t.thoughts),
+      ['The user wants the weather first.', 'The user wants the weather first.', ''],
+    );
   }
 });

@@ -30,11 +30,17 @@ export interface UpstreamOptions {
   /** Whether the upstream's tool calls carry ids (default true); false is Gemini's usual wire, where
    * a call and its functionResponse are tied by name and order alone. */
   callIds?: boolean;
+  /** Thinking the upstream shows before each tool call (where the dialect carries it). */
+  reasoning?: string;
 }
 
 /** An upstream whose scripted agent loop answers the application. */
 export async function startUpstream(options: UpstreamOptions = {}): Promise<Upstream> {
   const ids = options.callIds ?? true;
+  const call = (name: string, args: Record<string, string>, id: string) => ({
+    toolCalls: [{ name, arguments: args, ...(ids && { id }) }],
+    ...(options.reasoning !== undefined && { reasoning: options.reasoning }),
+  });
   const mock = await startUnderstudy();
   const session = await mock.session('provider', {
     apiKey: UPSTREAM_KEY,
@@ -44,9 +50,9 @@ export async function startUpstream(options: UpstreamOptions = {}): Promise<Upst
   session
     .scenario('loop')
     .whenLatestUser({ contains: 'weather' })
-    .callsTool('weather', { city: 'Paris' }, ids ? 'call_weather_1' : undefined)
+    .reply(call('weather', { city: 'Paris' }, 'call_weather_1'))
     .thenWhenToolResult('weather', ids ? 'call_weather_1' : undefined)
-    .callsTool('clock', { zone: 'Europe/Paris' }, ids ? 'call_clock_2' : undefined)
+    .reply(call('clock', { zone: 'Europe/Paris' }, 'call_clock_2'))
     .thenWhenToolResult('clock', ids ? 'call_clock_2' : undefined)
     .replies(FINAL_TEXT, { usage: REPORTED_USAGE });
   session.scenario('story').whenLatestUser({ contains: 'story' }).replies(STORY);
