@@ -46,8 +46,17 @@ interface Turn {
   usage: unknown;
 }
 
-function client(baseUrl: string): GoogleGenAI {
-  return new GoogleGenAI({ apiKey: UPSTREAM_KEY, httpOptions: { baseUrl, timeout: 10_000 } });
+function client(baseUrl: string, vertex = false): GoogleGenAI {
+  if (!vertex) return new GoogleGenAI({ apiKey: UPSTREAM_KEY, httpOptions: { baseUrl, timeout: 10_000 } });
+  // Vertex AI: a bearer token from the application's auth client, a project and a location.
+  const authClient = { getRequestHeaders: async () => new Headers({ authorization: `Bearer ${UPSTREAM_KEY}` }) };
+  return new GoogleGenAI({
+    vertexai: true,
+    project: 'my-proj',
+    location: 'us-central1',
+    httpOptions: { baseUrl, timeout: 10_000 },
+    googleAuthOptions: { authClient: authClient as never },
+  });
 }
 
 /** The answer's text as `response.text` gives it, without its warning about the call parts. */
@@ -90,9 +99,9 @@ async function turnOf(
   return { turn, content: { role: 'model', parts } };
 }
 
-async function agentLoop(baseUrl: string, stream: boolean, thoughts = false): Promise<Turn[]> {
+async function agentLoop(baseUrl: string, stream: boolean, thoughts = false, vertex = false): Promise<Turn[]> {
   const config = thoughts ? { ...CONFIG, thinkingConfig: { includeThoughts: true } } : CONFIG;
-  const ai = client(baseUrl);
+  const ai = client(baseUrl, vertex);
   const contents: Content[] = [{ role: 'user', parts: [{ text: 'What is the weather in Paris, and the time?' }] }];
   const turns: Turn[] = [];
   for (let round = 0; round < 4; round++) {
@@ -193,5 +202,48 @@ test('a loop whose answers show their thoughts sends the thought parts back and 
       recorded.map((t) => t.thoughts),
       ['The user wants the weather first.', 'The user wants the weather first.', ''],
     );
+  }
+});
+
+for (const [stream, tag] of [
+  [false, '[record.vertex.json +]'],
+  [true, '[record.vertex.stream +]'],
+] as const) {
+  test(`on Vertex AI (a bearer token, the project and location path) the loop replays the same (${stream ? 'stream' : 'json'}) ${tag}`, async () => {
+    const { recorded, files } = await recordThenReplay({
+      provider: 'vertex',
+      session: 'vertex-loop',
+      loop: (baseUrl) => agentLoop(baseUrl, stream, false, true),
+      redact: ['/end-user-\\d+/'],
+      secrets: ['end-user-77'],
+      upstream: { callIds: false },
+    });
+    assert.deepEqual(
+      recorded.map((t) => t.toolCalls.map((c) => c.name)),
+      [['weather'], ['clock'], []],
+    );
+    assert.equal(recorded[2].text, FINAL_TEXT);
+    const steps = (parse(files[0].text) as { scenarios: { steps: { recorded: { operation: string; path: string } }[] }[] }).scenarios[0]
+      .steps;
+    assert.match(
+      steps[0].recorded.path,
+      /^\/v1[a-z0-9]*\/projects\/my-proj\/locations\/us-central1\/publishers\/google\/models\/gemini-2\.5-flash:/,
+    );
+    assert.equal(steps[0].recorded.operation, stream ? 'vertex.streamGenerateContent' : 'vertex.generateContent');
+  });
+}
+
+test('on Vertex AI a request the recording does not hold is refused on replay with a 409 [record.vertex.json -] [record.vertex.stream -]', async () => {
+  const replay = await replayOfLoop('vertex', (baseUrl) => agentLoop(baseUrl, false, false, true), { upstream: { callIds: false } });
+  try {
+    const ai = client(replay.url('vertex'), true);
+    const contents = 'What is the weather in Rome?';
+    const refused = (error: unknown) => error instanceof ApiError && error.status === 409 && /latestUser/.test(error.message);
+    await assert.rejects(ai.models.generateContent({ model: MODEL, contents, config: CONFIG }), refused);
+    await assert.rejects(async () => {
+      for await (const chunk of await ai.models.generateContentStream({ model: MODEL, contents, config: CONFIG })) void chunk;
+    }, refused);
+  } finally {
+    await replay.close();
   }
 });
