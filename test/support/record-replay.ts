@@ -4,7 +4,7 @@
 // reading what a recording wrote.
 
 import assert from 'node:assert/strict';
-import { mkdtempSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import OpenAI from 'openai';
@@ -119,7 +119,7 @@ export interface RecordReplayCase<T> {
 export interface RecordReplayRun<T> {
   recorded: T;
   replayed: T;
-  dir: string;
+  /** What the recording wrote (the directory itself is removed). */
   files: { path: string; text: string }[];
 }
 
@@ -127,9 +127,17 @@ export interface RecordReplayRun<T> {
  * no secret, then runs the loop again against the recording alone, fallback strict, and checks the
  * SDK saw the very same results and every recorded step was used. */
 export async function recordThenReplay<T>(c: RecordReplayCase<T>): Promise<RecordReplayRun<T>> {
+  const dir = recordingDir();
+  try {
+    return await recordAndReplayIn(dir, c);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+async function recordAndReplayIn<T>(dir: string, c: RecordReplayCase<T>): Promise<RecordReplayRun<T>> {
   const route = c.route ?? c.provider;
   const upstream = await startUpstream(c.upstream);
-  const dir = recordingDir();
   let recorded: T;
   try {
     const recorder = await startUnderstudy({
@@ -154,6 +162,7 @@ export async function recordThenReplay<T>(c: RecordReplayCase<T>): Promise<Recor
   for (const { text } of files) {
     assert.ok(!text.includes(UPSTREAM_KEY), 'the credential is not in the recording');
     for (const secret of c.secrets ?? []) assert.ok(!text.includes(secret), `"${secret}" is redacted`);
+    if (c.secrets?.length) assert.ok(text.includes('[redacted]'), 'what was sent is marked redacted');
   }
 
   const replay = await startUnderstudy({ replay: dir, defaultSession: { fallback: 'strict' } });
@@ -162,7 +171,7 @@ export async function recordThenReplay<T>(c: RecordReplayCase<T>): Promise<Recor
     const replayed = await c.loop(sessionUrl(replay, route, c.session));
     assert.deepEqual(replayed, recorded, 'the replay gives the SDK what the upstream gave it');
     await session.verify();
-    return { recorded, replayed, dir, files };
+    return { recorded, replayed, files };
   } finally {
     await replay.close();
   }
