@@ -63,8 +63,16 @@ export async function startUpstream(options: UpstreamOptions = {}): Promise<Upst
   };
 }
 
+const made: string[] = [];
+process.once('exit', () => {
+  for (const dir of made) rmSync(dir, { recursive: true, force: true });
+});
+
+/** A fresh directory for a recording, removed when the test process ends. */
 export function recordingDir(): string {
-  return mkdtempSync(join(tmpdir(), 'understudy-recording-'));
+  const dir = mkdtempSync(join(tmpdir(), 'understudy-recording-'));
+  made.push(dir);
+  return dir;
 }
 
 /** Every file under the directory, with its text. */
