@@ -1,6 +1,7 @@
 // The Anthropic Messages reader of a provider's answer (decision 0017, for record mode): a message,
 // JSON or streamed, read back into neutral terms gives the reply it was encoded from — its text and
-// pieces, its thinking, its tool calls with their ids and input, its stop reason and its usage —
+// pieces, its thinking, its tool calls with their ids and input, its stop reason and its usage (any
+// counts, the cache's and the thinking's included) —
 // for any reply (fast-check, through the dialect's own encoders); what is not an answer is refused.
 
 import assert from 'node:assert/strict';
@@ -11,8 +12,8 @@ import fc from 'fast-check';
 import type { Reply } from '../src/core/model.js';
 import { anthropicMessages } from '../src/dialects/anthropic-messages/index.js';
 import { readMessageAnswer, readMessageStream } from '../src/dialects/anthropic-messages/read-answer.js';
-import { args, text, wireOf } from './support/answer-replies.js';
-import { assertReadBack, countsOf, encodingOf, roundTrips, type Encoding } from './support/read-back.js';
+import { args, text, usages, wireOf } from './support/answer-replies.js';
+import { assertReadBack, encodingOf, roundTrips, type Encoding } from './support/read-back.js';
 
 function setup(stream: boolean): Encoding {
   const body = {
@@ -43,16 +44,8 @@ const reply: fc.Arbitrary<Reply> = fc
   }));
 
 test('a message, JSON or streamed, reads back as the reply it was encoded from, whatever the reply', () => {
-  roundTrips(
-    anthropicMessages,
-    setup,
-    reply.map((r) => ({ reply: r })),
-    (read, resolved, streamed) =>
-      assertReadBack(read, resolved, {
-        streamed,
-        chunks: 'streamed',
-        usage: { has: countsOf(resolved.usage, 'inputTokens', 'outputTokens', 'reasoningTokens') },
-      }),
+  roundTrips(anthropicMessages, setup, fc.record({ reply, usage: usages }), (read, resolved, streamed) =>
+    assertReadBack(read, resolved, { streamed, chunks: 'streamed', usage: { is: resolved.usage } }),
   );
 });
 
