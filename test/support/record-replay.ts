@@ -255,7 +255,8 @@ export async function chatCompletionsLoop(client: OpenAI, stream: boolean, extra
 /** One answer of a canned upstream, as a provider's server writes it. */
 export interface CannedAnswer {
   contentType: string;
-  body: string;
+  /** Text is sent as UTF-8; bytes (a binary event stream) as they are. */
+  body: string | Buffer;
 }
 
 export interface CannedUpstream {
