@@ -8,7 +8,16 @@ import { test } from 'node:test';
 
 import Anthropic from '@anthropic-ai/sdk';
 
-import { CLOCK_TOOL, FINAL_TEXT, recordThenReplay, replayOfLoop, toolResult, UPSTREAM_KEY, WEATHER_TOOL } from './support/record-replay.js';
+import {
+  type CannedAnswer,
+  CLOCK_TOOL,
+  FINAL_TEXT,
+  recordThenReplay,
+  replayOfLoop,
+  toolResult,
+  UPSTREAM_KEY,
+  WEATHER_TOOL,
+} from './support/record-replay.js';
 
 const TOOLS: Anthropic.Tool[] = [WEATHER_TOOL, CLOCK_TOOL].map((t) => ({
   name: t.name,
@@ -128,3 +137,108 @@ test('a loop with extended thinking replays its thinking blocks, sent back with 
     assert.ok(recorded[0].thinking[0][1].length > 0, 'a signature');
   }
 });
+
+/** Anthropic's servers: `ping` events, a thinking block closed by its signature_delta, a tool_use
+ * whose input arrives as partial JSON (the first piece empty), the usage on message_start and the
+ * final counts on message_delta; ids and signatures of their own. */
+type ServerMessage = Record<string, unknown> & { usage: Record<string, number>; stop_reason: string };
+
+function anthropicServerAnswers(stream: boolean): CannedAnswer[] {
+  const usage = { input_tokens: 472, cache_creation_input_tokens: 0, cache_read_input_tokens: 256, output_tokens: 89 };
+  const call = {
+    id: 'msg_01UpstreamA',
+    type: 'message',
+    role: 'assistant',
+    model: 'claude-sonnet-4-5-20250929',
+    content: [
+      { type: 'thinking', thinking: 'The user wants the weather first.', signature: 'EqQBCkYIBxgCKkDupstream==' },
+      { type: 'tool_use', id: 'toolu_01Upstream', name: 'weather', input: { city: 'Paris' } },
+    ],
+    stop_reason: 'tool_use',
+    stop_sequence: null,
+    usage,
+  };
+  const text = {
+    ...call,
+    id: 'msg_01UpstreamB',
+    content: [{ type: 'text', text: 'Paris is sunny, 21 °C.' }],
+    stop_reason: 'end_turn',
+    usage: { ...usage, input_tokens: 530, output_tokens: 12 },
+  };
+  if (!stream) return [call, text].map((body) => ({ contentType: 'application/json', body: JSON.stringify(body) }));
+  const event = (data: Record<string, unknown>) => `event: ${String(data.type)}\ndata: ${JSON.stringify(data)}\n\n`;
+  const start = (message: ServerMessage) =>
+    event({
+      type: 'message_start',
+      message: { ...message, content: [], stop_reason: null, usage: { ...message.usage, output_tokens: 1 } },
+    });
+  const end = (message: ServerMessage) =>
+    event({ type: 'message_delta', delta: { stop_reason: message.stop_reason, stop_sequence: null }, usage: message.usage }) +
+    event({ type: 'message_stop' });
+  const callEvents = [
+    start(call),
+    event({ type: 'content_block_start', index: 0, content_block: { type: 'thinking', thinking: '', signature: '' } }),
+    event({ type: 'ping' }),
+    event({ type: 'content_block_delta', index: 0, delta: { type: 'thinking_delta', thinking: 'The user wants ' } }),
+    event({ type: 'content_block_delta', index: 0, delta: { type: 'thinking_delta', thinking: 'the weather first.' } }),
+    event({ type: 'content_block_delta', index: 0, delta: { type: 'signature_delta', signature: 'EqQBCkYIBxgCKkDupstream==' } }),
+    event({ type: 'content_block_stop', index: 0 }),
+    event({
+      type: 'content_block_start',
+      index: 1,
+      content_block: { type: 'tool_use', id: 'toolu_01Upstream', name: 'weather', input: {} },
+    }),
+    event({ type: 'content_block_delta', index: 1, delta: { type: 'input_json_delta', partial_json: '' } }),
+    event({ type: 'content_block_delta', index: 1, delta: { type: 'input_json_delta', partial_json: '{"city": ' } }),
+    event({ type: 'content_block_delta', index: 1, delta: { type: 'input_json_delta', partial_json: '"Paris"}' } }),
+    event({ type: 'content_block_stop', index: 1 }),
+    end(call),
+  ];
+  const textEvents = [
+    start(text),
+    event({ type: 'content_block_start', index: 0, content_block: { type: 'text', text: '' } }),
+    event({ type: 'ping' }),
+    event({ type: 'content_block_delta', index: 0, delta: { type: 'text_delta', text: 'Paris is sunny' } }),
+    event({ type: 'content_block_delta', index: 0, delta: { type: 'text_delta', text: ', 21 °C.' } }),
+    event({ type: 'content_block_stop', index: 0 }),
+    end(text),
+  ];
+  return [callEvents, textEvents].map((events) => ({ contentType: 'text/event-stream; charset=utf-8', body: events.join('') }));
+}
+
+/** What the application reads of a turn, the thinking's signature aside: a recording keeps the
+ * thinking, and a replay signs it with Understudy's own (the application only sends it back). */
+function unsigned(turns: Turn[]): unknown[] {
+  return turns.map(({ thinking, usage, ...turn }) => {
+    const u = usage as Anthropic.Usage;
+    return {
+      ...turn,
+      thinking: thinking.map(([text]) => text),
+      usage: [u.input_tokens, u.cache_read_input_tokens, u.cache_creation_input_tokens, u.output_tokens],
+    };
+  });
+}
+
+for (const [stream, tag] of [
+  [false, '[record.anthropic-messages.json +]'],
+  [true, '[record.anthropic-messages.stream +]'],
+] as const) {
+  test(`an answer as Anthropic's servers write it (pings, a signed thinking block, partial JSON) replays with the same thinking, calls, stop reasons and counts (${stream ? 'stream' : 'json'}) ${tag}`, async () => {
+    const { recorded } = await recordThenReplay({
+      provider: 'anthropic',
+      session: 'anthropic-server',
+      canned: anthropicServerAnswers(stream),
+      loop: async (baseUrl) => unsigned(await agentLoop(baseUrl, stream, true)),
+    });
+    assert.deepEqual(recorded, [
+      {
+        thinking: ['The user wants the weather first.'],
+        text: '',
+        toolCalls: [{ id: 'toolu_01Upstream', name: 'weather', input: { city: 'Paris' } }],
+        stopReason: 'tool_use',
+        usage: [472, 256, 0, 89],
+      },
+      { thinking: [], text: 'Paris is sunny, 21 °C.', toolCalls: [], stopReason: 'end_turn', usage: [530, 256, 0, 12] },
+    ]);
+  });
+}

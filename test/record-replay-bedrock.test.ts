@@ -17,8 +17,10 @@ import {
 } from '@aws-sdk/client-bedrock-runtime';
 
 import { startUnderstudy } from '../src/client/index.js';
+import { eventFrame } from '../src/dialects/bedrock/event-stream.js';
 import { bedrockClient } from './support/bedrock.js';
 import {
+  type CannedAnswer,
   CLOCK_TOOL,
   FINAL_TEXT,
   recordingDir,
@@ -191,3 +193,91 @@ test("an agent loop recorded through the client's default HTTP/2 replays the sam
     loop: (endpoint) => agentLoop(endpoint, false, 'http2'),
   });
 });
+
+/** Bedrock's servers: Converse's body with its metrics, or ConverseStream's event frames, each
+ * event carrying the `p` padding, text deltas with no contentBlockStart, the tool's input in
+ * fragments, and the usage with cache counts on the closing metadata event. */
+function bedrockServerAnswers(stream: boolean): CannedAnswer[] {
+  const usage = (input: number, output: number) => ({
+    inputTokens: input,
+    outputTokens: output,
+    totalTokens: input + 48 + output,
+    cacheReadInputTokens: 48,
+    cacheWriteInputTokens: 0,
+  });
+  const use = { toolUseId: 'tooluse_UpstreamBedrock1', name: 'weather', input: { city: 'Paris' } };
+  if (!stream) {
+    return [
+      {
+        output: { message: { role: 'assistant', content: [{ toolUse: use }] } },
+        stopReason: 'tool_use',
+        usage: usage(400, 40),
+        metrics: { latencyMs: 812 },
+      },
+      {
+        output: { message: { role: 'assistant', content: [{ text: 'Paris is sunny, 21 °C.' }] } },
+        stopReason: 'end_turn',
+        usage: usage(460, 12),
+        metrics: { latencyMs: 377 },
+      },
+    ].map((body) => ({ contentType: 'application/json', body: JSON.stringify(body) }));
+  }
+  const frames = (...events: [string, Record<string, unknown>][]) =>
+    Buffer.from(
+      events
+        .map(([type, payload]) =>
+          eventFrame(type, JSON.stringify({ ...payload, p: 'abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXY' })),
+        )
+        .join(''),
+      'latin1',
+    );
+  return [
+    frames(
+      ['messageStart', { role: 'assistant' }],
+      ['contentBlockStart', { contentBlockIndex: 0, start: { toolUse: { toolUseId: use.toolUseId, name: use.name } } }],
+      ['contentBlockDelta', { contentBlockIndex: 0, delta: { toolUse: { input: '{"city":' } } }],
+      ['contentBlockDelta', { contentBlockIndex: 0, delta: { toolUse: { input: ' "Paris"}' } } }],
+      ['contentBlockStop', { contentBlockIndex: 0 }],
+      ['messageStop', { stopReason: 'tool_use' }],
+      ['metadata', { usage: usage(400, 40), metrics: { latencyMs: 812 } }],
+    ),
+    frames(
+      ['messageStart', { role: 'assistant' }],
+      ['contentBlockDelta', { contentBlockIndex: 0, delta: { text: 'Paris is sunny' } }],
+      ['contentBlockDelta', { contentBlockIndex: 0, delta: { text: ', 21 °C.' } }],
+      ['contentBlockStop', { contentBlockIndex: 0 }],
+      ['messageStop', { stopReason: 'end_turn' }],
+      ['metadata', { usage: usage(460, 12), metrics: { latencyMs: 377 } }],
+    ),
+  ].map((body) => ({ contentType: 'application/vnd.amazon.eventstream', body }));
+}
+
+for (const [stream, tag] of [
+  [false, '[record.bedrock-converse.json +]'],
+  [true, '[record.bedrock-converse.stream +]'],
+] as const) {
+  test(`an answer as Bedrock's servers write it (padded event frames, the tool input in fragments, cache counts) replays with the same calls, stop reasons and usage (${stream ? 'stream' : 'json'}) ${tag}`, async () => {
+    const { recorded } = await recordThenReplay({
+      provider: 'bedrock',
+      session: 'bedrock-server',
+      canned: bedrockServerAnswers(stream),
+      loop: (endpoint) => agentLoop(endpoint, stream),
+    });
+    const usage = (input: number, output: number) => ({
+      inputTokens: input,
+      outputTokens: output,
+      totalTokens: input + 48 + output,
+      cacheReadInputTokens: 48,
+      cacheWriteInputTokens: 0,
+    });
+    assert.deepEqual(recorded, [
+      {
+        text: '',
+        toolCalls: [{ id: 'tooluse_UpstreamBedrock1', name: 'weather', input: { city: 'Paris' } }],
+        stopReason: 'tool_use',
+        usage: usage(400, 40),
+      },
+      { text: 'Paris is sunny, 21 °C.', toolCalls: [], stopReason: 'end_turn', usage: usage(460, 12) },
+    ]);
+  });
+}

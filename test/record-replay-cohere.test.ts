@@ -9,7 +9,16 @@ import { test } from 'node:test';
 
 import { CohereClientV2, CohereError, type Cohere } from 'cohere-ai';
 
-import { CLOCK_TOOL, FINAL_TEXT, recordThenReplay, replayOfLoop, toolResult, UPSTREAM_KEY, WEATHER_TOOL } from './support/record-replay.js';
+import {
+  type CannedAnswer,
+  CLOCK_TOOL,
+  FINAL_TEXT,
+  recordThenReplay,
+  replayOfLoop,
+  toolResult,
+  UPSTREAM_KEY,
+  WEATHER_TOOL,
+} from './support/record-replay.js';
 
 const MODEL = 'command-a-03-2025';
 const TOOLS: Cohere.ToolV2[] = [WEATHER_TOOL, CLOCK_TOOL].map((t) => ({ type: 'function', function: t }));
@@ -126,3 +135,90 @@ test('a Cohere v2 request the recording does not hold is refused on replay with 
     await replay.close();
   }
 });
+
+/** Cohere's servers: the tool plan, each call's start with empty arguments then argument deltas,
+ * content-start/-end around the text, usage in tokens and billed units, ids of their own. */
+function cohereServerAnswers(stream: boolean): CannedAnswer[] {
+  const usage = (input: number, output: number) => ({
+    billed_units: { input_tokens: input - 2, output_tokens: output },
+    tokens: { input_tokens: input, output_tokens: output },
+    cached_tokens: 32,
+  });
+  const plan = 'I will look up the weather first.';
+  const call = { id: 'weather_9x7upstream', type: 'function', function: { name: 'weather', arguments: '{"city":"Paris"}' } };
+  const first = {
+    id: 'c-upstream-1',
+    finish_reason: 'TOOL_CALL',
+    message: { role: 'assistant', tool_plan: plan, tool_calls: [call] },
+    usage: usage(210, 31),
+  };
+  const second = {
+    id: 'c-upstream-2',
+    finish_reason: 'COMPLETE',
+    message: { role: 'assistant', content: [{ type: 'text', text: 'Paris is sunny, 21 °C.' }] },
+    usage: usage(260, 11),
+  };
+  if (!stream) return [first, second].map((body) => ({ contentType: 'application/json', body: JSON.stringify(body) }));
+  const sse = (events: Record<string, unknown>[]) => events.map((e) => `event: ${String(e.type)}\ndata: ${JSON.stringify(e)}\n\n`).join('');
+  const start = (id: string) => ({
+    type: 'message-start',
+    id,
+    delta: { message: { role: 'assistant', content: [], tool_plan: '', tool_calls: [], citations: [] } },
+  });
+  return [
+    sse([
+      start('c-upstream-1'),
+      { type: 'tool-plan-delta', delta: { message: { tool_plan: 'I will look up ' } } },
+      { type: 'tool-plan-delta', delta: { message: { tool_plan: 'the weather first.' } } },
+      { type: 'tool-call-start', index: 0, delta: { message: { tool_calls: { ...call, function: { ...call.function, arguments: '' } } } } },
+      { type: 'tool-call-delta', index: 0, delta: { message: { tool_calls: { function: { arguments: '{"city":' } } } } },
+      { type: 'tool-call-delta', index: 0, delta: { message: { tool_calls: { function: { arguments: '"Paris"}' } } } } },
+      { type: 'tool-call-end', index: 0 },
+      { type: 'message-end', delta: { finish_reason: 'TOOL_CALL', usage: first.usage } },
+    ]),
+    sse([
+      start('c-upstream-2'),
+      { type: 'content-start', index: 0, delta: { message: { content: { type: 'text', text: '' } } } },
+      { type: 'content-delta', index: 0, delta: { message: { content: { text: 'Paris is sunny' } } } },
+      { type: 'content-delta', index: 0, delta: { message: { content: { text: ', 21 °C.' } } } },
+      { type: 'content-end', index: 0 },
+      { type: 'message-end', delta: { finish_reason: 'COMPLETE', usage: second.usage } },
+    ]),
+  ].map((body) => ({ contentType: 'text/event-stream', body }));
+}
+
+/** The turn without its billed input count: a recording keeps the tokens read, written and cached,
+ * and a replay bills the input as read less cached, which need not be what Cohere billed. */
+function withoutBilledInput(turn: Turn): Turn {
+  const usage = turn.usage as Cohere.Usage;
+  return { ...turn, usage: { ...usage, billedUnits: { outputTokens: usage.billedUnits?.outputTokens } } };
+}
+
+for (const [stream, tag] of [
+  [false, '[record.cohere-chat.json +]'],
+  [true, '[record.cohere-chat.stream +]'],
+] as const) {
+  test(`an answer as Cohere's servers write it (a tool plan, argument deltas, both counts) replays with the same plan, calls, finish and usage (${stream ? 'stream' : 'json'}) ${tag}`, async () => {
+    const { recorded } = await recordThenReplay({
+      provider: 'cohere',
+      session: 'cohere-server',
+      canned: cohereServerAnswers(stream),
+      loop: async (environment) => (await agentLoop(environment, stream)).map(withoutBilledInput),
+    });
+    const usage = (input: number, output: number) => ({
+      billedUnits: { outputTokens: output },
+      tokens: { inputTokens: input, outputTokens: output },
+      cachedTokens: 32,
+    });
+    assert.deepEqual(recorded, [
+      {
+        text: '',
+        plan: 'I will look up the weather first.',
+        toolCalls: [{ id: 'weather_9x7upstream', name: 'weather', arguments: '{"city":"Paris"}' }],
+        finish: 'TOOL_CALL',
+        usage: usage(210, 31),
+      },
+      { text: 'Paris is sunny, 21 °C.', plan: '', toolCalls: [], finish: 'COMPLETE', usage: usage(260, 11) },
+    ]);
+  });
+}

@@ -21,7 +21,16 @@ import {
   type Part,
 } from '@google/genai';
 
-import { CLOCK_TOOL, FINAL_TEXT, recordThenReplay, replayOfLoop, toolResult, UPSTREAM_KEY, WEATHER_TOOL } from './support/record-replay.js';
+import {
+  type CannedAnswer,
+  CLOCK_TOOL,
+  FINAL_TEXT,
+  recordThenReplay,
+  replayOfLoop,
+  toolResult,
+  UPSTREAM_KEY,
+  WEATHER_TOOL,
+} from './support/record-replay.js';
 
 const MODEL = 'gemini-2.5-flash';
 /** The shared tools, in the SDK's own schema terms. */
@@ -247,3 +256,85 @@ test('on Vertex AI a request the recording does not hold is refused on replay wi
     await replay.close();
   }
 });
+
+/** Gemini's servers: each event `data: …` ended by CRLF CRLF, the usage a running total, a thought
+ * signature on the call part, the model version and a response id on every chunk. */
+function geminiServerAnswers(stream: boolean): CannedAnswer[] {
+  const meta = (id: string) => ({ modelVersion: 'gemini-2.5-flash', responseId: id });
+  const call = {
+    candidates: [
+      {
+        content: {
+          role: 'model',
+          parts: [{ functionCall: { name: 'weather', args: { city: 'Paris' } }, thoughtSignature: 'CiQBVKhc7upstream' }],
+        },
+        finishReason: 'STOP',
+        index: 0,
+      },
+    ],
+    usageMetadata: { promptTokenCount: 60, candidatesTokenCount: 5, thoughtsTokenCount: 55, totalTokenCount: 120 },
+    ...meta('resp-upstream-1'),
+  };
+  const first = {
+    candidates: [{ content: { role: 'model', parts: [{ text: 'Paris is sunny' }] }, index: 0 }],
+    usageMetadata: { promptTokenCount: 80, totalTokenCount: 80 },
+  };
+  const last = {
+    candidates: [{ content: { role: 'model', parts: [{ text: ', 21 °C.' }] }, finishReason: 'STOP', index: 0 }],
+    usageMetadata: { promptTokenCount: 80, cachedContentTokenCount: 64, candidatesTokenCount: 7, totalTokenCount: 87 },
+  };
+  if (!stream) {
+    const whole = {
+      ...last,
+      candidates: [{ ...last.candidates[0], content: { role: 'model', parts: [{ text: 'Paris is sunny, 21 °C.' }] } }],
+    };
+    return [call, { ...whole, ...meta('resp-upstream-2') }].map((body) => ({
+      contentType: 'application/json; charset=UTF-8',
+      body: JSON.stringify(body),
+    }));
+  }
+  const events = (...chunks: object[]) => chunks.map((chunk) => `data: ${JSON.stringify(chunk)}\r\n\r\n`).join('');
+  return [events(call), events({ ...first, ...meta('resp-upstream-2') }, { ...last, ...meta('resp-upstream-2') })].map((body) => ({
+    contentType: 'text/event-stream',
+    body,
+  }));
+}
+
+/** What the application reads of a turn whose answer came from Gemini's own servers. */
+function counted(turns: Turn[]): unknown[] {
+  return turns.map(({ usage, ...turn }) => {
+    const u = usage as Record<string, unknown>;
+    const keys = ['promptTokenCount', 'cachedContentTokenCount', 'candidatesTokenCount', 'thoughtsTokenCount', 'totalTokenCount'];
+    return { ...turn, usage: Object.fromEntries(keys.map((k) => [k, u[k] ?? 0])) };
+  });
+}
+
+for (const [stream, tag] of [
+  [false, '[record.gemini.json +]'],
+  [true, '[record.gemini.stream +]'],
+] as const) {
+  test(`an answer as Gemini's servers write it (CRLF events, running usage, a thought signature) replays with the same text, calls, finish and counts (${stream ? 'stream' : 'json'}) ${tag}`, async () => {
+    const { recorded } = await recordThenReplay({
+      provider: 'gemini',
+      session: 'gemini-server',
+      canned: geminiServerAnswers(stream),
+      loop: async (baseUrl) => counted(await agentLoop(baseUrl, stream)),
+    });
+    assert.deepEqual(recorded, [
+      {
+        thoughts: '',
+        text: '',
+        toolCalls: [{ name: 'weather', args: { city: 'Paris' } }],
+        finish: 'STOP',
+        usage: { promptTokenCount: 60, cachedContentTokenCount: 0, candidatesTokenCount: 5, thoughtsTokenCount: 55, totalTokenCount: 120 },
+      },
+      {
+        thoughts: '',
+        text: 'Paris is sunny, 21 °C.',
+        toolCalls: [],
+        finish: 'STOP',
+        usage: { promptTokenCount: 80, cachedContentTokenCount: 64, candidatesTokenCount: 7, thoughtsTokenCount: 0, totalTokenCount: 87 },
+      },
+    ]);
+  });
+}

@@ -10,7 +10,16 @@ import { test } from 'node:test';
 
 import { Ollama, type ChatResponse, type Message, type Tool, type ToolCall } from 'ollama';
 
-import { CLOCK_TOOL, FINAL_TEXT, recordThenReplay, replayOfLoop, toolResult, UPSTREAM_KEY, WEATHER_TOOL } from './support/record-replay.js';
+import {
+  type CannedAnswer,
+  CLOCK_TOOL,
+  FINAL_TEXT,
+  recordThenReplay,
+  replayOfLoop,
+  toolResult,
+  UPSTREAM_KEY,
+  WEATHER_TOOL,
+} from './support/record-replay.js';
 
 const MODEL = 'llama3.2';
 const TOOLS: Tool[] = [WEATHER_TOOL, CLOCK_TOOL].map((t) => ({ type: 'function', function: t }));
@@ -105,3 +114,68 @@ test('an Ollama request the recording does not hold is refused on replay with a 
     await replay.close();
   }
 });
+
+/** Ollama's own server: tool calls with no id (as Ollama wrote them before it gave ids), whole in
+ * one line, the thinking beside them, durations in nanoseconds, `done_reason` "stop" after a call;
+ * NDJSON lines when streamed, the last one `done: true` with the counts and empty content. */
+function ollamaServerAnswers(stream: boolean): CannedAnswer[] {
+  const at = '2026-12-02T01:00:00.123456789Z';
+  const stats = (prompt: number, evals: number) => ({
+    total_duration: 812000000,
+    load_duration: 21000000,
+    prompt_eval_count: prompt,
+    prompt_eval_duration: 90000000,
+    eval_count: evals,
+    eval_duration: 700000000,
+  });
+  const callMessage = {
+    role: 'assistant',
+    content: '',
+    thinking: 'The user wants the weather first.',
+    tool_calls: [{ function: { name: 'weather', arguments: { city: 'Paris' } } }],
+  };
+  const done = { done: true, done_reason: 'stop' };
+  if (!stream) {
+    return [
+      { model: MODEL, created_at: at, message: callMessage, ...done, ...stats(120, 22) },
+      { model: MODEL, created_at: at, message: { role: 'assistant', content: 'Paris is sunny, 21 °C.' }, ...done, ...stats(160, 9) },
+    ].map((body) => ({ contentType: 'application/json; charset=utf-8', body: JSON.stringify(body) }));
+  }
+  const lines = (...objects: object[]) => objects.map((o) => `${JSON.stringify({ model: MODEL, created_at: at, ...o })}\n`).join('');
+  const empty = { role: 'assistant', content: '' };
+  return [
+    lines({ message: callMessage, done: false }, { message: empty, ...done, ...stats(120, 22) }),
+    lines(
+      { message: { role: 'assistant', content: 'Paris is sunny' }, done: false },
+      { message: { role: 'assistant', content: ', 21 °C.' }, done: false },
+      { message: empty, ...done, ...stats(160, 9) },
+    ),
+  ].map((body) => ({ contentType: 'application/x-ndjson', body }));
+}
+
+/** Each call's name and arguments, the server version's `index` aside, and not its id: this server
+ * sends none, and Understudy's Ollama answers carry one on replay, as current servers do (a
+ * recording's conditions leave the made-up ids out, so the loop still matches). */
+function calls(turns: Turn[]): unknown[] {
+  return turns.map((t) => ({ ...t, toolCalls: t.toolCalls.map((c) => [c.function.name, c.function.arguments]) }));
+}
+
+for (const stream of [false, true]) {
+  test(`an answer as Ollama's server writes it (calls with no id, thinking, nanosecond durations) replays with the same calls and counts (${stream ? 'stream' : 'json'})`, async () => {
+    const { recorded } = await recordThenReplay({
+      provider: 'ollama',
+      session: 'ollama-server',
+      canned: ollamaServerAnswers(stream),
+      loop: async (host) => calls(await agentLoop(host, stream)),
+    });
+    assert.deepEqual(recorded, [
+      {
+        content: '',
+        toolCalls: [['weather', { city: 'Paris' }]],
+        doneReason: 'stop',
+        counts: [120, 22],
+      },
+      { content: 'Paris is sunny, 21 °C.', toolCalls: [], doneReason: 'stop', counts: [160, 9] },
+    ]);
+  });
+}

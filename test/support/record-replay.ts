@@ -5,6 +5,8 @@
 
 import assert from 'node:assert/strict';
 import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import OpenAI from 'openai';
@@ -123,6 +125,8 @@ export interface RecordReplayCase<T> {
   /** Texts the application sent that no file may hold (besides the credential). */
   secrets?: string[];
   upstream?: UpstreamOptions;
+  /** Record from a canned upstream answering these, in order, instead of an Understudy. */
+  canned?: CannedAnswer[];
 }
 
 export interface RecordReplayRun<T> {
@@ -144,13 +148,26 @@ export async function recordThenReplay<T>(c: RecordReplayCase<T>): Promise<Recor
   }
 }
 
+/** The case's upstream: an Understudy running the agent loop, or a canned one. */
+async function upstreamFor(
+  c: RecordReplayCase<unknown>,
+  route: string,
+): Promise<{ url: string; requests(): Promise<number>; close(): Promise<void> }> {
+  if (c.canned) {
+    const canned = await startCannedUpstream(c.canned);
+    return { url: canned.url, requests: async () => canned.requests.length, close: () => canned.close() };
+  }
+  const upstream = await startUpstream(c.upstream);
+  return { url: upstream.mock.url(route), requests: upstream.requests, close: () => upstream.mock.close() };
+}
+
 async function recordAndReplayIn<T>(dir: string, c: RecordReplayCase<T>): Promise<RecordReplayRun<T>> {
   const route = c.route ?? c.provider;
-  const upstream = await startUpstream(c.upstream);
+  const upstream = await upstreamFor(c, route);
   let recorded: T;
   try {
     const recorder = await startUnderstudy({
-      record: { dir, upstreams: { [c.provider]: upstream.mock.url(route) }, ...(c.redact && { redact: c.redact }) },
+      record: { dir, upstreams: { [c.provider]: upstream.url }, ...(c.redact && { redact: c.redact }) },
     });
     try {
       await recorder.session(c.session);
@@ -158,9 +175,9 @@ async function recordAndReplayIn<T>(dir: string, c: RecordReplayCase<T>): Promis
     } finally {
       await recorder.close();
     }
-    assert.equal(await upstream.requests(), c.calls ?? 3, 'each call went upstream once');
+    assert.equal(await upstream.requests(), c.calls ?? c.canned?.length ?? 3, 'each call went upstream once');
   } finally {
-    await upstream.mock.close();
+    await upstream.close();
   }
 
   const files = recordedFiles(dir);
@@ -242,4 +259,49 @@ export async function chatCompletionsLoop(client: OpenAI, stream: boolean, extra
     for (const call of calls) messages.push({ role: 'tool', tool_call_id: call.id, content: toolResult(call.function.name) });
   }
   return turns;
+}
+
+/** One answer of a canned upstream, as a provider's server writes it. */
+export interface CannedAnswer {
+  contentType: string;
+  /** Text is sent as UTF-8; bytes (a binary event stream) as they are. */
+  body: string | Buffer;
+}
+
+export interface CannedUpstream {
+  url: string;
+  /** The requests it was sent: path and body. */
+  requests: { path: string; body: string }[];
+  close(): Promise<void>;
+}
+
+/** An upstream that is not Understudy: it answers each request with the next canned answer, written
+ * the way the provider's own servers write theirs (their event names, pings, line ends, ids and
+ * signatures), so what is read back is not Understudy's own encoding. */
+export async function startCannedUpstream(answers: CannedAnswer[]): Promise<CannedUpstream> {
+  const requests: { path: string; body: string }[] = [];
+  const server = createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (chunk: Buffer) => chunks.push(chunk));
+    req.on('end', () => {
+      requests.push({ path: req.url ?? '', body: Buffer.concat(chunks).toString('utf8') });
+      const answer = answers[requests.length - 1];
+      if (!answer) {
+        res.writeHead(500, { 'content-type': 'application/json' }).end('{"error":"no canned answer left"}');
+        return;
+      }
+      res.writeHead(200, { 'content-type': answer.contentType }).end(answer.body);
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  return {
+    url: `http://127.0.0.1:${port}`,
+    requests,
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  };
 }
