@@ -9,6 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import OpenAI from 'openai';
 import { startUnderstudy, type Understudy } from '../../src/client/index.js';
+import type { RecordOptions } from '../../src/transport/recorder.js';
 
 /** The credential the application sends; it reaches the upstream and must never be written down. */
 export const UPSTREAM_KEY = 'sk-upstream-secret-4242';
@@ -109,6 +110,8 @@ export interface RecordReplayCase<T> {
   /** Texts the application sent that no file may hold (besides the credential). */
   secrets?: string[];
   upstream?: UpstreamOptions;
+  /** More of the recorder's options (`aws`: how a SigV4 request is signed again). */
+  record?: Partial<RecordOptions>;
 }
 
 export interface RecordReplayRun<T> {
@@ -128,7 +131,7 @@ export async function recordThenReplay<T>(c: RecordReplayCase<T>): Promise<Recor
   let recorded: T;
   try {
     const recorder = await startUnderstudy({
-      record: { dir, upstreams: { [c.provider]: upstream.mock.url(route) }, ...(c.redact && { redact: c.redact }) },
+      record: { dir, upstreams: { [c.provider]: upstream.mock.url(route) }, ...(c.redact && { redact: c.redact }), ...c.record },
     });
     try {
       await recorder.session(c.session);
