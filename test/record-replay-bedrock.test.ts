@@ -201,7 +201,7 @@ test('record mode refuses a SigV4-signed request with a 501 naming what is missi
       (error: unknown) =>
         error instanceof BedrockRuntimeServiceException &&
         error.$metadata.httpStatusCode === 501 &&
-        /own AWS credentials, and found none \(the profile "recorder" is not in the config file\)/.test(error.message) &&
+        /AWS credentials of your own .*none were found \(the profile "recorder" is not in the config file\)/.test(error.message) &&
         /AWS_PROFILE/.test(error.message),
     );
     assert.equal(await upstream.requests(), 0);

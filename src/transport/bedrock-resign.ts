@@ -106,8 +106,8 @@ export interface ResignInput {
   /** The headers to forward (relay.ts `forwardedHeaders`), the application's signature still in them. */
   headers: OutgoingHttpHeaders;
   body: string;
-  /** The application's `Authorization`, for its credential scope's region. */
-  authorization: string;
+  /** The application's `Authorization`, whose credential scope's region is the last resort. */
+  authorization?: string;
 }
 
 export class BedrockSigner {
@@ -142,12 +142,9 @@ export class BedrockSigner {
     } catch (error) {
       return { refusal: noCredentials(error) };
     }
-    const region = regionOfHost(input.target.hostname) ?? this.options.region ?? scopeRegion(input.authorization);
+    const region = regionOfHost(input.target.hostname) ?? this.options.region ?? scopeRegion(input.authorization ?? '');
     if (region === undefined) {
-      return {
-        refusal:
-          "Understudy's record mode cannot re-sign this SigV4-signed Bedrock request: no signing region (the upstream's host names none; give RecordOptions.aws.region)",
-      };
+      return { refusal: "signing it for the upstream takes a region, and the upstream's host names none" };
     }
     const headers: Record<string, string> = {};
     for (const [name, value] of Object.entries(input.headers)) {
@@ -185,9 +182,14 @@ export class BedrockSigner {
 }
 
 function missingPackage(name: string, error: unknown): string {
-  return `Understudy's record mode re-signs a SigV4-signed Bedrock request for the upstream with ${name}, which could not be loaded (${(error as Error).message}): install ${SIGNING_PACKAGES.join(' and ')} (the AWS SDK's own), or send a Bedrock API key (AWS_BEARER_TOKEN_BEDROCK), which is forwarded as it is`;
+  return `signing it for the upstream takes ${name}, which could not be loaded (${(error as Error).message}): install ${SIGNING_PACKAGES.join(' and ')} (the AWS SDK's own)`;
 }
 
 function noCredentials(error: unknown): string {
-  return `Understudy's record mode re-signs a SigV4-signed Bedrock request with the recorder's own AWS credentials, and found none (${(error as Error).message}): give them as the AWS SDK reads them (AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY, AWS_PROFILE, SSO …) or in RecordOptions.aws.credentials, or send a Bedrock API key (AWS_BEARER_TOKEN_BEDROCK), which is forwarded as it is`;
+  return `signing it for the upstream takes AWS credentials of your own (never the application's), and none were found (${(error as Error).message}): give them as the AWS SDK reads them (AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY, AWS_PROFILE, SSO …)`;
+}
+
+/** Record mode's 501 message for a request `sign` refused. */
+export function recordRefusal(reason: string): string {
+  return `Understudy's record mode cannot forward this SigV4-signed Bedrock request (its signature covers Understudy's host): ${reason}; in process, RecordOptions.aws gives the credentials and the region. A Bedrock API key (AWS_BEARER_TOKEN_BEDROCK) is forwarded as it is.`;
 }

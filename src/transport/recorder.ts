@@ -13,7 +13,7 @@ import type { Session } from '../engine/session.js';
 import { answerShape } from '../dialects/wire-kit/answer-shape.js';
 import type { Outcomes } from './outcomes.js';
 import { encodeContext, type Exchange } from './provider-exchange.js';
-import { BedrockSigner, isSigV4, type AwsSigning } from './bedrock-resign.js';
+import { BedrockSigner, isSigV4, recordRefusal, type AwsSigning } from './bedrock-resign.js';
 import { forwardedHeaders, joinUrl, relay, upstreamPath, type RelayedAnswer } from './relay.js';
 import { CHAT_PROVIDERS } from './routes.js';
 
@@ -90,7 +90,7 @@ export class Recorder {
         kind: 'invalid_request',
         status: 501,
         code: 'record_unsupported',
-        message: signed.refusal,
+        message: recordRefusal(signed.refusal),
       });
       return;
     }
@@ -141,7 +141,7 @@ export class Recorder {
     if (provider !== 'bedrock' || !isSigV4(authorization)) return undefined;
     this.signer ??= new BedrockSigner(this.options.aws);
     const headers = forwardedHeaders(req.headers, target);
-    return this.signer.sign({ method: req.method ?? 'POST', target, headers, body, authorization: authorization ?? '' });
+    return this.signer.sign({ method: req.method ?? 'POST', target, headers, body, authorization });
   }
 
   private readBack(exchange: Exchange, relayed: RelayedAnswer): RecordedAnswer | string {
