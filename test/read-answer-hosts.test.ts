@@ -8,11 +8,10 @@ import { test } from 'node:test';
 
 import fc from 'fast-check';
 
-import { isNeutralError } from '../src/core/errors.js';
-import type { ChatDialect, DialectEncodeContext, WireContext } from '../src/dialects/dialect.js';
+import type { ChatDialect, WireContext } from '../src/dialects/dialect.js';
 import { DIALECTS } from '../src/dialects/registry.js';
-import { resolveReply } from '../src/engine/resolve.js';
-import { callsOf, joined, readCalls, replies, usages, withUsage } from './support/answer-replies.js';
+import { replies, usages } from './support/answer-replies.js';
+import { assertReadBack, countsOf, encodingOf, roundTrips, UNCHECKED } from './support/read-back.js';
 
 const ROUTES = new Map<string, ChatDialect>();
 for (const registration of DIALECTS)
@@ -74,31 +73,18 @@ for (const [operation, dialect] of ROUTES) {
   if (!dialect.id.includes('@')) continue;
   test(`${operation}: the host's answers, JSON and streamed, read back as the reply`, () => {
     const cases = fc.record({ reply: replies({ calls: !NO_TOOLS.has(operation), reasoning: false, finishes: ['length'] }), usage: usages });
-    for (const stream of [false, true]) {
-      const wire = wireOf(operation);
-      const request = dialect.decode(bodyOf(operation, stream), wire);
-      assert.ok(!isNeutralError(request), JSON.stringify(request));
-      const ctx: DialectEncodeContext = {
-        wire,
-        responseId: `${dialect.idPrefix}abc`,
-        created: 1_700_000_000,
-        model: 'gpt-4o',
-        requestId: 'req_1',
-      };
-      fc.assert(
-        fc.property(cases, ({ reply, usage }) => {
-          const resolved = withUsage(resolveReply(reply, request, { nextId: () => 'x' }), usage);
-          const read = stream
-            ? dialect.readAnswer!.stream(joined(dialect.encodeStream(resolved, request, ctx).events))
-            : dialect.readAnswer!.json(JSON.parse(dialect.encodeResponse(resolved, request, ctx)));
-          assert.ok(typeof read !== 'string', read as string);
-          assert.equal(read.content, resolved.content);
-          assert.deepEqual(readCalls(read.toolCalls), callsOf(resolved));
-          assert.equal(read.finishReason, resolved.finishReason);
-          assert.equal(read.usage?.inputTokens, resolved.usage.inputTokens);
-          assert.equal(read.usage?.outputTokens, resolved.usage.outputTokens);
+    roundTrips(
+      dialect,
+      (stream) =>
+        encodingOf(dialect, wireOf(operation), bodyOf(operation, stream), { responseId: `${dialect.idPrefix}abc`, model: 'gpt-4o' }),
+      cases,
+      (read, resolved, streamed) =>
+        assertReadBack(read, resolved, {
+          streamed,
+          chunks: 'unchecked',
+          reasoning: UNCHECKED,
+          usage: { has: countsOf(resolved.usage, 'inputTokens', 'outputTokens') },
         }),
-      );
-    }
+    );
   });
 }

@@ -307,3 +307,63 @@ test('a session whose id is "." or ".." writes nothing outside the directory, an
     await upstream.mock.close();
   }
 });
+
+test('layout scenario writes a file per conversation under the session folder, and each session replays its folder', async () => {
+  const upstream = await startUpstream();
+  const dir = recordingDir();
+  const recorder = await startUnderstudy({ record: { dir, upstreams: { openai: upstream.mock.url('openai') }, layout: 'scenario' } });
+  try {
+    await recorder.session('layout-test');
+    const base = `${recorder.baseUrl}/s/layout-test/v1`;
+    assert.equal(await ask(base, 'Tell me a story.'), STORY);
+    assert.equal(await ask(base, 'A story about the sea, please.'), STORY);
+  } finally {
+    await recorder.close();
+    await upstream.mock.close();
+  }
+  assert.deepEqual(
+    recordedFiles(dir).map((f) => f.path.slice(dir.length)),
+    ['/layout-test/layout-test-2.yaml', '/layout-test/layout-test.yaml'],
+  );
+  const replay = await startUnderstudy({ replay: dir });
+  try {
+    const session = await replay.session('layout-test', { fallback: 'strict' });
+    const base = `${replay.baseUrl}/s/layout-test/v1`;
+    assert.equal(await ask(base, 'A story about the sea, please.'), STORY);
+    assert.equal(await ask(base, 'Tell me a story.'), STORY);
+    await session.verify();
+  } finally {
+    await replay.close();
+  }
+});
+
+test("an answer the dialect's reader cannot read is relayed as it came, not recorded, and the reason given", async () => {
+  const { createServer } = await import('node:http');
+  const odd = createServer((req, res) => {
+    req.resume();
+    res.writeHead(200, { 'content-type': 'application/json' });
+    res.end('{"not":"a chat completion"}');
+  });
+  await new Promise<void>((resolve) => odd.listen(0, '127.0.0.1', resolve));
+  const port = (odd.address() as { port: number }).port;
+  const dir = recordingDir();
+  const warnings: string[] = [];
+  const recorder = await startUnderstudy({
+    record: { dir, upstreams: { openai: `http://127.0.0.1:${port}/v1` }, onWarning: (m) => warnings.push(m) },
+  });
+  try {
+    const answer = await fetch(`${recorder.url('openai')}/chat/completions`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', authorization: `Bearer ${UPSTREAM_KEY}` },
+      body: JSON.stringify({ model: 'gpt-4o', messages: [{ role: 'user', content: 'Hi' }] }),
+    });
+    assert.equal(answer.status, 200);
+    assert.equal(await answer.text(), '{"not":"a chat completion"}');
+    assert.deepEqual(recordedFiles(dir), []);
+    assert.equal(warnings.length, 1);
+    assert.match(warnings[0], /was relayed but not recorded: /);
+  } finally {
+    await recorder.close();
+    await new Promise((resolve) => odd.close(resolve));
+  }
+});

@@ -17,6 +17,7 @@ const TOOLS: Anthropic.Tool[] = [WEATHER_TOOL, CLOCK_TOOL].map((t) => ({
 }));
 
 interface Turn {
+  thinking: [string, string][];
   text: string;
   toolCalls: { id: string; name: string; input: unknown }[];
   stopReason: string | null;
@@ -27,15 +28,23 @@ function client(baseURL: string): Anthropic {
   return new Anthropic({ baseURL, apiKey: UPSTREAM_KEY, maxRetries: 0, timeout: 10_000 });
 }
 
-async function agentLoop(baseURL: string, stream: boolean): Promise<Turn[]> {
+async function agentLoop(baseURL: string, stream: boolean, thinking = false): Promise<Turn[]> {
   const anthropic = client(baseURL);
   const messages: Anthropic.MessageParam[] = [{ role: 'user', content: 'What is the weather in Paris, and the time?' }];
   const turns: Turn[] = [];
   for (let round = 0; round < 4; round++) {
-    const body = { model: 'claude-sonnet-4-5', max_tokens: 1024, messages, tools: TOOLS, metadata: { user_id: 'end-user-77' } };
+    const body = {
+      model: 'claude-sonnet-4-5',
+      max_tokens: 2048,
+      messages,
+      tools: TOOLS,
+      metadata: { user_id: 'end-user-77' },
+      ...(thinking && { thinking: { type: 'enabled' as const, budget_tokens: 1024 } }),
+    };
     const message = stream ? await anthropic.messages.stream(body).finalMessage() : await anthropic.messages.create(body);
     const calls = message.content.filter((b): b is Anthropic.ToolUseBlock => b.type === 'tool_use');
     turns.push({
+      thinking: message.content.flatMap((b) => (b.type === 'thinking' ? [[b.thinking, b.signature] as [string, string]] : [])),
       text: message.content.map((b) => (b.type === 'text' ? b.text : '')).join(''),
       toolCalls: calls.map((c) => ({ id: c.id, name: c.name, input: c.input })),
       stopReason: message.stop_reason,
@@ -101,5 +110,21 @@ test('a Messages request the recording does not hold is refused on replay with a
     );
   } finally {
     await replay.close();
+  }
+});
+
+test('a loop with extended thinking replays its thinking blocks, sent back with their signatures [record.anthropic-messages.stream +]', async () => {
+  for (const stream of [false, true]) {
+    const { recorded } = await recordThenReplay({
+      provider: 'anthropic',
+      session: `thinking-${stream}`,
+      loop: (baseUrl) => agentLoop(baseUrl, stream, true),
+      upstream: { reasoning: 'The user wants the weather first.' },
+    });
+    assert.deepEqual(
+      recorded.map((t) => t.thinking.map(([text]) => text)),
+      [['The user wants the weather first.'], ['The user wants the weather first.'], []],
+    );
+    assert.ok(recorded[0].thinking[0][1].length > 0, 'a signature');
   }
 });

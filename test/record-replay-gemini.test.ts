@@ -39,28 +39,44 @@ const CONFIG: GenerateContentConfig = {
 };
 
 interface Turn {
+  thoughts: string;
   text: string;
   toolCalls: FunctionCall[];
   finish: string | undefined;
   usage: unknown;
 }
 
-function client(baseUrl: string): GoogleGenAI {
-  return new GoogleGenAI({ apiKey: UPSTREAM_KEY, httpOptions: { baseUrl, timeout: 10_000 } });
+function client(baseUrl: string, vertex = false): GoogleGenAI {
+  if (!vertex) return new GoogleGenAI({ apiKey: UPSTREAM_KEY, httpOptions: { baseUrl, timeout: 10_000 } });
+  // Vertex AI: a bearer token from the application's auth client, a project and a location.
+  const authClient = { getRequestHeaders: async () => new Headers({ authorization: `Bearer ${UPSTREAM_KEY}` }) };
+  return new GoogleGenAI({
+    vertexai: true,
+    project: 'my-proj',
+    location: 'us-central1',
+    httpOptions: { baseUrl, timeout: 10_000 },
+    googleAuthOptions: { authClient: authClient as never },
+  });
 }
 
 /** The answer's text as `response.text` gives it, without its warning about the call parts. */
-function textOf(parts: Part[] | undefined): string {
-  return (parts ?? []).map((p) => (p.thought ? '' : (p.text ?? ''))).join('');
+function textOf(parts: Part[] | undefined, thought = false): string {
+  return (parts ?? []).map((p) => (Boolean(p.thought) === thought ? (p.text ?? '') : '')).join('');
 }
 
 /** One model turn as the application sees it, with the content it sends back. */
-async function turnOf(ai: GoogleGenAI, contents: Content[], stream: boolean): Promise<{ turn: Turn; content: Content }> {
+async function turnOf(
+  ai: GoogleGenAI,
+  contents: Content[],
+  stream: boolean,
+  config: GenerateContentConfig,
+): Promise<{ turn: Turn; content: Content }> {
   if (!stream) {
-    const response = await ai.models.generateContent({ model: MODEL, contents, config: CONFIG });
+    const response = await ai.models.generateContent({ model: MODEL, contents, config });
     const candidate = response.candidates?.[0];
     return {
       turn: {
+        thoughts: textOf(candidate?.content?.parts, true),
         text: textOf(candidate?.content?.parts),
         toolCalls: response.functionCalls ?? [],
         finish: candidate?.finishReason,
@@ -69,12 +85,13 @@ async function turnOf(ai: GoogleGenAI, contents: Content[], stream: boolean): Pr
       content: candidate?.content ?? { role: 'model', parts: [] },
     };
   }
-  const turn: Turn = { text: '', toolCalls: [], finish: undefined, usage: undefined };
+  const turn: Turn = { thoughts: '', text: '', toolCalls: [], finish: undefined, usage: undefined };
   const parts: Part[] = [];
-  for await (const chunk of await ai.models.generateContentStream({ model: MODEL, contents, config: CONFIG })) {
+  for await (const chunk of await ai.models.generateContentStream({ model: MODEL, contents, config })) {
     const candidate = chunk.candidates?.[0];
     parts.push(...(candidate?.content?.parts ?? []));
     turn.text += textOf(candidate?.content?.parts);
+    turn.thoughts += textOf(candidate?.content?.parts, true);
     turn.toolCalls.push(...(chunk.functionCalls ?? []));
     turn.finish = candidate?.finishReason ?? turn.finish;
     turn.usage = chunk.usageMetadata ?? turn.usage;
@@ -82,12 +99,13 @@ async function turnOf(ai: GoogleGenAI, contents: Content[], stream: boolean): Pr
   return { turn, content: { role: 'model', parts } };
 }
 
-async function agentLoop(baseUrl: string, stream: boolean): Promise<Turn[]> {
-  const ai = client(baseUrl);
+async function agentLoop(baseUrl: string, stream: boolean, thoughts = false, vertex = false): Promise<Turn[]> {
+  const config = thoughts ? { ...CONFIG, thinkingConfig: { includeThoughts: true } } : CONFIG;
+  const ai = client(baseUrl, vertex);
   const contents: Content[] = [{ role: 'user', parts: [{ text: 'What is the weather in Paris, and the time?' }] }];
   const turns: Turn[] = [];
   for (let round = 0; round < 4; round++) {
-    const { turn, content } = await turnOf(ai, contents, stream);
+    const { turn, content } = await turnOf(ai, contents, stream, config);
     turns.push(turn);
     contents.push(content);
     if (turn.toolCalls.length === 0) break;
@@ -161,6 +179,64 @@ test('a Gemini request the recording does not hold is refused on replay with a 4
   const replay = await replayOfLoop('gemini', (baseUrl) => agentLoop(baseUrl, false), { upstream: { callIds: false } });
   try {
     const ai = client(replay.url('gemini'));
+    const contents = 'What is the weather in Rome?';
+    const refused = (error: unknown) => error instanceof ApiError && error.status === 409 && /latestUser/.test(error.message);
+    await assert.rejects(ai.models.generateContent({ model: MODEL, contents, config: CONFIG }), refused);
+    await assert.rejects(async () => {
+      for await (const chunk of await ai.models.generateContentStream({ model: MODEL, contents, config: CONFIG })) void chunk;
+    }, refused);
+  } finally {
+    await replay.close();
+  }
+});
+
+test('a loop whose answers show their thoughts sends the thought parts back and replays them [record.gemini.stream +]', async () => {
+  for (const stream of [false, true]) {
+    const { recorded } = await recordThenReplay({
+      provider: 'gemini',
+      session: `thoughts-${stream}`,
+      loop: (baseUrl) => agentLoop(baseUrl, stream, true),
+      upstream: { callIds: false, reasoning: 'The user wants the weather first.' },
+    });
+    assert.deepEqual(
+      recorded.map((t) => t.thoughts),
+      ['The user wants the weather first.', 'The user wants the weather first.', ''],
+    );
+  }
+});
+
+for (const [stream, tag] of [
+  [false, '[record.vertex.json +]'],
+  [true, '[record.vertex.stream +]'],
+] as const) {
+  test(`on Vertex AI (a bearer token, the project and location path) the loop replays the same (${stream ? 'stream' : 'json'}) ${tag}`, async () => {
+    const { recorded, files } = await recordThenReplay({
+      provider: 'vertex',
+      session: 'vertex-loop',
+      loop: (baseUrl) => agentLoop(baseUrl, stream, false, true),
+      redact: ['/end-user-\\d+/'],
+      secrets: ['end-user-77'],
+      upstream: { callIds: false },
+    });
+    assert.deepEqual(
+      recorded.map((t) => t.toolCalls.map((c) => c.name)),
+      [['weather'], ['clock'], []],
+    );
+    assert.equal(recorded[2].text, FINAL_TEXT);
+    const steps = (parse(files[0].text) as { scenarios: { steps: { recorded: { operation: string; path: string } }[] }[] }).scenarios[0]
+      .steps;
+    assert.match(
+      steps[0].recorded.path,
+      /^\/v1[a-z0-9]*\/projects\/my-proj\/locations\/us-central1\/publishers\/google\/models\/gemini-2\.5-flash:/,
+    );
+    assert.equal(steps[0].recorded.operation, stream ? 'vertex.streamGenerateContent' : 'vertex.generateContent');
+  });
+}
+
+test('on Vertex AI a request the recording does not hold is refused on replay with a 409 [record.vertex.json -] [record.vertex.stream -]', async () => {
+  const replay = await replayOfLoop('vertex', (baseUrl) => agentLoop(baseUrl, false, false, true), { upstream: { callIds: false } });
+  try {
+    const ai = client(replay.url('vertex'), true);
     const contents = 'What is the weather in Rome?';
     const refused = (error: unknown) => error instanceof ApiError && error.status === 409 && /latestUser/.test(error.message);
     await assert.rejects(ai.models.generateContent({ model: MODEL, contents, config: CONFIG }), refused);

@@ -15,6 +15,7 @@ import { CLOCK_TOOL, FINAL_TEXT, recordThenReplay, replayOfLoop, toolResult, UPS
 const TOOLS = [WEATHER_TOOL, CLOCK_TOOL].map((t) => ({ type: 'function' as const, strict: false, ...t }));
 
 interface Turn {
+  reasoning: string[];
   text: string;
   toolCalls: { callId: string; name: string; arguments: string }[];
   status: string | undefined;
@@ -22,16 +23,23 @@ interface Turn {
   usage: unknown;
 }
 
-async function agentLoop(baseURL: string, stream: boolean): Promise<Turn[]> {
+async function agentLoop(baseURL: string, stream: boolean, reasoning = false): Promise<Turn[]> {
   const client = new OpenAI({ baseURL, apiKey: UPSTREAM_KEY, maxRetries: 0, timeout: 10_000 });
   const input: OpenAI.Responses.ResponseInputItem[] = [{ role: 'user', content: 'What is the weather in Paris, and the time?' }];
   const turns: Turn[] = [];
   for (let round = 0; round < 4; round++) {
-    const body = { model: 'gpt-4o', input, tools: TOOLS, safety_identifier: 'end-user-77' };
+    const body = {
+      model: reasoning ? 'o4-mini' : 'gpt-4o',
+      input,
+      tools: TOOLS,
+      safety_identifier: 'end-user-77',
+      ...(reasoning && { reasoning: { effort: 'low' as const, summary: 'auto' as const } }),
+    };
     const response = stream ? await client.responses.stream(body).finalResponse() : await client.responses.create(body);
     const output: OpenAI.Responses.ResponseOutputItem[] = response.output;
     const calls = output.filter((item): item is OpenAI.Responses.ResponseFunctionToolCall => item.type === 'function_call');
     turns.push({
+      reasoning: output.flatMap((item) => (item.type === 'reasoning' ? item.summary.map((part) => part.text) : [])),
       text: response.output_text,
       toolCalls: calls.map((c) => ({ callId: c.call_id, name: c.name, arguments: c.arguments })),
       status: response.status,
@@ -92,5 +100,20 @@ test('a Responses request the recording does not hold is refused on replay with 
     }
   } finally {
     await replay.close();
+  }
+});
+
+test('a loop with reasoning sends each reasoning item back in the input, and replays its summaries [record.openai-responses.stream +]', async () => {
+  for (const stream of [false, true]) {
+    const { recorded } = await recordThenReplay({
+      provider: 'openai',
+      session: `reasoning-${stream}`,
+      loop: (baseUrl) => agentLoop(baseUrl, stream, true),
+      upstream: { reasoning: 'The user wants the weather first.' },
+    });
+    assert.deepEqual(
+      recorded.map((t) => t.reasoning),
+      [['The user wants the weather first.'], ['The user wants the weather first.'], []],
+    );
   }
 });

@@ -4,7 +4,7 @@
 // reading what a recording wrote.
 
 import assert from 'node:assert/strict';
-import { mkdtempSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import OpenAI from 'openai';
@@ -31,11 +31,17 @@ export interface UpstreamOptions {
   /** Whether the upstream's tool calls carry ids (default true); false is Gemini's usual wire, where
    * a call and its functionResponse are tied by name and order alone. */
   callIds?: boolean;
+  /** Thinking the upstream shows before each tool call (where the dialect carries it). */
+  reasoning?: string;
 }
 
 /** An upstream whose scripted agent loop answers the application. */
 export async function startUpstream(options: UpstreamOptions = {}): Promise<Upstream> {
   const ids = options.callIds ?? true;
+  const call = (name: string, args: Record<string, string>, id: string) => ({
+    toolCalls: [{ name, arguments: args, ...(ids && { id }) }],
+    ...(options.reasoning !== undefined && { reasoning: options.reasoning }),
+  });
   const mock = await startUnderstudy();
   const session = await mock.session('provider', {
     apiKey: UPSTREAM_KEY,
@@ -46,9 +52,9 @@ export async function startUpstream(options: UpstreamOptions = {}): Promise<Upst
     .scenario('loop')
     .onExhausted('restart')
     .whenLatestUser({ contains: 'weather' })
-    .callsTool('weather', { city: 'Paris' }, ids ? 'call_weather_1' : undefined)
+    .reply(call('weather', { city: 'Paris' }, 'call_weather_1'))
     .thenWhenToolResult('weather', ids ? 'call_weather_1' : undefined)
-    .callsTool('clock', { zone: 'Europe/Paris' }, ids ? 'call_clock_2' : undefined)
+    .reply(call('clock', { zone: 'Europe/Paris' }, 'call_clock_2'))
     .thenWhenToolResult('clock', ids ? 'call_clock_2' : undefined)
     .replies(FINAL_TEXT, { usage: REPORTED_USAGE });
   session.scenario('story').onExhausted('repeat_last').whenLatestUser({ contains: 'story' }).replies(STORY);
@@ -58,8 +64,16 @@ export async function startUpstream(options: UpstreamOptions = {}): Promise<Upst
   };
 }
 
+const made: string[] = [];
+process.once('exit', () => {
+  for (const dir of made) rmSync(dir, { recursive: true, force: true });
+});
+
+/** A fresh directory for a recording, removed when the test process ends. */
 export function recordingDir(): string {
-  return mkdtempSync(join(tmpdir(), 'understudy-recording-'));
+  const dir = mkdtempSync(join(tmpdir(), 'understudy-recording-'));
+  made.push(dir);
+  return dir;
 }
 
 /** Every file under the directory, with its text. */
@@ -117,7 +131,7 @@ export interface RecordReplayCase<T> {
 export interface RecordReplayRun<T> {
   recorded: T;
   replayed: T;
-  dir: string;
+  /** What the recording wrote (the directory itself is removed). */
   files: { path: string; text: string }[];
 }
 
@@ -125,9 +139,17 @@ export interface RecordReplayRun<T> {
  * no secret, then runs the loop again against the recording alone, fallback strict, and checks the
  * SDK saw the very same results and every recorded step was used. */
 export async function recordThenReplay<T>(c: RecordReplayCase<T>): Promise<RecordReplayRun<T>> {
+  const dir = recordingDir();
+  try {
+    return await recordAndReplayIn(dir, c);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+async function recordAndReplayIn<T>(dir: string, c: RecordReplayCase<T>): Promise<RecordReplayRun<T>> {
   const route = c.route ?? c.provider;
   const upstream = await startUpstream(c.upstream);
-  const dir = recordingDir();
   let recorded: T;
   try {
     const recorder = await startUnderstudy({
@@ -152,6 +174,7 @@ export async function recordThenReplay<T>(c: RecordReplayCase<T>): Promise<Recor
   for (const { text } of files) {
     assert.ok(!text.includes(UPSTREAM_KEY), 'the credential is not in the recording');
     for (const secret of c.secrets ?? []) assert.ok(!text.includes(secret), `"${secret}" is redacted`);
+    if (c.secrets?.length) assert.ok(text.includes('[redacted]'), 'what was sent is marked redacted');
   }
 
   const replay = await startUnderstudy({ replay: dir, defaultSession: { fallback: 'strict' } });
@@ -160,7 +183,7 @@ export async function recordThenReplay<T>(c: RecordReplayCase<T>): Promise<Recor
     const replayed = await c.loop(sessionUrl(replay, route, c.session));
     assert.deepEqual(replayed, recorded, 'the replay gives the SDK what the upstream gave it');
     await session.verify();
-    return { recorded, replayed, dir, files };
+    return { recorded, replayed, files };
   } finally {
     await replay.close();
   }
