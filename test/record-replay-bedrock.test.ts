@@ -219,3 +219,14 @@ test("an agent loop recorded through the client's default HTTP/2 replays the sam
     loop: (endpoint) => agentLoop(endpoint, false, 'http2'),
   });
 });
+
+test("a SigV4 agent loop through the client's default HTTP/2 is signed again and replays the same", async () => {
+  await recordThenReplay({
+    provider: 'bedrock',
+    session: 'converse-h2-sigv4',
+    loop: (endpoint) => agentLoop(endpoint, false, 'http2', 'sigv4'),
+    redact: ['$.requestMetadata'],
+    secrets: ['end-user-77', APPLICATION_KEY_ID, RECORDER_AWS.secretAccessKey],
+    record: { aws: { credentials: RECORDER_AWS } },
+  });
+});
