@@ -7,6 +7,7 @@
 
 import assert from 'node:assert/strict';
 import { createHash, createHmac } from 'node:crypto';
+import { request as httpRequest } from 'node:http';
 import { test } from 'node:test';
 
 import { ConverseCommand, ConverseStreamCommand, type Message } from '@aws-sdk/client-bedrock-runtime';
@@ -212,4 +213,51 @@ test("nothing of the application's signing is sent on: its session token, date a
   assert.equal(signed.headers['x-amz-content-sha256'], createHash('sha256').update('{}').digest('hex'));
   assert.equal(signed.headers['amz-sdk-invocation-id'], 'kept');
   assert.match(String(signed.headers.authorization), /^AWS4-HMAC-SHA256 Credential=AKIARECORDER\//);
+});
+
+test('a client that leaves while its request is being signed again gets nothing sent upstream for it', async () => {
+  const answerer = await startUpstream();
+  let release: () => void = () => {};
+  const asked = new Promise<void>((resolve) => {
+    release = resolve;
+  });
+  let signing: () => void = () => {};
+  const signingStarted = new Promise<void>((resolve) => {
+    signing = resolve;
+  });
+  const recorder = await startUnderstudy({
+    record: {
+      dir: recordingDir(),
+      upstreams: { bedrock: answerer.mock.url('bedrock') },
+      aws: {
+        credentials: async () => {
+          signing();
+          await asked;
+          return RECORDER;
+        },
+      },
+    },
+  });
+  try {
+    const request = httpRequest(`${recorder.url('bedrock')}/model/${encodeURIComponent(MODEL)}/converse`, {
+      method: 'POST',
+      headers: {
+        'content-type': 'application/json',
+        authorization:
+          'AWS4-HMAC-SHA256 Credential=AKIAAPPLICATION/20260101/us-east-1/bedrock/aws4_request, SignedHeaders=host, Signature=00',
+      },
+    });
+    request.on('error', () => {});
+    request.end(JSON.stringify({ messages }));
+    await signingStarted;
+    request.destroy();
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    release();
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    assert.equal(await answerer.requests(), 0, 'nothing went upstream');
+  } finally {
+    release();
+    await recorder.close();
+    await answerer.mock.close();
+  }
 });

@@ -126,8 +126,9 @@ export async function checkStep(recorded: RecordedRequest, options: CheckOptions
 }
 
 /** A Bedrock request without a Bedrock API key, signed with SigV4 by the AWS SDK's default
- * credential chain (transport/bedrock-resign.ts); the region is the upstream host's, else
- * AWS_REGION or AWS_DEFAULT_REGION. Or why it could not be signed. */
+ * credential chain (transport/bedrock-resign.ts), which reads the process's own environment; the
+ * region is the upstream host's, else AWS_REGION or AWS_DEFAULT_REGION of `env`. Or why it could
+ * not be signed. */
 async function sigV4Signed(
   method: string,
   url: string,

@@ -87,6 +87,12 @@ export function relay(
   const req = res.req as IncomingMessage;
   const started = performance.now();
   return new Promise((resolve) => {
+    // The client may have left while the request was being made ready (signing waits on credentials).
+    if (res.destroyed) {
+      outcomes.recordAborted(session, entry, LEFT_EARLY);
+      resolve(undefined);
+      return;
+    }
     const send = target.protocol === 'https:' ? httpsRequest : httpRequest;
     const upstream = send(target, { method: req.method ?? 'POST', headers: headers ?? forwardedHeaders(req.headers, target) });
     const clientLeft = () => {
