@@ -192,7 +192,7 @@ test('bad session fields → 400 naming the field and what was expected', async 
   const cases: [unknown, RegExp][] = [
     [
       { colour: 'red' },
-      /\/colour: unknown field; expected one of id, apiKey, fallback, clock, seed, journalLimit, journalBytes, journalEntryBytes, promptCache, requireApiKey, streamFlavour, models, chaos, videoCapacity, fixture/,
+      /\/colour: unknown field; expected one of id, apiKey, fallback, clock, seed, journalLimit, journalBytes, journalEntryBytes, promptCache, requireApiKey, streamFlavour, models, chaos, videoCapacity, record, fixture/,
     ],
     [{ id: 42 }, /\/id: expected .*string.*found 42/],
     [{ id: 'has spaces' }, /\/id: expected .*letters, digits.*found "has spaces"/],

@@ -294,3 +294,40 @@ test('images.yaml: the logo prompt gets the PNG file beside it, dall-e-3 a revis
   const other = await client.images.generate({ model: 'gpt-image-1', prompt: 'a cat', size: '1024x1536' });
   assert.ok(other.data?.[0].b64_json && other.size === '1024x1536');
 });
+
+test('examples/recordings/weather-loop.yaml, made by record mode, validates and replays its agent loop through the openai SDK', async () => {
+  const run = await runCli(CLIS[0], ['validate', 'examples/recordings']);
+  assert.equal(run.code, 0, run.stdout + run.stderr);
+  const replay = await startUnderstudy({ replay: `${ROOT}/examples/recordings` });
+  try {
+    const session = await replay.session('weather-loop', { fallback: 'strict' });
+    const sdk = new OpenAI({ baseURL: `${replay.baseUrl}/s/weather-loop/v1`, apiKey: 'any key', maxRetries: 0, timeout: 10_000 });
+    const tool = (name: string, parameter: string, description: string) => ({
+      type: 'function' as const,
+      function: {
+        name,
+        description,
+        parameters: { type: 'object', properties: { [parameter]: { type: 'string' } }, required: [parameter] },
+      },
+    });
+    const tools = [tool('weather', 'city', 'The weather in a city'), tool('clock', 'zone', 'The time in a zone')];
+    const messages: OpenAI.Chat.ChatCompletionMessageParam[] = [{ role: 'user', content: 'What is the weather in Paris, and the time?' }];
+    const called: string[] = [];
+    for (let round = 0; round < 4; round++) {
+      const { choices } = await sdk.chat.completions.create({ model: 'gpt-4o', messages, tools });
+      messages.push(choices[0].message);
+      const calls = (choices[0].message.tool_calls ?? []).filter((c) => c.type === 'function');
+      if (calls.length === 0) break;
+      for (const call of calls) {
+        called.push(call.function.name);
+        const result = call.function.name === 'weather' ? '{"temperature":21,"sky":"sunny"}' : '{"time":"12:00"}';
+        messages.push({ role: 'tool', tool_call_id: call.id, content: result });
+      }
+    }
+    assert.deepEqual(called, ['weather', 'clock']);
+    assert.equal(messages.at(-1)?.content, 'Paris is sunny, 21 °C, and it is noon there.');
+    await session.verify();
+  } finally {
+    await replay.close();
+  }
+});

@@ -10,7 +10,16 @@ import fc from 'fast-check';
 import OpenAI from 'openai';
 import { startUnderstudy } from '../src/client/index.js';
 import { formatProblems, parseFixtureText, validateFixture } from '../src/engine/fixture-file.js';
-import type { FixtureInput } from '../src/engine/spec.js';
+import type { AnswerShape } from '../src/dialects/wire-kit/answer-shape.js';
+import type { RecordedExchange } from '../src/engine/recording-book.js';
+import type { AnswerShapeSpec, FixtureInput, RecordedSpec } from '../src/engine/spec.js';
+
+// Compile-time: what the recorder writes is what the format describes (the engine cannot import a
+// dialect, so the check lives here). A member added to AnswerShape and not to the format, or the
+// other way round, fails `npm run typecheck`.
+type Same<A, B> = (<T>() => T extends A ? 1 : 2) extends <T>() => T extends B ? 1 : 2 ? true : false;
+export const shapeAgrees: Same<AnswerShape, AnswerShapeSpec> = true;
+export const exchangeFits = (recorded: RecordedExchange & { shape: AnswerShape }): RecordedSpec => ({ ...recorded, shape: recorded.shape });
 
 const RECORDED = {
   provider: 'openai',

@@ -3,10 +3,12 @@
 // scripted cache count; a bad count is refused at load with the file, the path and what was expected.
 
 import assert from 'node:assert/strict';
+import { readFile } from 'node:fs/promises';
 import { after, before, test } from 'node:test';
 import Anthropic from '@anthropic-ai/sdk';
 import { GoogleGenAI } from '@google/genai';
 import OpenAI from 'openai';
+import { Ajv } from 'ajv';
 import { startUnderstudy, type Understudy } from '../src/client/index.js';
 import { formatProblems, parseFixtureText } from '../src/engine/fixture-file.js';
 
@@ -188,4 +190,43 @@ test('a bad count is refused at load, naming the file, the path and what was exp
   assert.ok(
     parseFixtureText(`scenarios:\n  - name: s\n    replies:\n      - { text: hi, usage: ${JSON.stringify(USAGE)} }\n`, 'ok.yaml').ok,
   );
+});
+
+test('the builder scripts usage with withUsage() or a reply option; a bad count is refused when the scenario loads', async () => {
+  const session = await mock.session('usage-builder');
+  await session.scenario('by-modifier').whenLatestUser('one').replies('One.').withUsage({ inputTokens: 11, outputTokens: 2 });
+  await session
+    .scenario('by-option')
+    .whenLatestUser('two')
+    .replies('Two.', { usage: { outputTokens: 9, reasoningTokens: 4 } });
+  const client = new OpenAI({ baseURL: mock.url('openai'), apiKey: session.apiKey, maxRetries: 0, timeout: 10_000 });
+  const ask = (content: string) => client.chat.completions.create({ model: 'gpt-4o', messages: [{ role: 'user', content }] });
+  const one = (await ask('one')).usage;
+  assert.equal(one?.prompt_tokens, 11);
+  assert.equal(one?.completion_tokens, 2);
+  const two = (await ask('two')).usage;
+  assert.equal(two?.completion_tokens, 13);
+  assert.equal(two?.completion_tokens_details?.reasoning_tokens, 4);
+  await assert.rejects(
+    async () => session.scenario('bad').replies('x').withUsage({ inputTokens: 2, cachedInputTokens: 3 }),
+    /steps\/0\/reply\/usage\/cachedInputTokens.*at most "inputTokens" \(2/,
+  );
+});
+
+test('the JSON Schema says what it can of the same rules: integers ≥ 0, the cache counts beside inputTokens, reasoning tokens once', async () => {
+  const schema = JSON.parse(await readFile(new URL('../schema/fixtures.schema.json', import.meta.url), 'utf8')) as object;
+  const validate = new Ajv({ allErrors: true, logger: false }).compile(schema);
+  const withReply = (reply: object) => ({ scenarios: [{ name: 's', replies: [reply] }] });
+  assert.ok(validate(withReply({ text: 'hi', usage: USAGE })), JSON.stringify(validate.errors));
+  assert.ok(validate(withReply({ text: 'hi', reasoningTokens: 3, usage: { outputTokens: 1 } })));
+  for (const reply of [
+    { text: 'hi', usage: { inputTokens: -1 } },
+    { text: 'hi', usage: { outputTokens: 1.5 } },
+    { text: 'hi', usage: { cachedInputTokens: 1 } },
+    { text: 'hi', usage: { cacheWriteTokens: 1 } },
+    { text: 'hi', usage: { tokens: 1 } },
+    { text: 'hi', reasoningTokens: 3, usage: { reasoningTokens: 3 } },
+    { error: { status: 500, message: 'x' }, usage: { inputTokens: 1 } },
+  ])
+    assert.equal(validate(withReply(reply)), false, JSON.stringify(reply));
 });

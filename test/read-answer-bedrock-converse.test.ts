@@ -10,27 +10,23 @@ import { test } from 'node:test';
 
 import fc from 'fast-check';
 
-import { isNeutralError, type NeutralError } from '../src/core/errors.js';
-import type { ChatRequest, ResolvedReply } from '../src/core/model.js';
+import type { NeutralError } from '../src/core/errors.js';
 import { eventFrame } from '../src/dialects/bedrock/event-stream.js';
 import { bedrockConverse } from '../src/dialects/bedrock-converse/index.js';
 import { CONVERSE, CONVERSE_STREAM } from '../src/dialects/bedrock-converse/operations.js';
-import type { DialectEncodeContext } from '../src/dialects/dialect.js';
-import type { RecordedAnswer } from '../src/dialects/wire-kit/recorded-answer.js';
 import { resolveReply } from '../src/engine/resolve.js';
-import { callsOf, joined, readCalls, replies, usages, wireOf, withUsage } from './support/answer-replies.js';
+import { joined, replies, usages, wireOf } from './support/answer-replies.js';
+import { assertReadBack, encodingOf, reasoningInOutput, roundTrips, type Encoding } from './support/read-back.js';
 
 const MODEL = 'anthropic.claude-3-5-sonnet-20240620-v1:0';
 
-function setup(stream: boolean): { request: ChatRequest; ctx: DialectEncodeContext } {
-  const wire = wireOf(stream ? CONVERSE_STREAM : CONVERSE, { modelId: MODEL });
+function setup(stream: boolean): Encoding {
   const body = {
     messages: [{ role: 'user', content: [{ text: 'What is the weather?' }] }],
     toolConfig: { tools: [{ toolSpec: { name: 'weather', inputSchema: { json: { type: 'object' } } } }] },
   };
-  const decoded = bedrockConverse.decode(body, wire);
-  assert.ok(!isNeutralError(decoded), JSON.stringify(decoded));
-  return { request: decoded, ctx: { wire, responseId: 'converse-abc', created: 1_700_000_000, model: MODEL, requestId: 'req_1' } };
+  const wire = wireOf(stream ? CONVERSE_STREAM : CONVERSE, { modelId: MODEL });
+  return encodingOf(bedrockConverse, wire, body, { responseId: 'converse-abc', model: MODEL });
 }
 
 const cases = fc.record({
@@ -39,33 +35,10 @@ const cases = fc.record({
   whole: fc.boolean(),
 });
 
-function check(read: RecordedAnswer | string, resolved: ResolvedReply, streamed: boolean): void {
-  assert.ok(typeof read !== 'string', read as string);
-  assert.equal(read.content, resolved.content);
-  assert.deepEqual(read.chunks, streamed ? resolved.chunks.filter((c) => c !== '') : resolved.content === null ? [] : [resolved.content]);
-  assert.equal(read.reasoning, resolved.reasoning);
-  assert.deepEqual(readCalls(read.toolCalls), callsOf(resolved));
-  assert.equal(read.finishReason, resolved.finishReason);
-  const { usage } = resolved;
-  assert.deepEqual(read.usage, { ...usage, outputTokens: usage.outputTokens + usage.reasoningTokens, reasoningTokens: 0 });
-}
-
 test('a Converse answer, JSON or streamed as event-stream frames, reads back as the reply, usage and cache counts too', () => {
-  for (const stream of [false, true]) {
-    const { request, ctx } = setup(stream);
-    fc.assert(
-      fc.property(cases, ({ reply, usage, whole }) => {
-        const resolved = withUsage(resolveReply(reply, request, { nextId: () => 'x' }, whole), usage);
-        if (!stream)
-          return check(
-            bedrockConverse.readAnswer!.json(JSON.parse(bedrockConverse.encodeResponse(resolved, request, ctx))),
-            resolved,
-            false,
-          );
-        check(bedrockConverse.readAnswer!.stream(joined(bedrockConverse.encodeStream(resolved, request, ctx).events)), resolved, true);
-      }),
-    );
-  }
+  roundTrips(bedrockConverse, setup, cases, (read, resolved, streamed) =>
+    assertReadBack(read, resolved, { streamed, usage: { is: reasoningInOutput(resolved.usage) } }),
+  );
 });
 
 test('what is not an answer is refused with a reason: a bad checksum, a cut frame, an exception frame', () => {

@@ -10,16 +10,14 @@ import { test } from 'node:test';
 
 import fc from 'fast-check';
 
-import { isNeutralError, type NeutralError } from '../src/core/errors.js';
-import type { ChatRequest, FinishReason, ResolvedReply, Usage } from '../src/core/model.js';
+import type { NeutralError } from '../src/core/errors.js';
+import type { FinishReason, Usage } from '../src/core/model.js';
 import { bedrockInvoke } from '../src/dialects/bedrock-invoke/index.js';
 import { STREAM_OPERATION } from '../src/dialects/bedrock-invoke/decode-request.js';
 import { eventFrame } from '../src/dialects/bedrock/event-stream.js';
 import { chunkFrame } from '../src/dialects/bedrock-invoke/chunk-frames.js';
-import type { DialectEncodeContext } from '../src/dialects/dialect.js';
-import type { RecordedAnswer } from '../src/dialects/wire-kit/recorded-answer.js';
-import { resolveReply } from '../src/engine/resolve.js';
-import { callsOf, joined, readCalls, replies, usages, wireOf, withUsage } from './support/answer-replies.js';
+import { joined, replies, usages, wireOf } from './support/answer-replies.js';
+import { assertReadBack, encodingOf, reasoningInOutput, roundTrips, type Encoding } from './support/read-back.js';
 
 type Family = 'anthropic' | 'titan' | 'nova';
 
@@ -51,47 +49,26 @@ const FAMILIES: Record<Family, { model: string; body: object; reply: Parameters<
     model: 'us.amazon.nova-lite-v1:0',
     body: { messages: [{ role: 'user', content: [{ text: USER }] }] },
     reply: { calls: false, finishes: ['stop', 'length', 'content_filter', 'tool_calls'] as FinishReason[] },
-    usage: (u) => ({ ...u, outputTokens: u.outputTokens + u.reasoningTokens, reasoningTokens: 0 }),
+    usage: reasoningInOutput,
   },
 };
 
-function setup(family: Family, stream: boolean): { request: ChatRequest; ctx: DialectEncodeContext } {
+function setup(family: Family, stream: boolean): Encoding {
   const { model, body } = FAMILIES[family];
   const wire = wireOf(stream ? STREAM_OPERATION : 'bedrock.invokeModel', { modelId: model });
-  const decoded = bedrockInvoke.decode(body, wire);
-  assert.ok(!isNeutralError(decoded), JSON.stringify(decoded));
-  return { request: decoded, ctx: { wire, responseId: 'msg_bdrk_abc', created: 1_700_000_000, model, requestId: 'req_1' } };
-}
-
-function check(family: Family, read: RecordedAnswer | string, resolved: ResolvedReply, streamed: boolean): void {
-  assert.ok(typeof read !== 'string', read as string);
-  assert.equal(read.content, resolved.content);
-  if (streamed)
-    assert.deepEqual(
-      read.chunks,
-      resolved.chunks.filter((c) => c !== ''),
-    );
-  assert.equal(read.reasoning, resolved.reasoning);
-  assert.deepEqual(readCalls(read.toolCalls), callsOf(resolved));
-  assert.equal(read.finishReason, resolved.finishReason);
-  assert.deepEqual(read.usage, FAMILIES[family].usage(resolved.usage));
+  return encodingOf(bedrockInvoke, wire, body, { responseId: 'msg_bdrk_abc', model });
 }
 
 for (const family of ['anthropic', 'titan', 'nova'] as const) {
   test(`${family}: an InvokeModel answer, JSON or streamed as chunk frames, reads back as the reply`, () => {
     const cases = fc.record({ reply: replies(FAMILIES[family].reply), usage: usages, whole: fc.boolean() });
-    for (const stream of [false, true]) {
-      const { request, ctx } = setup(family, stream);
-      fc.assert(
-        fc.property(cases, ({ reply, usage, whole }) => {
-          const resolved = withUsage(resolveReply(reply, request, { nextId: () => 'x' }, whole), usage);
-          const read = stream
-            ? bedrockInvoke.readAnswer!.stream(joined(bedrockInvoke.encodeStream(resolved, request, ctx).events))
-            : bedrockInvoke.readAnswer!.json(JSON.parse(bedrockInvoke.encodeResponse(resolved, request, ctx)));
-          check(family, read, resolved, stream);
-        }),
-      );
-    }
+    roundTrips(
+      bedrockInvoke,
+      (stream) => setup(family, stream),
+      cases,
+      (read, resolved, streamed) =>
+        assertReadBack(read, resolved, { streamed, chunks: 'streamed', usage: { is: FAMILIES[family].usage(resolved.usage) } }),
+    );
   });
 }
 

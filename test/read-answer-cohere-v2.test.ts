@@ -10,28 +10,21 @@ import { test } from 'node:test';
 
 import fc from 'fast-check';
 
-import { isNeutralError, type NeutralError } from '../src/core/errors.js';
-import type { ChatRequest, ResolvedReply } from '../src/core/model.js';
+import type { NeutralError } from '../src/core/errors.js';
 import { cohereV2Chat } from '../src/dialects/cohere-v2/index.js';
 import { thinkingText, toolPlan } from '../src/dialects/cohere-v2/tool-plan.js';
-import type { DialectEncodeContext } from '../src/dialects/dialect.js';
-import type { RecordedAnswer } from '../src/dialects/wire-kit/recorded-answer.js';
 import { resolveReply } from '../src/engine/resolve.js';
-import { callsOf, joined, readCalls, replies, usages, wireOf, withUsage } from './support/answer-replies.js';
+import { joined, replies, usages, wireOf } from './support/answer-replies.js';
+import { assertReadBack, encodingOf, roundTrips, withoutCacheWrites, type Encoding } from './support/read-back.js';
 
-const WIRE = wireOf('cohere.chat');
-const CTX: DialectEncodeContext = { wire: WIRE, responseId: 'c-abc', created: 1_700_000_000, model: 'command-r-plus', requestId: 'req_1' };
-
-function requestOf(stream: boolean): ChatRequest {
+function setup(stream: boolean): Encoding {
   const body = {
     model: 'command-r-plus',
     messages: [{ role: 'user', content: 'What is the weather?' }],
     tools: [{ type: 'function', function: { name: 'weather', parameters: { type: 'object' } } }],
     stream,
   };
-  const decoded = cohereV2Chat.decode(body, WIRE);
-  assert.ok(!isNeutralError(decoded), JSON.stringify(decoded));
-  return decoded;
+  return encodingOf(cohereV2Chat, wireOf('cohere.chat'), body, { responseId: 'c-abc', model: 'command-r-plus' });
 }
 
 const cases = fc.record({
@@ -40,38 +33,23 @@ const cases = fc.record({
   whole: fc.boolean(),
 });
 
-function check(read: RecordedAnswer | string, resolved: ResolvedReply, streamed: boolean): void {
-  assert.ok(typeof read !== 'string', read as string);
-  assert.equal(read.content, resolved.content);
-  assert.deepEqual(read.chunks, streamed ? resolved.chunks.filter((c) => c !== '') : resolved.content === null ? [] : [resolved.content]);
-  // A turn with calls says its reasoning as the tool plan (a zero-config one names the tools).
-  assert.equal(read.reasoning, toolPlan(resolved) ?? thinkingText(resolved));
-  assert.deepEqual(readCalls(read.toolCalls), callsOf(resolved));
-  assert.equal(read.finishReason, resolved.finishReason);
-  const { cacheWriteTokens: _written, ...usage } = resolved.usage;
-  assert.deepEqual(read.usage, usage);
-}
-
 test('a chat response, JSON or streamed, reads back as the reply it was encoded from, usage and cache counts too', () => {
-  for (const stream of [false, true]) {
-    const request = requestOf(stream);
-    fc.assert(
-      fc.property(cases, ({ reply, usage, whole }) => {
-        const resolved = withUsage(resolveReply(reply, request, { nextId: () => 'x' }, whole), usage);
-        if (!stream)
-          return check(cohereV2Chat.readAnswer!.json(JSON.parse(cohereV2Chat.encodeResponse(resolved, request, CTX))), resolved, false);
-        check(cohereV2Chat.readAnswer!.stream(joined(cohereV2Chat.encodeStream(resolved, request, CTX).events)), resolved, true);
-      }),
-    );
-  }
+  roundTrips(cohereV2Chat, setup, cases, (read, resolved, streamed) =>
+    assertReadBack(read, resolved, {
+      streamed,
+      // A turn with calls says its reasoning as the tool plan (a zero-config one names the tools).
+      reasoning: toolPlan(resolved) ?? thinkingText(resolved),
+      usage: { is: withoutCacheWrites(resolved.usage) },
+    }),
+  );
 });
 
 test('a text holding [DONE] is read through the escape the stream writes it with', () => {
-  const request = requestOf(true);
+  const { request, ctx } = setup(true);
   const resolved = resolveReply({ text: 'say [DONE] twice: [DONE]', chunks: ['say [DONE]', ' twice: [DONE]'] }, request, {
     nextId: () => 'x',
   });
-  const read = cohereV2Chat.readAnswer!.stream(joined(cohereV2Chat.encodeStream(resolved, request, CTX).events));
+  const read = cohereV2Chat.readAnswer!.stream(joined(cohereV2Chat.encodeStream(resolved, request, ctx).events));
   assert.ok(typeof read !== 'string', read as string);
   assert.deepEqual(read.chunks, ['say [DONE]', ' twice: [DONE]']);
 });
@@ -82,5 +60,6 @@ test('what is not an answer is refused with a reason', () => {
   assert.match(reader.stream('event: message-start\ndata: {"type":"message-start"}\n\ndata: [DONE]\n\n') as string, /without message-end/);
   assert.match(reader.stream('event: message-start\ndata: {nope\n\n') as string, /not JSON/);
   const error: NeutralError = { kind: 'scripted', status: 500, code: null, message: 'boom' };
-  assert.match(reader.stream(joined(cohereV2Chat.encodeStreamFailure(error, requestOf(true), CTX).events)) as string, /error: boom/);
+  const { request, ctx } = setup(true);
+  assert.match(reader.stream(joined(cohereV2Chat.encodeStreamFailure(error, request, ctx).events)) as string, /error: boom/);
 });

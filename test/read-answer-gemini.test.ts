@@ -10,39 +10,28 @@ import { test } from 'node:test';
 
 import fc from 'fast-check';
 
-import { isNeutralError, type NeutralError } from '../src/core/errors.js';
-import type { ChatRequest, ResolvedReply } from '../src/core/model.js';
-import type { DialectEncodeContext, WireContext } from '../src/dialects/dialect.js';
+import type { NeutralError } from '../src/core/errors.js';
+import type { ResolvedReply } from '../src/core/model.js';
+import type { WireContext } from '../src/dialects/dialect.js';
 import { gemini } from '../src/dialects/gemini/index.js';
 import type { RecordedAnswer } from '../src/dialects/wire-kit/recorded-answer.js';
 import { resolveReply } from '../src/engine/resolve.js';
-import { joined, readCalls, replies, usages, withUsage } from './support/answer-replies.js';
+import { joined, replies, usages, wireOf } from './support/answer-replies.js';
+import { assertReadBack, encodingOf, roundTrips, withoutCacheWrites, type Encoding } from './support/read-back.js';
 
 const MODEL = 'gemini-2.5-flash';
 const VERTEX = { model: MODEL, version: 'v1', project: 'p', location: 'us-central1' };
 
 function wire(api: 'gemini' | 'vertex', method: string, query = ''): WireContext {
-  return {
-    operation: `${api}.${method}`,
-    params: api === 'vertex' ? VERTEX : { model: MODEL },
-    query: new URLSearchParams(query),
-    headers: {},
-    state: { sessionId: 's', store: <T>(_name: string, create: () => T) => create() },
-  };
+  return wireOf(`${api}.${method}`, api === 'vertex' ? VERTEX : { model: MODEL }, query);
 }
 
-function requestOf(w: WireContext): ChatRequest {
+function setup(w: WireContext): Encoding {
   const body = {
     contents: [{ role: 'user', parts: [{ text: 'What is the weather?' }] }],
     tools: [{ functionDeclarations: [{ name: 'weather', parameters: { type: 'object' } }] }],
   };
-  const decoded = gemini.decode(body, w);
-  assert.ok(!isNeutralError(decoded), JSON.stringify(decoded));
-  return decoded;
-}
-
-function ctxOf(w: WireContext): DialectEncodeContext {
-  return { wire: w, responseId: 'resp-abc', created: 1_700_000_000, model: MODEL, requestId: 'req_1' };
+  return encodingOf(gemini, w, body, { responseId: 'resp-abc', model: MODEL });
 }
 
 const cases = fc.record({
@@ -51,51 +40,32 @@ const cases = fc.record({
 });
 
 function check(read: RecordedAnswer | string, resolved: ResolvedReply, streamed: boolean): void {
-  assert.ok(typeof read !== 'string', read as string);
-  assert.equal(read.content, resolved.content);
-  assert.deepEqual(read.chunks, streamed ? resolved.chunks.filter((c) => c !== '') : resolved.content === null ? [] : [resolved.content]);
-  assert.equal(read.reasoning, resolved.reasoning);
-  assert.deepEqual(
-    readCalls(read.toolCalls),
-    resolved.toolCalls.map((c) => [c.generatedId ? '' : c.id, c.name, JSON.parse(c.argumentsText)]),
-  );
-  assert.equal(read.finishReason, resolved.finishReason);
-  // Gemini reports no prompt-cache writes.
-  const { cacheWriteTokens: _written, ...usage } = resolved.usage;
-  assert.deepEqual(read.usage, usage);
+  assertReadBack(read, resolved, {
+    streamed,
+    calls: resolved.toolCalls.map((c) => [c.generatedId ? '' : c.id, c.name, JSON.parse(c.argumentsText)]),
+    // Gemini reports no prompt-cache writes.
+    usage: { is: withoutCacheWrites(resolved.usage) },
+  });
 }
 
 for (const api of ['gemini', 'vertex'] as const) {
   test(`${api}: generateContent reads back as the reply it was encoded from, usage and cache counts too`, () => {
     const w = wire(api, 'generateContent');
-    const request = requestOf(w);
-    fc.assert(
-      fc.property(cases, ({ reply, usage }) => {
-        const resolved = withUsage(resolveReply(reply, request, { nextId: () => 'x' }), usage);
-        check(gemini.readAnswer!.json(JSON.parse(gemini.encodeResponse(resolved, request, ctxOf(w)))), resolved, false);
-      }),
-    );
+    roundTrips(gemini, () => setup(w), cases, check, { streams: [false] });
   });
 
   for (const query of ['alt=sse', '']) {
     test(`${api}: streamGenerateContent ${query === '' ? 'as a JSON array' : 'as SSE'} reads back as the reply, piece by piece`, () => {
       const w = wire(api, 'streamGenerateContent', query);
-      const request = requestOf(w);
-      fc.assert(
-        fc.property(cases, ({ reply, usage }) => {
-          const resolved = withUsage(resolveReply(reply, request, { nextId: () => 'x' }), usage);
-          check(gemini.readAnswer!.stream(joined(gemini.encodeStream(resolved, request, ctxOf(w)).events)), resolved, true);
-        }),
-      );
+      roundTrips(gemini, () => setup(w), cases, check, { streams: [true] });
     });
   }
 }
 
 test('a function call without an id on the wire is read with id ""', () => {
-  const w = wire('gemini', 'streamGenerateContent', 'alt=sse');
-  const request = requestOf(w);
+  const { request, ctx } = setup(wire('gemini', 'streamGenerateContent', 'alt=sse'));
   const resolved = resolveReply({ toolCalls: [{ name: 'weather', arguments: { city: 'Paris' } }] }, request, { nextId: () => 'x' });
-  const body = joined(gemini.encodeStream(resolved, request, ctxOf(w)).events);
+  const body = joined(gemini.encodeStream(resolved, request, ctx).events);
   assert.doesNotMatch(body, /"id"/);
   const read = gemini.readAnswer!.stream(body);
   assert.ok(typeof read !== 'string', read as string);
@@ -114,6 +84,18 @@ test('a prompt blocked before any candidate reads as content_filter with no cont
   assert.equal(read.usage?.inputTokens, 7);
 });
 
+test("Gemini's safety and policy stops read as content_filter, its other stops as none", () => {
+  const answer = (finishReason: string) => {
+    const read = gemini.readAnswer!.json({ candidates: [{ content: { role: 'model', parts: [] }, finishReason }] });
+    assert.ok(typeof read !== 'string', read as string);
+    return read.finishReason;
+  };
+  for (const reason of ['SAFETY', 'RECITATION', 'BLOCKLIST', 'PROHIBITED_CONTENT', 'SPII', 'IMAGE_SAFETY', 'IMAGE_PROHIBITED_CONTENT']) {
+    assert.equal(answer(reason), 'content_filter', reason);
+  }
+  for (const reason of ['MALFORMED_FUNCTION_CALL', 'OTHER', 'FINISH_REASON_UNSPECIFIED']) assert.equal(answer(reason), null, reason);
+});
+
 test('what is not an answer is refused with a reason', () => {
   const reader = gemini.readAnswer!;
   assert.match(reader.json({ models: [] }) as string, /expected a GenerateContentResponse/);
@@ -124,7 +106,7 @@ test('what is not an answer is refused with a reason', () => {
   assert.match(reader.stream('') as string, /no response/);
   const error: NeutralError = { kind: 'scripted', status: 500, code: null, message: 'boom' };
   for (const query of ['alt=sse', '']) {
-    const w = wire('gemini', 'streamGenerateContent', query);
-    assert.match(reader.stream(joined(gemini.encodeStreamFailure(error, requestOf(w), ctxOf(w)).events)) as string, /is an error/);
+    const { request, ctx } = setup(wire('gemini', 'streamGenerateContent', query));
+    assert.match(reader.stream(joined(gemini.encodeStreamFailure(error, request, ctx).events)) as string, /is an error/);
   }
 });

@@ -10,18 +10,14 @@ import { test } from 'node:test';
 
 import fc from 'fast-check';
 
-import { isNeutralError, type NeutralError } from '../src/core/errors.js';
-import type { ChatRequest, ResolvedReply } from '../src/core/model.js';
-import type { DialectEncodeContext } from '../src/dialects/dialect.js';
+import type { NeutralError } from '../src/core/errors.js';
 import { ollama } from '../src/dialects/ollama/index.js';
-import type { RecordedAnswer } from '../src/dialects/wire-kit/recorded-answer.js';
-import { resolveReply } from '../src/engine/resolve.js';
-import { callsOf, joined, readCalls, replies, usages, wireOf, withUsage } from './support/answer-replies.js';
+import { joined, replies, usages, wireOf } from './support/answer-replies.js';
+import { assertReadBack, encodingOf, roundTrips, type Encoding } from './support/read-back.js';
 
 type Route = 'chat' | 'generate';
 
-function setup(route: Route, stream: boolean): { request: ChatRequest; ctx: DialectEncodeContext } {
-  const wire = wireOf(`ollama.${route}`);
+function setup(route: Route, stream: boolean): Encoding {
   const body =
     route === 'chat'
       ? {
@@ -32,40 +28,29 @@ function setup(route: Route, stream: boolean): { request: ChatRequest; ctx: Dial
           stream,
         }
       : { model: 'llama3.2', prompt: 'What is the weather?', think: true, stream };
-  const decoded = ollama.decode(body, wire);
-  assert.ok(!isNeutralError(decoded), JSON.stringify(decoded));
-  return { request: decoded, ctx: { wire, responseId: 'r1', created: 1_700_000_000, model: 'llama3.2', requestId: 'req_1' } };
-}
-
-function check(read: RecordedAnswer | string, resolved: ResolvedReply, streamed: boolean): void {
-  assert.ok(typeof read !== 'string', read as string);
-  assert.equal(read.content, resolved.content);
-  assert.deepEqual(read.chunks, streamed ? resolved.chunks.filter((c) => c !== '') : resolved.content === null ? [] : [resolved.content]);
-  assert.equal(read.reasoning, resolved.reasoning);
-  assert.deepEqual(readCalls(read.toolCalls), callsOf(resolved));
-  assert.equal(read.finishReason, resolved.finishReason);
-  const { usage } = resolved;
-  assert.deepEqual(read.usage, {
-    inputTokens: usage.inputTokens,
-    outputTokens: usage.outputTokens + usage.reasoningTokens,
-    cachedInputTokens: 0,
-    reasoningTokens: 0,
-  });
+  return encodingOf(ollama, wireOf(`ollama.${route}`), body, { responseId: 'r1', model: 'llama3.2' });
 }
 
 for (const route of ['chat', 'generate'] as const) {
   test(`/api/${route}, one object or NDJSON lines, reads back as the reply it was encoded from`, () => {
     const cases = fc.record({ reply: replies({ calls: route === 'chat', finishes: ['length'] }), usage: usages });
-    for (const stream of [false, true]) {
-      const { request, ctx } = setup(route, stream);
-      fc.assert(
-        fc.property(cases, ({ reply, usage }) => {
-          const resolved = withUsage(resolveReply(reply, request, { nextId: () => 'x' }), usage);
-          if (!stream) return check(ollama.readAnswer!.json(JSON.parse(ollama.encodeResponse(resolved, request, ctx))), resolved, false);
-          check(ollama.readAnswer!.stream(joined(ollama.encodeStream(resolved, request, ctx).events)), resolved, true);
+    roundTrips(
+      ollama,
+      (stream) => setup(route, stream),
+      cases,
+      (read, resolved, streamed) =>
+        assertReadBack(read, resolved, {
+          streamed,
+          usage: {
+            is: {
+              inputTokens: resolved.usage.inputTokens,
+              outputTokens: resolved.usage.outputTokens + resolved.usage.reasoningTokens,
+              cachedInputTokens: 0,
+              reasoningTokens: 0,
+            },
+          },
         }),
-      );
-    }
+    );
   });
 }
 

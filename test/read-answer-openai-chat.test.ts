@@ -9,22 +9,13 @@ import { test } from 'node:test';
 
 import fc from 'fast-check';
 
-import { isNeutralError } from '../src/core/errors.js';
-import type { ChatRequest, Reply } from '../src/core/model.js';
-import type { DialectEncodeContext, WireContext } from '../src/dialects/dialect.js';
+import type { Reply, ResolvedReply } from '../src/core/model.js';
 import { openaiChat } from '../src/dialects/openai-chat/index.js';
 import { readChatAnswer, readChatStream } from '../src/dialects/openai-chat/read-answer.js';
-import { resolveReply } from '../src/engine/resolve.js';
+import { args, text, wireOf } from './support/answer-replies.js';
+import { assertReadBack, countsOf, encodingOf, roundTrips, UNCHECKED, type Encoding } from './support/read-back.js';
 
-const WIRE: WireContext = {
-  operation: 'openai.chat.completions',
-  params: {},
-  query: new URLSearchParams(),
-  headers: {},
-  state: { sessionId: 's', store: <T>(_name: string, create: () => T) => create() },
-};
-
-function requestOf(stream: boolean, streamUsage: boolean): ChatRequest {
+function setup(stream: boolean, streamUsage: boolean): Encoding {
   const body = {
     model: 'gpt-4o',
     messages: [{ role: 'user', content: 'What is the weather?' }],
@@ -32,76 +23,62 @@ function requestOf(stream: boolean, streamUsage: boolean): ChatRequest {
     stream,
     ...(stream && streamUsage && { stream_options: { include_usage: true } }),
   };
-  const decoded = openaiChat.decode(body, WIRE);
-  assert.ok(!isNeutralError(decoded), JSON.stringify(decoded));
-  return decoded;
+  return encodingOf(openaiChat, wireOf('openai.chat.completions'), body, { responseId: 'chatcmpl-abc', model: 'gpt-4o' });
 }
 
-const CTX: DialectEncodeContext = { wire: WIRE, responseId: 'chatcmpl-abc', created: 1_700_000_000, model: 'gpt-4o', requestId: 'req_1' };
-
-const text = fc.string({ unit: 'grapheme', minLength: 1, maxLength: 30 });
 const reply: fc.Arbitrary<Reply> = fc.oneof(
   fc.record({ text }),
   fc.array(text, { minLength: 1, maxLength: 5 }).map((chunks): Reply => ({ text: chunks.join(''), chunks })),
   fc
-    .record({
-      args: fc.array(fc.dictionary(fc.string({ minLength: 1, maxLength: 6 }), fc.oneof(fc.integer(), fc.string())), {
-        minLength: 1,
-        maxLength: 3,
-      }),
-      lead: fc.option(text, { nil: undefined }),
-    })
-    .map(({ args, lead }): Reply => ({
+    .record({ calls: fc.array(args, { minLength: 1, maxLength: 3 }), lead: fc.option(text, { nil: undefined }) })
+    .map(({ calls, lead }): Reply => ({
       ...(lead !== undefined && { text: lead }),
-      toolCalls: args.map((a, i) => ({ id: `call_${i}`, name: 'weather', arguments: a })),
+      toolCalls: calls.map((a, i) => ({ id: `call_${i}`, name: 'weather', arguments: a })),
     })),
 );
+const cases = reply.map((r) => ({ reply: r }));
+
+/** The calls as written: the argument text read back to the letter, not only as the same JSON. */
+function callsAsWritten(resolved: ResolvedReply): { id: string; name: string; argumentsText: string }[] {
+  return resolved.toolCalls.map((c) => ({ id: c.id, name: c.name, argumentsText: c.argumentsText }));
+}
 
 test('a JSON answer reads back as the reply it was encoded from, whatever the reply', () => {
-  const request = requestOf(false, false);
-  fc.assert(
-    fc.property(reply, (spec) => {
-      const resolved = resolveReply(spec, request, { nextId: () => 'call_x' });
-      const read = readChatAnswer(JSON.parse(openaiChat.encodeResponse(resolved, request, CTX)));
-      assert.ok(typeof read !== 'string', read as string);
-      assert.equal(read.content, resolved.content);
-      assert.deepEqual(
-        read.toolCalls,
-        resolved.toolCalls.map((c) => ({ id: c.id, name: c.name, argumentsText: c.argumentsText })),
-      );
-      assert.equal(read.finishReason, resolved.finishReason);
-      assert.equal(read.usage?.cachedInputTokens, resolved.usage.cachedInputTokens);
-      assert.equal(read.usage?.inputTokens, resolved.usage.inputTokens);
-      assert.equal(read.usage?.outputTokens, resolved.usage.outputTokens);
-      assert.equal(read.usage?.reasoningTokens, resolved.usage.reasoningTokens);
-    }),
+  roundTrips(
+    openaiChat,
+    (stream) => setup(stream, false),
+    cases,
+    (read, resolved) => {
+      assertReadBack(read, resolved, {
+        streamed: false,
+        chunks: 'unchecked',
+        reasoning: UNCHECKED,
+        usage: { has: countsOf(resolved.usage, 'cachedInputTokens', 'inputTokens', 'outputTokens', 'reasoningTokens') },
+      });
+      assert.deepEqual(read.toolCalls, callsAsWritten(resolved));
+    },
+    { streams: [false] },
   );
 });
 
 test('a stream reads back as the reply: its pieces in order, tool calls assembled, usage from the usage chunk', () => {
   for (const streamUsage of [true, false]) {
-    const request = requestOf(true, streamUsage);
-    fc.assert(
-      fc.property(reply, (spec) => {
-        const resolved = resolveReply(spec, request, { nextId: () => 'call_x' });
-        const events = openaiChat.encodeStream(resolved, request, CTX).events;
-        let body = '';
-        for (let i = 0; i < events.length; i++) body += events.at(i);
-        const read = readChatStream(body);
-        assert.ok(typeof read !== 'string', read as string);
-        assert.equal(read.content, resolved.content === '' ? null : resolved.content);
-        assert.deepEqual(
-          read.chunks,
-          resolved.chunks.filter((c) => c !== ''),
-        );
-        assert.deepEqual(
-          read.toolCalls,
-          resolved.toolCalls.map((c) => ({ id: c.id, name: c.name, argumentsText: c.argumentsText })),
-        );
-        assert.equal(read.finishReason, resolved.finishReason);
-        if (streamUsage) assert.equal(read.usage?.outputTokens, resolved.usage.outputTokens);
-        else assert.equal(read.usage, undefined, 'no usage chunk, no usage');
-      }),
+    roundTrips(
+      openaiChat,
+      (stream) => setup(stream, streamUsage),
+      cases,
+      (read, resolved) => {
+        assertReadBack(read, resolved, {
+          streamed: true,
+          content: resolved.content === '' ? null : resolved.content,
+          chunks: 'streamed',
+          reasoning: UNCHECKED,
+          // No usage chunk, no usage.
+          usage: streamUsage ? { has: countsOf(resolved.usage, 'outputTokens') } : { is: undefined },
+        });
+        assert.deepEqual(read.toolCalls, callsAsWritten(resolved));
+      },
+      { streams: [true] },
     );
   }
 });

@@ -10,29 +10,23 @@ import { test } from 'node:test';
 
 import fc from 'fast-check';
 
-import { isNeutralError, type NeutralError } from '../src/core/errors.js';
-import type { ChatRequest, ResolvedReply } from '../src/core/model.js';
-import type { DialectEncodeContext } from '../src/dialects/dialect.js';
+import type { NeutralError } from '../src/core/errors.js';
+import type { ResolvedReply } from '../src/core/model.js';
 import { openaiResponses } from '../src/dialects/openai-responses/index.js';
 import type { RecordedAnswer } from '../src/dialects/wire-kit/recorded-answer.js';
 import { resolveReply } from '../src/engine/resolve.js';
-import { callsOf, joined, readCalls, replies, usages, wireOf, withUsage } from './support/answer-replies.js';
+import { joined, replies, usages, wireOf } from './support/answer-replies.js';
+import { assertReadBack, encodingOf, roundTrips, type Encoding } from './support/read-back.js';
 
-const WIRE = wireOf('openai.responses');
-
-function requestOf(stream: boolean): ChatRequest {
+function setup(stream: boolean): Encoding {
   const body = {
     model: 'gpt-4o',
     input: 'What is the weather?',
     tools: [{ type: 'function', name: 'weather', parameters: { type: 'object' } }],
     stream,
   };
-  const decoded = openaiResponses.decode(body, WIRE);
-  assert.ok(!isNeutralError(decoded), JSON.stringify(decoded));
-  return decoded;
+  return encodingOf(openaiResponses, wireOf('openai.responses'), body, { responseId: 'resp_abc', model: 'gpt-4o' });
 }
-
-const CTX: DialectEncodeContext = { wire: WIRE, responseId: 'resp_abc', created: 1_700_000_000, model: 'gpt-4o', requestId: 'req_1' };
 
 const cases = fc.record({
   reply: replies({ finishes: ['length', 'content_filter'] }),
@@ -41,51 +35,23 @@ const cases = fc.record({
 });
 
 function check(read: RecordedAnswer | string, resolved: ResolvedReply, streamed: boolean): void {
-  assert.ok(typeof read !== 'string', read as string);
-  assert.equal(read.content, resolved.content);
-  assert.deepEqual(read.chunks, streamed ? resolved.chunks.filter((c) => c !== '') : resolved.content === null ? [] : [resolved.content]);
-  assert.equal(read.reasoning, resolved.reasoning);
-  assert.deepEqual(readCalls(read.toolCalls), callsOf(resolved));
-  assert.equal(read.finishReason, resolved.finishReason);
-  assert.deepEqual(read.usage, resolved.usage);
+  assertReadBack(read, resolved, { streamed, usage: { is: resolved.usage } });
 }
 
 test('a response, JSON or streamed, reads back as the reply it was encoded from, usage and cache counts too', () => {
-  for (const stream of [false, true]) {
-    const request = requestOf(stream);
-    fc.assert(
-      fc.property(cases, ({ reply, usage, whole }) => {
-        const resolved = withUsage(resolveReply(reply, request, { nextId: () => 'x' }, whole), usage);
-        if (!stream)
-          return check(
-            openaiResponses.readAnswer!.json(JSON.parse(openaiResponses.encodeResponse(resolved, request, CTX))),
-            resolved,
-            false,
-          );
-        check(openaiResponses.readAnswer!.stream(joined(openaiResponses.encodeStream(resolved, request, CTX).events)), resolved, true);
-      }),
-    );
-  }
+  roundTrips(openaiResponses, setup, cases, check);
 });
 
 test('a stream read without its done events gives the same answer: the deltas are assembled', () => {
-  const request = requestOf(true);
-  fc.assert(
-    fc.property(cases, ({ reply, usage, whole }) => {
-      const resolved = withUsage(resolveReply(reply, request, { nextId: () => 'x' }, whole), usage);
-      const events = openaiResponses.encodeStream(resolved, request, CTX).events;
-      const deltasOnly = Array.from({ length: events.length }, (_, i) => events.at(i)).filter((e) => !/^event: [a-z_.]+\.done\n/.test(e));
-      check(openaiResponses.readAnswer!.stream(deltasOnly.join('')), resolved, true);
-    }),
-  );
+  roundTrips(openaiResponses, setup, cases, check, { streams: [true], keepEvent: (e) => !/^event: [a-z_.]+\.done\n/.test(e) });
 });
 
 test('a function call is read with its call_id, not its item id', () => {
-  const request = requestOf(true);
+  const { request, ctx } = setup(true);
   const resolved = resolveReply({ toolCalls: [{ id: 'call_weather', name: 'weather', arguments: { city: 'Paris' } }] }, request, {
     nextId: () => 'x',
   });
-  const read = openaiResponses.readAnswer!.stream(joined(openaiResponses.encodeStream(resolved, request, CTX).events));
+  const read = openaiResponses.readAnswer!.stream(joined(openaiResponses.encodeStream(resolved, request, ctx).events));
   assert.ok(typeof read !== 'string', read as string);
   assert.deepEqual(read.toolCalls, [{ id: 'call_weather', name: 'weather', argumentsText: '{"city":"Paris"}' }]);
   assert.equal(read.finishReason, 'tool_calls');
@@ -101,10 +67,11 @@ test('what is not an answer is refused with a reason', () => {
   );
   assert.match(reader.stream('event: error\ndata: {"type":"error","code":"server_error","message":"boom"}\n\n') as string, /error event/);
   assert.match(reader.stream('event: response.created\ndata: {nope\n\n') as string, /not JSON/);
+  const { request, ctx } = setup(true);
   const failure = openaiResponses.encodeStreamFailure(
     { kind: 'scripted', status: 500, code: null, message: 'boom' } satisfies NeutralError,
-    requestOf(true),
-    CTX,
+    request,
+    ctx,
   );
   assert.match(reader.stream(joined(failure.events)) as string, /failed/);
 });

@@ -20,6 +20,8 @@ export interface BannerFacts {
   chaos?: ChaosOptions;
   workers?: number;
   record?: { dir: string; mode?: string; upstreams: Record<string, string> };
+  /** --replay DIR. */
+  replay?: string;
   providerUrl(provider: string): string;
 }
 
@@ -49,10 +51,13 @@ export function bannerLines(facts: BannerFacts): string[] {
   if (facts.record) {
     const { dir, mode, upstreams } = facts.record;
     const sent = Object.entries(upstreams).map(([name, url]) => `${name} → ${url}`);
+    const what = mode === 'all' ? 'every request' : 'what no script answers';
     lines.push(
-      `  recording to ${dir} (mode ${mode ?? 'missing'}): ${mode === 'all' ? 'every request' : 'what no script answers'} goes upstream: ${sent.join(', ')}`,
+      `  recording to ${dir} (mode ${mode ?? 'missing'}): ${what} goes upstream: ${sent.length ? sent.join(', ') : '(none: only sessions that name their own upstreams record)'}`,
     );
   }
+  if (facts.replay !== undefined)
+    lines.push(`  replaying: each session starts with its recordings from ${facts.replay} (DIR/<session>.yaml)`);
   if (facts.workers) lines.push(`  workers: ${facts.workers} processes; every session's state lives in worker 0 (docs/workers.md)`);
   lines.push(
     '',

@@ -135,6 +135,36 @@ export const SERVE_FLAGS: Flag[] = [
 
 export const VALIDATE_FLAGS: Flag[] = [...LIMIT_FLAGS, HELP_FLAG];
 
+export const DRIFT_FLAGS: Flag[] = [
+  {
+    name: 'upstream',
+    type: 'string',
+    multiple: true,
+    value: 'NAME=URL',
+    description:
+      "Where a recording's provider is re-sent: NAME is its recorded.provider (openai, anthropic, gemini...), URL the base URL its SDK is given (OpenAI's ends in /v1). Repeat it per provider; a step whose provider has none could not be checked.",
+    default: 'none',
+  },
+  {
+    name: 'header',
+    type: 'string',
+    multiple: true,
+    value: 'NAME:HEADER=VALUE',
+    description:
+      'A header sent to upstream NAME besides the credential read from the environment (OPENAI_API_KEY, ANTHROPIC_API_KEY, GEMINI_API_KEY... docs/record-replay.md), e.g. openai:OpenAI-Organization=org-1. Repeatable.',
+    default: 'none',
+  },
+  {
+    name: 'timeout-ms',
+    type: 'string',
+    value: 'MS',
+    description: 'How long one request may take, its whole answer included; a step with no answer by then could not be checked.',
+    default: '60000',
+  },
+  { name: 'json', type: 'boolean', description: 'Print the results as one JSON object instead of lines.', default: 'text' },
+  HELP_FLAG,
+];
+
 interface Command {
   name: string;
   summary: string;
@@ -162,6 +192,19 @@ export const COMMANDS: readonly Command[] = [
     more: [
       'A directory stands for every .yaml, .yml and .json file under it, subdirectories included (one with none is a problem).',
       'Exit code: 0 when every file is valid, 1 when one has a problem, 2 for bad usage.',
+    ],
+  },
+  {
+    name: 'drift',
+    summary: "Re-send recorded requests to the real providers; report per step whether the answer's shape changed.",
+    usage: 'understudy drift DIR|FILE... --upstream NAME=URL [--upstream NAME=URL...] [flags]',
+    flags: DRIFT_FLAGS,
+    more: [
+      'Reads every .yaml, .yml and .json file under DIR (recursively), or the FILE given, and re-sends each step that has a recorded member.',
+      'Drift: a field added, removed or retyped, the stream event types, the finish reason, the tools called, the status or the content type. Values (text, ids, counts) never count.',
+      'Could not check, never drift: no --upstream for the provider, a network error or timeout, 401/403/408/429 or 5xx, Bedrock without a bearer token (SigV4 re-signing is not built yet), an unreadable file.',
+      'Exit code: 0 when nothing drifted (some steps may not have been checked: the summary says), 1 when a step drifted, 2 for bad usage.',
+      'Docs: docs/record-replay.md "Checking for drift".',
     ],
   },
   {

@@ -7,7 +7,7 @@ import { runPrimary } from '../cluster/primary.js';
 import { WORKER_INDEX_ENV } from '../cluster/protocol.js';
 import type { ChaosOptions } from '../core/model.js';
 import { replyLimits } from '../engine/reply-limits.js';
-import { COMMAND_NAMES, commandHelp, generalHelp, SERVE_FLAGS, VALIDATE_FLAGS } from './commands.js';
+import { COMMAND_NAMES, commandHelp, DRIFT_FLAGS, generalHelp, SERVE_FLAGS, VALIDATE_FLAGS } from './commands.js';
 import { nearest } from './did-you-mean.js';
 import { parseFlags, UsageError, type Parsed } from './flags.js';
 import { printLine, quietOnClosedPipe, whenPipeCloses } from './pipe.js';
@@ -71,6 +71,17 @@ async function validate(args: string[]): Promise<number> {
   }
   const limits = limitsFromFlags(parsed.values);
   return runValidate(parsed.positionals, printLine, { replyBytes: limits.maxReplyBytes, streamChunks: limits.maxStreamChunks });
+}
+
+async function drift(args: string[]): Promise<number> {
+  const parsed = parseFlags(args, DRIFT_FLAGS, 'drift');
+  if (parsed.values.help) {
+    printLine(commandHelp('drift'));
+    return 0;
+  }
+  // Loaded only for this command.
+  const { runDrift } = await import('./drift.js');
+  return runDrift(parsed, printLine);
 }
 
 async function serve(args: string[]): Promise<number> {
@@ -161,6 +172,7 @@ async function main(argv: string[]): Promise<number> {
   }
   if (command === 'validate') return validate(rest);
   if (command === 'serve') return serve(rest);
+  if (command === 'drift') return drift(rest);
   throw new UsageError(unknownCommand(command));
 }
 

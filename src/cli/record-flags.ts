@@ -18,7 +18,7 @@ export const RECORD_FLAGS: Flag[] = [
     multiple: true,
     value: 'NAME=URL',
     description:
-      "A provider's real base URL, as its SDK would be given it (openai=https://api.openai.com/v1, anthropic=https://api.anthropic.com, gemini=https://generativelanguage.googleapis.com); give the flag once per provider. The request's own credentials are forwarded and never written down.",
+      "A provider's real base URL, as its SDK would be given it (openai=https://api.openai.com/v1, anthropic=https://api.anthropic.com, gemini=https://generativelanguage.googleapis.com); give the flag once per provider. The request's own credentials are forwarded and never written down. Without any, only sessions that name their own upstreams (control API) record.",
     default: 'none',
   },
   {
@@ -94,7 +94,6 @@ export function recordFromFlags(values: Parsed['values'], workers: number): Reco
   }
   if (dir === '') throw new UsageError('--record needs a directory');
   if (workers > 1) throw new UsageError('--record runs in one process: leave out --workers');
-  if (upstreamFlags.length === 0) throw new UsageError('--record needs at least one --upstream NAME=URL');
   const upstreams: Record<string, string> = {};
   for (const flag of upstreamFlags) {
     const at = flag.indexOf('=');

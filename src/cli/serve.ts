@@ -73,6 +73,7 @@ export async function runServe(
       maxStreamChunks: options.maxStreamChunks,
       requestLog: options.requestLog,
       record: options.record,
+      replay: options.replay,
     });
   } catch (error) {
     err(`understudy: ${(error as Error).message}`);
@@ -99,6 +100,7 @@ export async function runServe(
     chaos: session.chaos,
     workers: options.cluster?.workers,
     record: options.record,
+    replay: options.replay,
     providerUrl: (provider) => server.providerUrl(provider),
   });
   for (const line of lines) out(line);

@@ -5,7 +5,7 @@
 // `await session.scenario('x').replies('hi')` means what it says; `.then()` with no arguments only
 // reads as a separator between steps.
 
-import type { JsonValue, Pacing, Reply, ScriptedToolCall, StreamFault } from '../core/model.js';
+import type { JsonValue, Pacing, Reply, ScriptedToolCall, StreamFault, Usage } from '../core/model.js';
 import type { PresetNameInCopy } from '../core/preset-copy.js';
 import { isFailureFixture, type PresetFixtureShape } from '../engine/preset-fixture.js';
 import type { ExhaustionPolicy, MessageSpec, ReplyInput, ScenarioInput, StepInput, TextMatchSpec, WhenSpec } from '../engine/spec.js';
@@ -189,6 +189,11 @@ export class ScenarioBuilder {
    * `citations` and `search_results`, OpenRouter's `provider`); docs/dialects/openai-hosts.md. */
   withHostFields(fields: Record<string, JsonValue>): this {
     return this.modifyLast((s) => (s.reply.hostFields = structuredClone(fields)));
+  }
+  /** Token counts the last step's answer reports instead of the counted ones (fields left out
+   * are counted); docs/fixtures.md, "Reported token counts". */
+  withUsage(usage: Partial<Usage>): this {
+    return this.modifyLast((s) => (s.reply.usage = { ...usage }));
   }
   named(id: string): this {
     return this.modifyLast((s) => (s.id = id));

@@ -4,7 +4,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { parseFixtureText, validateFixtureValue, type FixtureResult } from '../engine/fixture-file.js';
 import type { ReplyLimits } from '../engine/reply-limits.js';
-import type { Session } from '../engine/session.js';
+import type { Session, SessionRecording } from '../engine/session.js';
 import type { FallbackMode } from '../engine/spec.js';
 import type { ChaosOptions, StreamFlavour } from '../core/model.js';
 import type { VerifyExpectations } from '../engine/verify.js';
@@ -156,6 +156,20 @@ const SESSION_FIELDS: Record<string, (v: unknown) => boolean> = {
     v !== null &&
     !Array.isArray(v) &&
     Object.entries(v).every(([k, n]) => (k === 'maxJobs' || k === 'maxBytes') && Number.isSafeInteger(n) && (n as number) >= 0),
+  record: (v) =>
+    v === false ||
+    (typeof v === 'object' &&
+      v !== null &&
+      !Array.isArray(v) &&
+      Object.entries(v).every(([k, x]) =>
+        k === 'mode'
+          ? x === 'missing' || x === 'all'
+          : k === 'upstreams' &&
+            typeof x === 'object' &&
+            x !== null &&
+            !Array.isArray(x) &&
+            Object.values(x).every((url) => typeof url === 'string'),
+      )),
   fixture: () => true,
 };
 const SESSION_EXPECT: Record<string, string> = {
@@ -174,6 +188,7 @@ const SESSION_EXPECT: Record<string, string> = {
     'chaos options {status?, latencyMs?, jitterPct?, dropPct?, malformedPct?, trickleMs?, disconnectPct?, rateLimitAfter?, contentFilter?: [terms]}',
   promptCache: 'an object with integer minTokens (>= 0), granularity (>= 1) and maxPrefixes (>= 0)',
   videoCapacity: 'an object with integer maxJobs (>= 0) and maxBytes (>= 0)',
+  record: 'false, or an object with mode ("missing" or "all") and upstreams (provider name to URL)',
 };
 
 const CHAOS_NUMBERS = ['status', 'latencyMs', 'jitterPct', 'dropPct', 'malformedPct', 'trickleMs', 'disconnectPct', 'rateLimitAfter'];
@@ -360,6 +375,7 @@ async function controlAnswer(server: ControlledServer, req: IncomingMessage, pat
         models: body.models as string[] | undefined,
         chaos: body.chaos as ChaosOptions | undefined,
         videoCapacity: body.videoCapacity as { maxJobs?: number; maxBytes?: number } | undefined,
+        record: body.record as SessionRecording | false | undefined,
       });
     } catch (e) {
       fail(409, 'session_conflict', `${source}: ${(e as Error).message}`);

@@ -17,4 +17,6 @@ export interface RecordedAnswer {
   finishReason: FinishReason | null;
   /** Absent when the answer reported none (a stream without its usage chunk). */
   usage?: Usage;
+  /** The answer's own id, where a later request may name it (Responses' `previous_response_id`). */
+  responseId?: string;
 }

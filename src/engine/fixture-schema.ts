@@ -119,73 +119,71 @@ export function describeFixtureFormat(z: typeof Z) {
   const replyImage = describeReplyImage(z);
 
   const reply = rule(
-    rule(
-      object(
-        'a reply',
-        {
-          text: described(
-            text('the reply text (a string)'),
-            `The reply's text content. Text, reasoning and tool arguments together: at most ${sizeText(DEFAULT_REPLY_LIMITS.replyBytes).split(' (')[0]} of UTF-8 unless the server's maxReplyBytes says otherwise (docs/fixtures.md, Limits).`,
-          ).optional(),
-          json: described(json(), 'Structured content (any JSON value), sent as compact JSON text. Not together with `text`.').optional(),
-          toolCalls: described(list('a list of tool calls', toolCall, true), 'Tool calls the assistant makes, in order.').optional(),
-          reasoning: described(text('reasoning text (a string)'), 'Reasoning text, for dialects and models that expose it.').optional(),
-          chunks: described(
-            list('a list of stream chunks (strings)', described(text('a chunk (a string)'), 'One stream chunk of the content.'), false),
-            `How to split the content when streaming; the chunks must concatenate exactly to the text (or the compact JSON). At most ${DEFAULT_REPLY_LIMITS.streamChunks.toLocaleString('en-US')} of them unless the server's maxStreamChunks says otherwise (docs/fixtures.md, Limits).`,
-          ).optional(),
-          delayMs: described(nonNegative('a delay in milliseconds (a number ≥ 0)'), 'Milliseconds to wait before answering.').optional(),
-          error: described(error.optional(), 'Answer with an HTTP error instead of a completion; only delayMs may be set beside it.'),
-          finishReason: described(oneOf(FINISH), "The finish reason to report (mapped to the dialect's wording).").optional(),
-          reasoningTokens: described(
-            integer('an integer ≥ 0', 0),
-            'Extra reasoning tokens to report in usage (for reasoning models); the same as usage.reasoningTokens.',
-          ).optional(),
-          usage: described(usage.optional(), 'Token counts to report instead of the counted ones; fields left out are counted.'),
-          citations: described(
-            list('a list of citations', citation, false),
-            'Spans of the text that cite sources, in the order they occur; answered by the dialects that carry citations (Cohere).',
-          ).optional(),
-          pacing: pacingOf("Pacing of this streamed answer (overrides the scenario's and the session's)."),
-          fault: described(fault.optional(), 'A failure part-way through this answer.'),
-          hostFields: described(
-            z.record(z.string(), json(), {
-              error: (i) => `expected host answer members (an object of name: JSON value); found ${found(i.input)}`,
-            }),
-            "Members a host adds to its answer, e.g. Perplexity's citations and search_results or OpenRouter's provider (docs/dialects/openai-hosts.md); members the answer already has are not replaced, and dialects without such members leave them out.",
-          ).optional(),
-          images: described(
-            list('a list of reply images', replyImage, false),
-            'Images the answer carries beside its text: Gemini answers them as inlineData parts to a request that asks for IMAGE output; a request that does not (and every other dialect) gets 409 fixture_mismatch.',
-          ).optional(),
-        },
-        {
-          id: 'reply',
-          description:
-            'What to answer: text or JSON content, tool calls, images, or an error. At least one of text, json, toolCalls, images, error.',
+    object(
+      'a reply',
+      {
+        text: described(
+          text('the reply text (a string)'),
+          `The reply's text content. Text, reasoning and tool arguments together: at most ${sizeText(DEFAULT_REPLY_LIMITS.replyBytes).split(' (')[0]} of UTF-8 unless the server's maxReplyBytes says otherwise (docs/fixtures.md, Limits).`,
+        ).optional(),
+        json: described(json(), 'Structured content (any JSON value), sent as compact JSON text. Not together with `text`.').optional(),
+        toolCalls: described(list('a list of tool calls', toolCall, true), 'Tool calls the assistant makes, in order.').optional(),
+        reasoning: described(text('reasoning text (a string)'), 'Reasoning text, for dialects and models that expose it.').optional(),
+        chunks: described(
+          list('a list of stream chunks (strings)', described(text('a chunk (a string)'), 'One stream chunk of the content.'), false),
+          `How to split the content when streaming; the chunks must concatenate exactly to the text (or the compact JSON). At most ${DEFAULT_REPLY_LIMITS.streamChunks.toLocaleString('en-US')} of them unless the server's maxStreamChunks says otherwise (docs/fixtures.md, Limits).`,
+        ).optional(),
+        delayMs: described(nonNegative('a delay in milliseconds (a number ≥ 0)'), 'Milliseconds to wait before answering.').optional(),
+        error: described(error.optional(), 'Answer with an HTTP error instead of a completion; only delayMs may be set beside it.'),
+        finishReason: described(oneOf(FINISH), "The finish reason to report (mapped to the dialect's wording).").optional(),
+        reasoningTokens: described(
+          integer('an integer ≥ 0', 0),
+          'Extra reasoning tokens to report in usage (for reasoning models); the same as usage.reasoningTokens.',
+        ).optional(),
+        usage: described(usage.optional(), 'Token counts to report instead of the counted ones; fields left out are counted.'),
+        citations: described(
+          list('a list of citations', citation, false),
+          'Spans of the text that cite sources, in the order they occur; answered by the dialects that carry citations (Cohere).',
+        ).optional(),
+        pacing: pacingOf("Pacing of this streamed answer (overrides the scenario's and the session's)."),
+        fault: described(fault.optional(), 'A failure part-way through this answer.'),
+        hostFields: described(
+          z.record(z.string(), json(), {
+            error: (i) => `expected host answer members (an object of name: JSON value); found ${found(i.input)}`,
+          }),
+          "Members a host adds to its answer, e.g. Perplexity's citations and search_results or OpenRouter's provider (docs/dialects/openai-hosts.md); members the answer already has are not replaced, and dialects without such members leave them out.",
+        ).optional(),
+        images: described(
+          list('a list of reply images', replyImage, false),
+          'Images the answer carries beside its text: Gemini answers them as inlineData parts to a request that asks for IMAGE output; a request that does not (and every other dialect) gets 409 fixture_mismatch.',
+        ).optional(),
+      },
+      {
+        id: 'reply',
+        description:
+          'What to answer: text or JSON content, tool calls, images, or an error. At least one of text, json, toolCalls, images, error.',
+        anyOf: [
+          { required: ['text'] },
+          { required: ['json'] },
+          { required: ['toolCalls'] },
+          { required: ['images'] },
+          { required: ['error'] },
+        ],
+        not: {
           anyOf: [
-            { required: ['text'] },
-            { required: ['json'] },
-            { required: ['toolCalls'] },
-            { required: ['images'] },
-            { required: ['error'] },
+            { required: ['text', 'json'] },
+            // The reasoning tokens once: in usage or beside it.
+            { required: ['reasoningTokens', 'usage'], properties: { usage: { type: 'object', required: ['reasoningTokens'] } } },
           ],
-          not: {
-            anyOf: [
-              { required: ['text', 'json'] },
-              // The reasoning tokens once: in usage or beside it.
-              { required: ['reasoningTokens', 'usage'], properties: { usage: { type: 'object', required: ['reasoningTokens'] } } },
-            ],
-          },
-          dependencies: { chunks: { anyOf: [{ required: ['text'] }, { required: ['json'] }] } },
-          if: { required: ['error'] },
-          then: { propertyNames: { enum: ['error', 'delayMs'] } },
         },
-      ),
-      replyRule,
+        dependencies: { chunks: { anyOf: [{ required: ['text'] }, { required: ['json'] }] } },
+        if: { required: ['error'] },
+        then: { propertyNames: { enum: ['error', 'delayMs'] } },
+      },
     ),
-    replyUsageRule,
+    replyRule,
   );
+  rule(reply, replyUsageRule);
 
   const textMatch = rule(
     object(
@@ -352,7 +350,12 @@ export function describeFixtureFormat(z: typeof Z) {
         list('a list of messages', message, true),
         'The history contains these messages in this order (not necessarily adjacent); absent fields match anything.',
       ).optional(),
-      hasTool: described(name('a tool name'), 'The request declares a tool with this name.').optional(),
+      hasTool: described(
+        z.union([name('a tool name'), list('a list of tool names', name('a tool name'), true)], {
+          error: (i) => `expected a tool name or a non-empty list of tool names; found ${found(i.input)}`,
+        }),
+        'The request declares a tool with this name, or every tool of this list.',
+      ).optional(),
       attempt: described(
         integer('a retry attempt (an integer ≥ 0; 0 is the first try)', 0),
         "The SDK's retry attempt, 0 for the first try (from x-stainless-retry-count or amz-sdk-request): fail the first attempt, answer the retry.",

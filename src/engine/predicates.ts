@@ -242,15 +242,16 @@ export function compileWhen(when: WhenSpec | undefined): Predicate[] {
   }
 
   if (when.hasTool !== undefined) {
-    const name = when.hasTool;
+    const names = typeof when.hasTool === 'string' ? [when.hasTool] : when.hasTool;
     predicates.push({
       name: 'hasTool',
       check: (r) =>
-        r.tools.some((t) => t.name === name)
+        names.every((name) => r.tools.some((t) => t.name === name))
           ? null
           : fail(() => ({
               predicate: 'hasTool',
-              expected: `a declared tool ${preview(name)}`,
+              expected:
+                names.length === 1 ? `a declared tool ${preview(names[0])}` : `declared tools ${names.map((n) => preview(n)).join(', ')}`,
               actual: r.tools.length ? `declared: ${r.tools.map((t) => t.name).join(', ')}` : '(no tools declared)',
             })),
     });

@@ -72,6 +72,7 @@ export class RecordingBook {
   }
 
   private bookOf(sessionId: string): SessionBook {
+    if (!fileSafe(sessionId)) throw new Error(`the session id "${sessionId}" cannot name a file: record sessions with another id`);
     let book = this.sessions.get(sessionId);
     if (!book) {
       book = {
@@ -127,6 +128,11 @@ function asScenario(scenario: OpenScenario): Record<string, unknown> {
     name: scenario.name,
     steps: scenario.steps.map((s) => ({ id: s.id, when: s.when, reply: s.reply, recorded: s.recorded })),
   };
+}
+
+/** Session ids are letters, digits, `.`, `_` and `-`: all but `.` and `..` name a file of the directory. */
+export function fileSafe(sessionId: string): boolean {
+  return sessionId !== '.' && sessionId !== '..';
 }
 
 /** Whether `messages` begins with every message of `earlier` and has more. */

@@ -10,7 +10,7 @@ import type { WhenSpec } from './spec.js';
 
 /** How much of the request a recorded step's `when` holds: `conversation` (the model, the latest
  * user message, the history's tool calls and results in order, the declared tools) or `exact`
- * (the model and the whole history). */
+ * (the model, the whole history and the declared tools). */
 export type RecordMatch = 'conversation' | 'exact';
 
 export function recordedWhen(request: ChatRequest, match: RecordMatch): WhenSpec {
@@ -23,7 +23,7 @@ export function recordedWhen(request: ChatRequest, match: RecordMatch): WhenSpec
     const rounds = request.messages.filter((m) => toolCallsOf(m).length > 0 || m.parts.some((p) => p.type === 'tool_result'));
     if (rounds.length > 0) when.historyContains = rounds.map(describeMessage);
   }
-  if (request.tools.length > 0) when.hasTool = request.tools[0].name;
+  if (request.tools.length > 0) when.hasTool = request.tools.length === 1 ? request.tools[0].name : request.tools.map((t) => t.name);
   const predicates = compileWhen(when);
   if (!allPass(predicates, request)) {
     const failed = checkAll(predicates, request).map((m) => m.predicate);
@@ -45,7 +45,10 @@ export function recordedReply(answer: RecordedAnswer, pacing?: Pacing): Reply {
   // Every count as reported, so that nothing on replay is counted afresh (a prompt cache included).
   if (answer.usage) {
     const { inputTokens, outputTokens, cachedInputTokens, reasoningTokens, cacheWriteTokens } = answer.usage;
-    reply.usage = { inputTokens, outputTokens, cachedInputTokens, reasoningTokens };
+    // The cached parts are parts of the prompt (docs/fixtures.md): an upstream that says otherwise
+    // gets its prompt count raised to hold them, or the file would not load.
+    const parts = cachedInputTokens + (cacheWriteTokens ?? 0);
+    reply.usage = { inputTokens: Math.max(inputTokens, parts), outputTokens, cachedInputTokens, reasoningTokens };
     if (cacheWriteTokens !== undefined && cacheWriteTokens > 0) reply.usage.cacheWriteTokens = cacheWriteTokens;
   }
   if (pacing) reply.pacing = pacing;

@@ -7,6 +7,7 @@ import { join } from 'node:path';
 import { combinedFixtures } from './combined-fixtures.js';
 import { formatProblems, parseFixtureText } from './fixture-file.js';
 import type { ReplyLimits } from './reply-limits.js';
+import { fileSafe } from './recording-book.js';
 import type { FixtureSpec } from './spec.js';
 
 const FIXTURE_FILE = /\.(ya?ml|json)$/i;
@@ -14,6 +15,7 @@ const FIXTURE_FILE = /\.(ya?ml|json)$/i;
 /** The files of the session's recordings in DIR, in sorted path order. */
 export function recordingFiles(dir: string, sessionId: string): string[] {
   const files: string[] = [];
+  if (!fileSafe(sessionId)) return files;
   const single = join(dir, `${sessionId}.yaml`);
   if (existsSync(single)) files.push(single);
   const folder = join(dir, sessionId);

@@ -52,6 +52,15 @@ export interface SessionOptions {
   models?: readonly string[];
   /** The budget of the session's stored video jobs (default 256 jobs, 64 MiB; docs/videos.md). */
   videoCapacity?: Partial<VideoCapacity>;
+  /** Record mode for this session, on a server that records (docs/record-replay.md): its own
+   * upstreams and mode over the server's, or false to record nothing of it. */
+  record?: SessionRecording | false;
+}
+
+export interface SessionRecording {
+  /** Provider name to its real base URL, over the server's. */
+  upstreams?: Record<string, string>;
+  mode?: 'missing' | 'all';
 }
 
 export interface SessionInfo {
@@ -69,6 +78,7 @@ export class Session {
   clock: number;
   readonly seed: string;
   readonly requireApiKey: boolean;
+  readonly record: SessionRecording | false | undefined;
   pacing: Pacing | undefined;
   chaos: ChaosOptions | undefined;
   streamFlavour: StreamFlavour;
@@ -121,6 +131,7 @@ export class Session {
     this.clock = options.clock ?? DEFAULT_CLOCK;
     this.seed = options.seed ?? options.id;
     this.requireApiKey = options.requireApiKey ?? false;
+    this.record = options.record;
     this.pacing = options.pacing;
     this.chaos = options.chaos;
     this.streamFlavour = options.streamFlavour ?? 'plain';

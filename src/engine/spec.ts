@@ -28,6 +28,9 @@ export type ScriptedTranscriptSpec = Described<'scriptedTranscript'>;
 export type ScriptedVideoSpec = Described<'scriptedVideo'>;
 export type VideoCapacitySpec = Described<'videoCapacity'>;
 export type MessageSpec = Described<'message'>;
+/** A recorded step's `recorded` member (what went upstream, the shape of what came back) and its shape. */
+export type RecordedSpec = Described<'recorded'>;
+export type AnswerShapeSpec = Described<'answerShape'>;
 /** A tool call in a history condition (a scripted reply's calls are core's ScriptedToolCall). */
 export type ToolCallSpec = Described<'messageToolCall'>;
 export type ExhaustionPolicy = NonNullable<ScenarioSpec['exhausted']>;

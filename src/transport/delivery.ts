@@ -53,7 +53,7 @@ export class Delivery {
     upstream: string,
   ): Promise<void> | undefined {
     const { session, request, entry } = exchange;
-    if (recorder.mode === 'missing') {
+    if (recorder.modeOf(session) === 'missing') {
       const answer = answerRequest(session, request, entry.requestId, 'strict');
       const kind = answer.kind === 'error' ? answer.error.kind : undefined;
       if (kind !== 'no_match' && kind !== 'exhausted') return this.play(exchange, answer, override);

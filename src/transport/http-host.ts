@@ -30,7 +30,7 @@ import { Delivery } from './delivery.js';
 import { answerOutsideRoutes, answerSilentConnection, errorShapeFor, sendControlError, serverTimeouts } from './front-door.js';
 import { Http2Side } from './http2-side.js';
 import { Outcomes } from './outcomes.js';
-import { Recorder, type RecordOptions } from './recorder.js';
+import { checkedUpstreams, Recorder, type RecordOptions } from './recorder.js';
 import { splitProtocols } from './protocol-split.js';
 import { EMPTY_QUERY, ProviderPipeline } from './provider-pipeline.js';
 import { requestLogger, type RequestLogFormat, type RequestLogOptions } from './request-log.js';
@@ -124,12 +124,18 @@ export class HttpHost {
     this.replyLimits = replyLimits({ replyBytes: options.maxReplyBytes, streamChunks: options.maxStreamChunks });
     const recordings = replayDir(options);
     const limits = { replyBytes: options.maxReplyBytes, streamChunks: options.maxStreamChunks };
-    const prepare = recordings
-      ? (session: Session) => {
-          const recorded = sessionRecordings(recordings, session.id, limits);
-          if (recorded) session.load(recorded);
-        }
-      : undefined;
+    const records = options.record !== undefined;
+    const prepare = (session: Session) => {
+      if (session.record) {
+        if (!records)
+          throw new Error(
+            `session "${session.id}" asks to record, but this server does not record: start it with --record DIR (record in process)`,
+          );
+        checkedUpstreams(session.record.upstreams ?? {});
+      }
+      const recorded = recordings && sessionRecordings(recordings, session.id, limits);
+      if (recorded) session.load(recorded);
+    };
     this.registry = new Registry({ ...options.defaultSession, ...seed }, undefined, prepare);
     const defaultRecordings = recordings && sessionRecordings(recordings, this.registry.defaultSession.id, limits);
     const startFixture = combinedFixtures([...(options.fixtures ?? []), ...(defaultRecordings ? [defaultRecordings] : [])]);

@@ -9,8 +9,10 @@ import type { RecordedAnswer } from '../core/recorded-answer.js';
 import { RecordingBook, type RecordedExchange } from '../engine/recording-book.js';
 import { recordedReply, recordedWhen, type RecordMatch } from '../engine/recording.js';
 import { redactionOf, redactPaths, type Redaction } from '../engine/redaction.js';
+import type { Session } from '../engine/session.js';
+import { answerShape } from '../dialects/wire-kit/answer-shape.js';
 import type { Outcomes } from './outcomes.js';
-import type { Exchange } from './provider-exchange.js';
+import { encodeContext, type Exchange } from './provider-exchange.js';
 import { joinUrl, relay, upstreamPath, type RelayedAnswer } from './relay.js';
 import { CHAT_PROVIDERS } from './routes.js';
 
@@ -58,10 +60,18 @@ export class Recorder {
     this.warn = options.onWarning ?? ((message) => process.stderr.write(`understudy: ${message}\n`));
   }
 
-  /** The upstream of the exchange's provider, when record mode has one for it. */
+  /** The upstream of the exchange's provider, when record mode has one for it in its session. */
   upstreamOf(exchange: Exchange): string | undefined {
+    const own = exchange.session.record;
+    if (own === false) return undefined;
     const operation = exchange.wire.operation;
-    return this.upstreams.get(operation.slice(0, operation.indexOf('.')));
+    const provider = operation.slice(0, operation.indexOf('.'));
+    return own?.upstreams?.[provider] ?? this.upstreams.get(provider);
+  }
+
+  /** The session's mode, over the server's. */
+  modeOf(session: Session): 'missing' | 'all' {
+    return (session.record && session.record.mode) || this.mode;
   }
 
   /** Relays the exchange to its upstream and records the answer once delivered. */
@@ -97,11 +107,17 @@ export class Recorder {
     }
     entry.reply = journalReply(read);
     if (read.usage) entry.usage = read.usage;
+    // As if Understudy had answered: the dialect keeps what later requests refer to (a stored
+    // response under the upstream's id, so that a continuation of it decodes; a call's id).
+    if (exchange.dialect.delivered) {
+      const ctx = encodeContext(exchange);
+      exchange.dialect.delivered(entry.reply, request, read.responseId ? { ...ctx, responseId: read.responseId } : ctx);
+    }
     try {
       const where = this.book.add(session.id, request, {
         when: recordedWhen(request, this.options.match ?? 'conversation'),
         reply: recordedReply(read, this.options.timing ? pacingOf(relayed, read) : undefined),
-        recorded: this.exchangeOf(exchange, provider, path, body, relayed),
+        recorded: this.exchangeOf(exchange, provider, path, body, relayed, read),
       });
       entry.script = where.scenario;
       entry.step = where.step;
@@ -125,7 +141,14 @@ export class Recorder {
     return reader.json(parsed);
   }
 
-  private exchangeOf(exchange: Exchange, provider: string, path: string, body: string, relayed: RelayedAnswer): RecordedExchange {
+  private exchangeOf(
+    exchange: Exchange,
+    provider: string,
+    path: string,
+    body: string,
+    relayed: RelayedAnswer,
+    read: RecordedAnswer,
+  ): RecordedExchange {
     const headers: Record<string, string> = {};
     const sent = exchange.res.req.headers;
     for (const name of KEPT_HEADERS) {
@@ -147,11 +170,14 @@ export class Recorder {
       body: redactPaths(parsed, this.redaction.paths),
       stream: exchange.request.stream,
       status: relayed.status,
+      shape: shapeOf(exchange, relayed, read),
     };
   }
 }
 
-function checkedUpstreams(given: Record<string, string>): Map<string, string> {
+/** The upstreams as given, checked: known provider names and http(s) URLs; throws naming the first
+ * that is not. */
+export function checkedUpstreams(given: Record<string, string>): Map<string, string> {
   const upstreams = new Map<string, string>();
   for (const [provider, url] of Object.entries(given)) {
     if (!CHAT_PROVIDERS.includes(provider)) {
@@ -168,7 +194,6 @@ function checkedUpstreams(given: Record<string, string>): Map<string, string> {
     }
     upstreams.set(provider, url);
   }
-  if (upstreams.size === 0) throw new Error('record mode needs at least one upstream (provider=URL)');
   return upstreams;
 }
 
@@ -195,6 +220,13 @@ function pacingOf(relayed: RelayedAnswer, read: RecordedAnswer): Pacing {
   const span = relayed.totalMs - relayed.firstByteMs;
   if (read.chunks.length > 1 && span > 0) pacing.chunksPerSecond = Math.max(1, Math.round(((read.chunks.length - 1) * 1000) / span));
   return pacing;
+}
+
+/** What drift compares the provider's answers of later days with. */
+function shapeOf(exchange: Exchange, relayed: RelayedAnswer, read: RecordedAnswer): JsonValue {
+  const contentType = relayed.headers['content-type'] ?? '';
+  const text = relayed.body.toString(exchange.dialect.binaryStream && exchange.request.stream ? 'latin1' : 'utf8');
+  return { ...answerShape({ status: relayed.status, contentType, body: text, stream: exchange.request.stream }, read) };
 }
 
 function journalReply(read: RecordedAnswer): ResolvedReply {

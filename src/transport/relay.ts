@@ -54,7 +54,15 @@ export function joinUrl(base: string, path: string): URL {
 export function forwardedHeaders(headers: IncomingHttpHeaders, target: URL): OutgoingHttpHeaders {
   const out: OutgoingHttpHeaders = {};
   for (const [name, value] of Object.entries(headers)) {
-    if (value === undefined || NOT_FORWARDED.has(name) || name.startsWith('x-mock-') || name.startsWith('x-vidaimock-')) continue;
+    // HTTP/2's pseudo-headers (:authority, :path …) are this hop's request line, not headers.
+    if (
+      value === undefined ||
+      name.startsWith(':') ||
+      NOT_FORWARDED.has(name) ||
+      name.startsWith('x-mock-') ||
+      name.startsWith('x-vidaimock-')
+    )
+      continue;
     out[name] = value;
   }
   out.host = target.host;
@@ -74,11 +82,10 @@ export function relay(exchange: Exchange, target: URL, body: string, outcomes: O
   return new Promise((resolve) => {
     const send = target.protocol === 'https:' ? httpsRequest : httpRequest;
     const upstream = send(target, { method: req.method ?? 'POST', headers: forwardedHeaders(req.headers, target) });
-    let answered = false;
     const clientLeft = () => {
       if (res.writableFinished) return;
       upstream.destroy();
-      if (!answered) outcomes.recordAborted(session, entry, LEFT_EARLY);
+      outcomes.recordAborted(session, entry, LEFT_EARLY);
       resolve(undefined);
     };
     res.once('close', clientLeft);
@@ -98,7 +105,6 @@ export function relay(exchange: Exchange, target: URL, body: string, outcomes: O
       resolve(undefined);
     });
     upstream.on('response', (answer) => {
-      answered = true;
       const headers: Record<string, string | string[]> = {};
       for (const [name, value] of Object.entries(answer.headers)) if (value !== undefined && !NOT_RELAYED.has(name)) headers[name] = value;
       headers['x-request-id'] ??= entry.requestId;

@@ -7,19 +7,25 @@ import fc from 'fast-check';
 import type { FinishReason, ResolvedReply, Reply, Usage } from '../../src/core/model.js';
 import type { EventSource, WireContext } from '../../src/dialects/dialect.js';
 
-export function wireOf(operation: string, params: Record<string, string> = {}, query = ''): WireContext {
+export function wireOf(
+  operation: string,
+  params: Record<string, string> = {},
+  query = '',
+  headers: Record<string, string> = {},
+): WireContext {
   return {
     operation,
     params,
     query: new URLSearchParams(query),
-    headers: {},
+    headers,
     state: { sessionId: 's', store: <T>(_name: string, create: () => T) => create() },
   };
 }
 
 export const text = fc.string({ unit: 'grapheme', minLength: 1, maxLength: 30 });
 
-const args = fc.dictionary(fc.string({ minLength: 1, maxLength: 6 }), fc.oneof(fc.integer(), fc.string()));
+/** A tool call's arguments: any small object. */
+export const args = fc.dictionary(fc.string({ minLength: 1, maxLength: 6 }), fc.oneof(fc.integer(), fc.string()));
 
 /** A reply with text in pieces (or none, beside tool calls), maybe reasoning, maybe tool calls
  * (none with `calls: false`) with ids (or without, `ids: false`), and maybe one of `finishes`. */

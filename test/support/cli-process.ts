@@ -39,8 +39,14 @@ export function killChildren(): void {
   for (const child of children) if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
 }
 
-export function spawnCli(cli: Cli, args: string[], options: { closeStdout?: boolean } = {}): ChildProcess {
-  const env: NodeJS.ProcessEnv = { ...process.env, NO_COLOR: '1' };
+export interface SpawnOptions {
+  closeStdout?: boolean;
+  /** Environment variables set for the child besides this process's own. */
+  env?: Record<string, string>;
+}
+
+export function spawnCli(cli: Cli, args: string[], options: SpawnOptions = {}): ChildProcess {
+  const env: NodeJS.ProcessEnv = { ...process.env, NO_COLOR: '1', ...options.env };
   delete env.UNDERSTUDY_CONTROL_TOKEN;
   const child = spawn(process.execPath, [...cli.argv, ...args], { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'], env });
   // Closing our end before the child writes makes its first write fail with EPIPE.
@@ -51,7 +57,7 @@ export function spawnCli(cli: Cli, args: string[], options: { closeStdout?: bool
 }
 
 /** Runs the command to completion (killed after 30 s). */
-export function runCli(cli: Cli, args: string[], options: { closeStdout?: boolean } = {}): Promise<Run> {
+export function runCli(cli: Cli, args: string[], options: SpawnOptions = {}): Promise<Run> {
   const child = spawnCli(cli, args, options);
   let stdout = '';
   let stderr = '';

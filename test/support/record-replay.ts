@@ -51,21 +51,30 @@ export async function startUpstream(options: UpstreamOptions = {}): Promise<Upst
   });
   session
     .scenario('loop')
+    .onExhausted('restart')
     .whenLatestUser({ contains: 'weather' })
     .reply(call('weather', { city: 'Paris' }, 'call_weather_1'))
     .thenWhenToolResult('weather', ids ? 'call_weather_1' : undefined)
     .reply(call('clock', { zone: 'Europe/Paris' }, 'call_clock_2'))
     .thenWhenToolResult('clock', ids ? 'call_clock_2' : undefined)
     .replies(FINAL_TEXT, { usage: REPORTED_USAGE });
-  session.scenario('story').whenLatestUser({ contains: 'story' }).replies(STORY);
+  session.scenario('story').onExhausted('repeat_last').whenLatestUser({ contains: 'story' }).replies(STORY);
   return {
     mock,
     requests: async () => (await session.journal()).entries.length,
   };
 }
 
+const made: string[] = [];
+process.once('exit', () => {
+  for (const dir of made) rmSync(dir, { recursive: true, force: true });
+});
+
+/** A fresh directory for a recording, removed when the test process ends. */
 export function recordingDir(): string {
-  return mkdtempSync(join(tmpdir(), 'understudy-recording-'));
+  const dir = mkdtempSync(join(tmpdir(), 'understudy-recording-'));
+  made.push(dir);
+  return dir;
 }
 
 /** Every file under the directory, with its text. */

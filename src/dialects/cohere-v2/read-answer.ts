@@ -5,7 +5,8 @@
 // is the thinking item, or else the tool plan; citations are not read (a recorded answer has
 // none). ERROR without an error message reads as content_filter, what the encoder writes it for.
 
-import type { FinishReason, Usage } from '../../core/model.js';
+import type { FinishReason } from '../../core/model.js';
+import { readCohereUsage } from '../cohere/read-usage.js';
 import { sseData, type RecordedAnswer } from '../wire-kit/recorded-answer.js';
 import { isObject } from '../wire-kit/values.js';
 
@@ -21,20 +22,6 @@ const FINISH: Record<string, FinishReason> = {
 
 function finishOf(value: unknown): FinishReason | null {
   return typeof value === 'string' ? (FINISH[value] ?? null) : null;
-}
-
-/** Cohere's two counts: `tokens` (what the model read and wrote, thinking included) and
- * `billed_units` (the answer without its thinking). */
-function usageOf(value: unknown): Usage | undefined {
-  if (!isObject(value)) return undefined;
-  const tokens = isObject(value.tokens) ? value.tokens : {};
-  const billed = isObject(value.billed_units) ? value.billed_units : {};
-  const num = (v: unknown) => (typeof v === 'number' ? v : undefined);
-  const input = num(tokens.input_tokens) ?? num(billed.input_tokens);
-  const written = num(tokens.output_tokens) ?? num(billed.output_tokens);
-  if (input === undefined || written === undefined) return undefined;
-  const output = Math.min(num(billed.output_tokens) ?? written, written);
-  return { inputTokens: input, outputTokens: output, cachedInputTokens: num(value.cached_tokens) ?? 0, reasoningTokens: written - output };
 }
 
 function callOf(value: Record<string, unknown>): Call {
@@ -65,7 +52,7 @@ export function readCohereChatAnswer(body: unknown): RecordedAnswer | string {
     toolCalls: (Array.isArray(message.tool_calls) ? message.tool_calls : []).filter(isObject).map(callOf),
     reasoning: reasoningOf(thinking, typeof message.tool_plan === 'string' ? message.tool_plan : ''),
     finishReason: finishOf(body.finish_reason),
-    usage: usageOf(body.usage),
+    usage: readCohereUsage(body.usage),
   };
 }
 
@@ -131,6 +118,6 @@ export function readCohereChatStream(text: string): RecordedAnswer | string {
     toolCalls: [...calls.entries()].sort(([a], [b]) => a - b).map(([, call]) => call),
     reasoning: reasoningOf(thinking, plan),
     finishReason: finishOf(end.finish_reason),
-    usage: usageOf(end.usage),
+    usage: readCohereUsage(end.usage),
   };
 }

@@ -10,7 +10,17 @@ import { sseData, type RecordedAnswer } from '../wire-kit/recorded-answer.js';
 import { isObject } from '../wire-kit/values.js';
 
 /** Gemini's finish reasons that are the content filter's (its safety and policy stops). */
-const FILTERED = new Set(['SAFETY', 'RECITATION', 'LANGUAGE', 'BLOCKLIST', 'PROHIBITED_CONTENT', 'SPII', 'IMAGE_SAFETY']);
+const FILTERED = new Set([
+  'SAFETY',
+  'RECITATION',
+  'LANGUAGE',
+  'BLOCKLIST',
+  'PROHIBITED_CONTENT',
+  'SPII',
+  'IMAGE_SAFETY',
+  'IMAGE_PROHIBITED_CONTENT',
+  'IMAGE_RECITATION',
+]);
 
 function finishOf(reason: unknown, calls: number): FinishReason | null {
   if (reason === 'STOP') return calls > 0 ? 'tool_calls' : 'stop';

@@ -84,6 +84,7 @@ export function readResponsesAnswer(body: unknown): RecordedAnswer | string {
     reasoning: reasoning.length > 0 ? reasoning.join('') : null,
     finishReason: finish.reason,
     usage: usageOf(body.usage),
+    ...(typeof body.id === 'string' && { responseId: body.id }),
   };
 }
 
@@ -167,5 +168,6 @@ export function readResponsesStream(text: string): RecordedAnswer | string {
     reasoning: into.reasoning.size > 0 ? [...into.reasoning.values()].join('') : null,
     finishReason: finish.reason,
     usage: usageOf(final.usage),
+    ...(typeof final.id === 'string' && { responseId: final.id }),
   };
 }
