@@ -122,6 +122,8 @@ export interface RecordReplayCase<T> {
   calls?: number;
   /** `--redact` rules besides the defaults. */
   redact?: string[];
+  /** `--record-match`: what a recorded step's `when` holds (default `conversation`). */
+  match?: 'conversation' | 'exact';
   /** Texts the application sent that no file may hold (besides the credential). */
   secrets?: string[];
   upstream?: UpstreamOptions;
@@ -167,7 +169,7 @@ async function recordAndReplayIn<T>(dir: string, c: RecordReplayCase<T>): Promis
   let recorded: T;
   try {
     const recorder = await startUnderstudy({
-      record: { dir, upstreams: { [c.provider]: upstream.url }, ...(c.redact && { redact: c.redact }) },
+      record: { dir, upstreams: { [c.provider]: upstream.url }, ...(c.redact && { redact: c.redact }), ...(c.match && { match: c.match }) },
     });
     try {
       await recorder.session(c.session);
