@@ -5,8 +5,10 @@
 // when its script answers a tool call instead, each step is reported drifted with the field,
 // event-type, finish reason and tool lines, and a model that is gone with its status and error
 // (exit 1); a 429, a 500, a timeout, a stopped upstream, a provider without --upstream, SigV4
-// Bedrock and an unreadable file are "could not check" (exit 0, said so). Credentials come from
-// the environment or --header and appear in no output.
+// Bedrock without AWS credentials and an unreadable file are "could not check" (exit 0, said so).
+// Without a Bedrock API key a Bedrock step is signed with SigV4 by the AWS credential chain, and
+// the signature holds for the upstream's host. Credentials come from the environment or --header
+// and appear in no output.
 
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -24,6 +26,7 @@ import { bedrockConverse } from '../src/dialects/bedrock-converse/index.js';
 import { answerShape } from '../src/dialects/wire-kit/answer-shape.js';
 import { CREDENTIALS, credentialHeaders } from '../src/cli/drift-credentials.js';
 import { CLIS, killChildren, ROOT, runCli, type Cli, type Run } from './support/cli-process.js';
+import { startVerifyingUpstream } from './support/sigv4-upstream.js';
 
 const SOURCE = CLIS[0] as Cli;
 const ANTHROPIC_KEY = 'sk-ant-drift-secret-0001';
@@ -180,6 +183,26 @@ const UPSTREAMS = () => [
   '--upstream',
   `bedrock=${upstreamUrl('bedrock')}`,
 ];
+
+/** An AWS credential chain that finds nothing and asks no metadata service: no keys, no profile,
+ * no config files, no container or web identity, instance metadata off. */
+function awsChainAlone(dir: string): Record<string, string> {
+  return {
+    AWS_BEARER_TOKEN_BEDROCK: '',
+    AWS_ACCESS_KEY_ID: '',
+    AWS_SECRET_ACCESS_KEY: '',
+    AWS_SESSION_TOKEN: '',
+    AWS_PROFILE: '',
+    AWS_REGION: '',
+    AWS_DEFAULT_REGION: '',
+    AWS_CONFIG_FILE: join(dir, 'no-aws-config'),
+    AWS_SHARED_CREDENTIALS_FILE: join(dir, 'no-aws-credentials'),
+    AWS_CONTAINER_CREDENTIALS_RELATIVE_URI: '',
+    AWS_CONTAINER_CREDENTIALS_FULL_URI: '',
+    AWS_WEB_IDENTITY_TOKEN_FILE: '',
+    AWS_EC2_METADATA_DISABLED: 'true',
+  };
+}
 
 function drift(args: string[], env: Record<string, string> = {}): Promise<Run> {
   return runCli(SOURCE, ['drift', ...args], {
@@ -362,7 +385,7 @@ test('a 429, a 500, a timeout, a stopped upstream, no --upstream, Bedrock and an
         '--timeout-ms',
         '500',
       ],
-      { ANTHROPIC_API_KEY: session.apiKey, AWS_BEARER_TOKEN_BEDROCK: '' },
+      { ANTHROPIC_API_KEY: session.apiKey, ...awsChainAlone(other) },
     );
     assert.equal(run.code, 0, run.stdout + run.stderr);
     const reason = (id: string) => {
@@ -375,7 +398,10 @@ test('a 429, a 500, a timeout, a stopped upstream, no --upstream, Bedrock and an
     assert.match(reason('too-slow'), /no answer within 500 ms/);
     assert.match(reason('stopped'), /network error: ECONNREFUSED/);
     assert.match(reason('no-upstream'), /no --upstream gemini=URL was given/);
-    assert.match(reason('bedrock'), /Bedrock re-signing is not built yet/);
+    assert.match(
+      reason('bedrock'),
+      /without a Bedrock API key \(AWS_BEARER_TOKEN_BEDROCK\) is signed with SigV4, and signing it for the upstream takes AWS credentials of your own .*none were found .*AWS_PROFILE/,
+    );
     assert.match(reason('no-shape'), /recorded\.shape is missing/);
     assert.match(
       run.stdout,
@@ -390,6 +416,27 @@ test('a 429, a 500, a timeout, a stopped upstream, no --upstream, Bedrock and an
   } finally {
     await session.load(OTHER_TEXT, { replace: true });
     await rm(other, { recursive: true, force: true });
+  }
+});
+
+test("without a Bedrock API key a Bedrock step is signed with SigV4 by the AWS credential chain, valid for the upstream's host and the region AWS_REGION names: unchanged", async () => {
+  const credentials = { accessKeyId: session.apiKey, secretAccessKey: 'drift-secret-6060' };
+  const upstream = await startVerifyingUpstream(mock.url('bedrock'), credentials);
+  try {
+    const run = await drift([join(dir, 'streams', 'bedrock.yaml'), '--upstream', `bedrock=${upstream.url}`], {
+      ...awsChainAlone(dir),
+      AWS_ACCESS_KEY_ID: credentials.accessKeyId,
+      AWS_SECRET_ACCESS_KEY: credentials.secretAccessKey,
+      AWS_REGION: 'eu-central-1',
+    });
+    assert.equal(run.code, 0, run.stdout + run.stderr);
+    assert.match(reportOf(run.stdout, 'bedrock-stream')[0], /^unchanged /);
+    assert.equal(upstream.verdicts.length, 1);
+    assert.ok(upstream.verdicts[0].valid, 'the signature holds for the upstream');
+    assert.deepEqual(upstream.verdicts[0].scope, [session.apiKey, 'eu-central-1', 'bedrock']);
+    assert.ok(!(run.stdout + run.stderr).includes(credentials.secretAccessKey));
+  } finally {
+    await upstream.close();
   }
 });
 

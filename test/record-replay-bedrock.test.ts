@@ -1,8 +1,9 @@
 // Record and replay through the real @aws-sdk/client-bedrock-runtime's Converse (issue 22), in its
 // bearer-token mode (a Bedrock API key, `AWS_BEARER_TOKEN_BEDROCK`): an agent loop of toolUse and
 // toolResult blocks, recorded from a local upstream, replays with the upstream stopped and gives the
-// client the same results through Converse and ConverseStream. A SigV4-signed request cannot be
-// forwarded (its signature covers Understudy's host), and record mode refuses it with a 501.
+// client the same results through Converse and ConverseStream; and in its SigV4 mode, whose requests
+// record mode signs again for the upstream with the recorder's own credentials (its signature covered
+// Understudy's host). Without credentials to sign with, record mode refuses it with a 501.
 
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
@@ -48,19 +49,33 @@ interface Turn {
  * pseudo-headers record mode must not forward: the HTTP/2 test below). */
 type Http = 'http1' | 'http2';
 
-function client(endpoint: string, http: Http = 'http1') {
-  return bedrockClient({ url: () => endpoint }, { token: UPSTREAM_KEY, http });
+/** How the application authenticates: a Bedrock API key (forwarded as it is) or SigV4 with its own
+ * access key, which the upstream never sees: the recorder signs again with `RECORDER_AWS`. */
+type Auth = 'bearer' | 'sigv4';
+const APPLICATION_KEY_ID = 'AKIAAPPLICATION';
+/** The recorder's own credentials: the upstream (a second Understudy) finds its session by the
+ * access key id, so it is the upstream session's key. */
+const RECORDER_AWS = { accessKeyId: UPSTREAM_KEY, secretAccessKey: 'recorder-secret-9191' };
+
+function client(endpoint: string, http: Http = 'http1', auth: Auth = 'bearer') {
+  return bedrockClient({ url: () => endpoint }, auth === 'bearer' ? { token: UPSTREAM_KEY, http } : { apiKey: APPLICATION_KEY_ID, http });
 }
 
 /** One turn as the application sees it, with the message it sends back. */
-async function turnOf(endpoint: string, messages: Message[], stream: boolean, http: Http): Promise<{ turn: Turn; message: Message }> {
+async function turnOf(
+  endpoint: string,
+  messages: Message[],
+  stream: boolean,
+  http: Http,
+  auth: Auth,
+): Promise<{ turn: Turn; message: Message }> {
   const input = {
     modelId: MODEL,
     messages,
     toolConfig: { tools: TOOLS },
     requestMetadata: { endUser: 'end-user-77' },
   };
-  const bedrock = client(endpoint, http);
+  const bedrock = client(endpoint, http, auth);
   try {
     if (!stream) {
       const answer = await bedrock.send(new ConverseCommand(input));
@@ -102,11 +117,11 @@ function turnFrom(content: ContentBlock[], stopReason: string | undefined, usage
   };
 }
 
-async function agentLoop(endpoint: string, stream: boolean, http: Http = 'http1'): Promise<Turn[]> {
+async function agentLoop(endpoint: string, stream: boolean, http: Http = 'http1', auth: Auth = 'bearer'): Promise<Turn[]> {
   const messages: Message[] = [{ role: 'user', content: [{ text: 'What is the weather in Paris, and the time?' }] }];
   const turns: Turn[] = [];
   for (let round = 0; round < 4; round++) {
-    const { turn, message } = await turnOf(endpoint, messages, stream, http);
+    const { turn, message } = await turnOf(endpoint, messages, stream, http, auth);
     turns.push(turn);
     messages.push(message);
     if (turn.toolCalls.length === 0) break;
@@ -118,18 +133,22 @@ async function agentLoop(endpoint: string, stream: boolean, http: Http = 'http1'
   return turns;
 }
 
-for (const [stream, tag] of [
-  [false, '[record.bedrock-converse.json +]'],
-  [true, '[record.bedrock-converse.stream +]'],
+for (const [stream, auth, tag] of [
+  [false, 'bearer', '[record.bedrock-converse.json +]'],
+  [true, 'bearer', '[record.bedrock-converse.stream +]'],
+  [false, 'sigv4', '[record.bedrock-converse.json +]'],
+  [true, 'sigv4', '[record.bedrock-converse.stream +]'],
 ] as const) {
   const mode = stream ? 'stream' : 'json';
-  test(`a Converse agent loop recorded from the upstream with a Bedrock API key replays with the upstream stopped, the client seeing the same results (${mode}) ${tag}`, async () => {
+  const how = auth === 'bearer' ? 'with a Bedrock API key' : "signed with SigV4 (signed again with the recorder's credentials)";
+  test(`a Converse agent loop recorded from the upstream ${how} replays with the upstream stopped, the client seeing the same results (${mode}) ${tag}`, async () => {
     const { recorded } = await recordThenReplay({
       provider: 'bedrock',
-      session: 'converse-loop',
-      loop: (endpoint) => agentLoop(endpoint, stream),
+      session: `converse-loop-${auth}`,
+      loop: (endpoint) => agentLoop(endpoint, stream, 'http1', auth),
       redact: ['$.requestMetadata'],
-      secrets: ['end-user-77'],
+      secrets: ['end-user-77', APPLICATION_KEY_ID, RECORDER_AWS.secretAccessKey],
+      ...(auth === 'sigv4' && { record: { aws: { credentials: RECORDER_AWS } } }),
     });
     assert.deepEqual(
       recorded.map((t) => t.toolCalls.map((c) => [c.id, c.name, c.input])),
@@ -167,16 +186,25 @@ test('a Converse request the recording does not hold is refused on replay with a
   }
 });
 
-test('record mode refuses a SigV4-signed request with a 501 and sends nothing upstream [record.bedrock-converse.json -]', async () => {
+test('record mode refuses a SigV4-signed request with a 501 naming what is missing when it has no credentials to sign with, and sends nothing upstream [record.bedrock-converse.json -]', async () => {
   const upstream = await startUpstream();
-  const recorder = await startUnderstudy({ record: { dir: recordingDir(), upstreams: { bedrock: upstream.mock.url('bedrock') } } });
-  const signed = bedrockClient(recorder, { apiKey: 'AKIAAPPLICATION' });
+  const recorder = await startUnderstudy({
+    record: {
+      dir: recordingDir(),
+      upstreams: { bedrock: upstream.mock.url('bedrock') },
+      aws: { credentials: () => Promise.reject(new Error('the profile "recorder" is not in the config file')) },
+    },
+  });
+  const signed = bedrockClient(recorder, { apiKey: APPLICATION_KEY_ID });
   try {
     const messages: Message[] = [{ role: 'user', content: [{ text: 'What is the weather in Paris, and the time?' }] }];
     await assert.rejects(
       signed.send(new ConverseCommand({ modelId: MODEL, messages, toolConfig: { tools: TOOLS } })),
       (error: unknown) =>
-        error instanceof BedrockRuntimeServiceException && error.$metadata.httpStatusCode === 501 && /SigV4/.test(error.message),
+        error instanceof BedrockRuntimeServiceException &&
+        error.$metadata.httpStatusCode === 501 &&
+        /AWS credentials of your own .*none were found \(the profile "recorder" is not in the config file\)/.test(error.message) &&
+        /AWS_PROFILE/.test(error.message),
     );
     assert.equal(await upstream.requests(), 0);
   } finally {
@@ -283,3 +311,14 @@ for (const [stream, tag] of [
     ]);
   });
 }
+
+test("a SigV4 agent loop through the client's default HTTP/2 is signed again and replays the same", async () => {
+  await recordThenReplay({
+    provider: 'bedrock',
+    session: 'converse-h2-sigv4',
+    loop: (endpoint) => agentLoop(endpoint, false, 'http2', 'sigv4'),
+    redact: ['$.requestMetadata'],
+    secrets: ['end-user-77', APPLICATION_KEY_ID, RECORDER_AWS.secretAccessKey],
+    record: { aws: { credentials: RECORDER_AWS } },
+  });
+});

@@ -202,7 +202,8 @@ export const COMMANDS: readonly Command[] = [
     more: [
       'Reads every .yaml, .yml and .json file under DIR (recursively), or the FILE given, and re-sends each step that has a recorded member.',
       'Drift: a field added, removed or retyped, the stream event types, the finish reason, the tools called, the status or the content type. Values (text, ids, counts) never count.',
-      'Could not check, never drift: no --upstream for the provider, a network error or timeout, 401/403/408/429 or 5xx, Bedrock without a bearer token (SigV4 re-signing is not built yet), an unreadable file.',
+      'Could not check, never drift: no --upstream for the provider, a network error or timeout, 401/403/408/429 or 5xx, Bedrock without a bearer token nor AWS credentials to sign with, an unreadable file.',
+      'Bedrock: AWS_BEARER_TOKEN_BEDROCK is sent as a bearer token; without it each request is signed with SigV4 by the AWS credential chain (AWS_PROFILE, AWS_ACCESS_KEY_ID…), for the region the upstream host names, else AWS_REGION.',
       'Exit code: 0 when nothing drifted (some steps may not have been checked: the summary says), 1 when a step drifted, 2 for bad usage.',
       'Docs: docs/record-replay.md "Checking for drift".',
     ],

@@ -7,6 +7,7 @@ import type { ChatDialect } from '../dialects/dialect.js';
 import { DIALECTS } from '../dialects/registry.js';
 import { answerShape, shapeDifferences } from '../dialects/wire-kit/answer-shape.js';
 import type { RecordedAnswer } from '../dialects/wire-kit/recorded-answer.js';
+import { BedrockSigner } from '../transport/bedrock-resign.js';
 import { credentialHeaders, credentialVariables } from './drift-credentials.js';
 import type { RecordedRequest } from './drift-recordings.js';
 
@@ -28,6 +29,10 @@ const NOT_AN_ANSWER = new Set([401, 403, 408, 429]);
 const OWN_HEADERS = new Set(['host', 'content-length', 'connection', 'transfer-encoding', 'keep-alive', 'expect', 'upgrade']);
 
 let dialects: Map<string, ChatDialect> | undefined;
+/** One signer per environment, so that the AWS credential chain is resolved once per run. */
+const signers = new WeakMap<NodeJS.ProcessEnv, BedrockSigner>();
+/** Headers fetch sets for itself, to the values signed. */
+const FETCH_SETS = new Set(['host', 'content-length']);
 
 /** The dialect whose routes answer an operation id. */
 function dialectOf(operation: string): ChatDialect | undefined {
@@ -77,24 +82,24 @@ const oneLine = (text: string, most = 200) => {
 export async function checkStep(recorded: RecordedRequest, options: CheckOptions): Promise<Outcome> {
   const base = options.upstreams.get(recorded.provider);
   if (base === undefined) return { result: 'could not check', reason: `no --upstream ${recorded.provider}=URL was given` };
-  const headers = requestHeaders(recorded, options);
+  let headers = requestHeaders(recorded, options);
+  const url = `${base.replace(/\/+$/, '')}${recorded.path}`;
+  const sent =
+    recorded.body !== undefined && recorded.method !== 'GET' && recorded.method !== 'HEAD' ? JSON.stringify(recorded.body) : undefined;
   if (recorded.operation.startsWith('bedrock.') && headers.authorization === undefined) {
-    return {
-      result: 'could not check',
-      reason: 'Bedrock re-signing is not built yet (a Bedrock API key in AWS_BEARER_TOKEN_BEDROCK is sent as it is)',
-    };
+    const signed = await sigV4Signed(recorded.method, url, headers, sent ?? '', options.env);
+    if (typeof signed === 'string') return { result: 'could not check', reason: signed };
+    headers = signed;
   }
   const dialect = dialectOf(recorded.operation);
   let status: number;
   let contentType: string;
   let body: string;
   try {
-    const answer = await fetch(`${base.replace(/\/+$/, '')}${recorded.path}`, {
+    const answer = await fetch(url, {
       method: recorded.method,
       headers,
-      ...(recorded.body !== undefined &&
-        recorded.method !== 'GET' &&
-        recorded.method !== 'HEAD' && { body: JSON.stringify(recorded.body) }),
+      ...(sent !== undefined && { body: sent }),
       signal: AbortSignal.timeout(options.timeoutMs),
     });
     status = answer.status;
@@ -118,6 +123,33 @@ export async function checkStep(recorded: RecordedRequest, options: CheckOptions
   if (typeof read === 'string') differences.push(`the ${recorded.operation} reader could not read the answer: ${read}`);
   if (status !== recorded.status && body !== '') differences.push(`answer: ${oneLine(body)}`);
   return differences.length === 0 ? { result: 'unchanged' } : { result: 'drifted', differences };
+}
+
+/** A Bedrock request without a Bedrock API key, signed with SigV4 by the AWS SDK's default
+ * credential chain (transport/bedrock-resign.ts); the region is the upstream host's, else
+ * AWS_REGION or AWS_DEFAULT_REGION. Or why it could not be signed. */
+async function sigV4Signed(
+  method: string,
+  url: string,
+  headers: Record<string, string>,
+  body: string,
+  env: NodeJS.ProcessEnv,
+): Promise<Record<string, string> | string> {
+  let signer = signers.get(env);
+  if (!signer) {
+    const region = env.AWS_REGION || env.AWS_DEFAULT_REGION;
+    signer = new BedrockSigner(region ? { region } : {});
+    signers.set(env, signer);
+  }
+  const signed = await signer.sign({ method, target: new URL(url), headers, body });
+  if ('refusal' in signed) {
+    return `a Bedrock request without a Bedrock API key (AWS_BEARER_TOKEN_BEDROCK) is signed with SigV4, and ${signed.refusal}${
+      /region/.test(signed.refusal) ? ' (set AWS_REGION)' : ''
+    }`;
+  }
+  const out: Record<string, string> = {};
+  for (const [name, value] of Object.entries(signed.headers)) if (value !== undefined && !FETCH_SETS.has(name)) out[name] = String(value);
+  return out;
 }
 
 function credentialHint(provider: string): string {

@@ -24,6 +24,9 @@ export interface ToolCallPart {
   argumentsText: string;
   /** Parsed arguments, or undefined when argumentsText is not valid JSON. */
   arguments: JsonValue | undefined;
+  /** Set when the wire carried no id and the decoder made this one from the call's place: nothing
+   * the application sent, so a recording's conditions leave it out. */
+  idMade?: true;
 }
 export interface ToolResultPart {
   type: 'tool_result';
@@ -33,6 +36,8 @@ export interface ToolResultPart {
   /** The result as text (parts joined). */
   content: string;
   isError: boolean;
+  /** Set when the wire named no call id: the decoder found the call by its name or place. */
+  callIdMade?: true;
 }
 export interface ReasoningPart {
   type: 'reasoning';

@@ -3,10 +3,10 @@
 // matcher before it is kept, and the reply made from the upstream's answer read back.
 
 import { latestUserText, toolCallsOf } from '../core/conversation.js';
-import type { ChatRequest, JsonValue, Pacing, Reply, ScriptedToolCall } from '../core/model.js';
+import type { ChatRequest, JsonValue, Message, Pacing, Reply, ScriptedToolCall } from '../core/model.js';
 import type { RecordedAnswer } from '../core/recorded-answer.js';
 import { allPass, checkAll, compileWhen, describeMessage } from './predicates.js';
-import type { WhenSpec } from './spec.js';
+import type { MessageSpec, WhenSpec } from './spec.js';
 
 /** How much of the request a recorded step's `when` holds: `conversation` (the model, the latest
  * user message, the history's tool calls and results in order, the declared tools) or `exact`
@@ -21,7 +21,7 @@ export function recordedWhen(request: ChatRequest, match: RecordMatch): WhenSpec
     const latest = latestUserText(request);
     if (latest !== undefined) when.latestUser = latest;
     const rounds = request.messages.filter((m) => toolCallsOf(m).length > 0 || m.parts.some((p) => p.type === 'tool_result'));
-    if (rounds.length > 0) when.historyContains = rounds.map(describeMessage);
+    if (rounds.length > 0) when.historyContains = rounds.map(describedAsSent);
   }
   if (request.tools.length > 0) when.hasTool = request.tools.length === 1 ? request.tools[0].name : request.tools.map((t) => t.name);
   const predicates = compileWhen(when);
@@ -30,6 +30,23 @@ export function recordedWhen(request: ChatRequest, match: RecordMatch): WhenSpec
     throw new Error(`the recorded conditions do not match their own request (${failed.join(', ')})`);
   }
   return when;
+}
+
+/** A history message as the matcher describes it, less the call ids the application did not send
+ * (the decoder made them from the calls' places, Gemini's and older Ollama servers' calls): on
+ * replay Understudy's answer may carry ids of its own, which the application then sends back. */
+function describedAsSent(message: Message): MessageSpec {
+  const spec = describeMessage(message);
+  const calls = toolCallsOf(message);
+  if (spec.toolCalls) spec.toolCalls = spec.toolCalls.map((call, i) => (calls[i]?.idMade ? withoutId(call) : call));
+  const result = message.parts.find((p) => p.type === 'tool_result');
+  if (result?.type === 'tool_result' && result.callIdMade) delete spec.toolCallId;
+  return spec;
+}
+
+function withoutId<T extends { id?: string }>(call: T): T {
+  const { id: _id, ...rest } = call;
+  return rest as T;
 }
 
 /** The script reply that answers as the upstream did. */

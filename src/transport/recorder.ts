@@ -13,7 +13,8 @@ import type { Session } from '../engine/session.js';
 import { answerShape } from '../dialects/wire-kit/answer-shape.js';
 import type { Outcomes } from './outcomes.js';
 import { encodeContext, type Exchange } from './provider-exchange.js';
-import { joinUrl, relay, upstreamPath, type RelayedAnswer } from './relay.js';
+import { BedrockSigner, isSigV4, recordRefusal, type AwsSigning } from './bedrock-resign.js';
+import { forwardedHeaders, joinUrl, relay, upstreamPath, type RelayedAnswer } from './relay.js';
 import { CHAT_PROVIDERS } from './routes.js';
 
 export interface RecordOptions {
@@ -35,6 +36,9 @@ export interface RecordOptions {
   timing?: boolean;
   /** Told what could not be recorded, and why (default: a line on standard error). */
   onWarning?: (message: string) => void;
+  /** How a SigV4-signed Bedrock request is signed again for the upstream (bedrock-resign.ts):
+   * the recorder's own AWS credentials, never the application's. */
+  aws?: AwsSigning;
 }
 
 /** Request headers a recording keeps for drift to send again: none that can carry a credential. */
@@ -48,6 +52,7 @@ export class Recorder {
   private readonly redaction: Redaction;
   readonly mode: 'missing' | 'all';
   private readonly warn: (message: string) => void;
+  private signer?: BedrockSigner;
 
   constructor(
     private readonly options: RecordOptions,
@@ -77,18 +82,19 @@ export class Recorder {
   /** Relays the exchange to its upstream and records the answer once delivered. */
   async forward(exchange: Exchange, upstream: string, body: string): Promise<void> {
     const provider = exchange.wire.operation.slice(0, exchange.wire.operation.indexOf('.'));
-    const refusal = refusalOf(provider, exchange);
-    if (refusal) {
+    const path = upstreamPath(provider, exchange.res.req.url ?? '/');
+    const target = joinUrl(upstream, path);
+    const signed = await this.resigned(provider, exchange, target, body);
+    if (signed && 'refusal' in signed) {
       this.outcomes.finishError(exchange, exchange.dialect, {
         kind: 'invalid_request',
         status: 501,
         code: 'record_unsupported',
-        message: refusal,
+        message: recordRefusal(signed.refusal),
       });
       return;
     }
-    const path = upstreamPath(provider, exchange.res.req.url ?? '/');
-    const relayed = await relay(exchange, joinUrl(upstream, path), body, this.outcomes);
+    const relayed = await relay(exchange, target, body, this.outcomes, signed?.headers);
     if (!relayed) return;
     const { entry, session, request } = exchange;
     entry.stream = request.stream;
@@ -125,6 +131,17 @@ export class Recorder {
       this.warn(`${entry.requestId} (${entry.route}) was relayed but not recorded: ${(error as Error).message}`);
     }
     this.outcomes.journalAdd(session, entry, request);
+  }
+
+  /** A SigV4-signed Bedrock request's headers signed again for the upstream (its signature covers
+   * Understudy's host), or why they cannot be; undefined for any other request. */
+  private async resigned(provider: string, exchange: Exchange, target: URL, body: string) {
+    const req = exchange.res.req;
+    const authorization = req.headers.authorization;
+    if (provider !== 'bedrock' || !isSigV4(authorization)) return undefined;
+    this.signer ??= new BedrockSigner(this.options.aws);
+    const headers = forwardedHeaders(req.headers, target);
+    return this.signer.sign({ method: req.method ?? 'POST', target, headers, body, authorization });
   }
 
   private readBack(exchange: Exchange, relayed: RelayedAnswer): RecordedAnswer | string {
@@ -195,15 +212,6 @@ export function checkedUpstreams(given: Record<string, string>): Map<string, str
     upstreams.set(provider, url);
   }
   return upstreams;
-}
-
-/** Why the request cannot be forwarded as it came, if it cannot. */
-function refusalOf(provider: string, exchange: Exchange): string | undefined {
-  const authorization = exchange.res.req.headers.authorization ?? '';
-  if (provider === 'bedrock' && authorization.startsWith('AWS4-HMAC-SHA256')) {
-    return "Understudy's record mode cannot forward a SigV4-signed Bedrock request yet: the signature covers Understudy's host, so it must be signed again for the real endpoint, which is not built (docs/record-replay.md). Bedrock API keys (bearer tokens) are forwarded.";
-  }
-  return undefined;
 }
 
 function withoutCredentials(path: string): string {

@@ -74,14 +74,21 @@ export function forwardedHeaders(headers: IncomingHttpHeaders, target: URL): Out
 const KEPT_BYTES = 64 * 1024 * 1024;
 
 /** Sends the request upstream and relays the answer; resolves with it once the client has it all,
- * or undefined when it did not (the client left, or the upstream failed: then answered or cut). */
-export function relay(exchange: Exchange, target: URL, body: string, outcomes: Outcomes): Promise<RelayedAnswer | undefined> {
+ * or undefined when it did not (the client left, or the upstream failed: then answered or cut).
+ * `headers` replaces the forwarded ones (a Bedrock request signed again for the upstream). */
+export function relay(
+  exchange: Exchange,
+  target: URL,
+  body: string,
+  outcomes: Outcomes,
+  headers?: OutgoingHttpHeaders,
+): Promise<RelayedAnswer | undefined> {
   const { res, entry, session, dialect } = exchange;
   const req = res.req as IncomingMessage;
   const started = performance.now();
   return new Promise((resolve) => {
     const send = target.protocol === 'https:' ? httpsRequest : httpRequest;
-    const upstream = send(target, { method: req.method ?? 'POST', headers: forwardedHeaders(req.headers, target) });
+    const upstream = send(target, { method: req.method ?? 'POST', headers: headers ?? forwardedHeaders(req.headers, target) });
     const clientLeft = () => {
       if (res.writableFinished) return;
       upstream.destroy();

@@ -11,6 +11,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import OpenAI from 'openai';
 import { startUnderstudy, type Understudy } from '../../src/client/index.js';
+import type { RecordOptions } from '../../src/transport/recorder.js';
 
 /** The credential the application sends; it reaches the upstream and must never be written down. */
 export const UPSTREAM_KEY = 'sk-upstream-secret-4242';
@@ -129,6 +130,8 @@ export interface RecordReplayCase<T> {
   upstream?: UpstreamOptions;
   /** Record from a canned upstream answering these, in order, instead of an Understudy. */
   canned?: CannedAnswer[];
+  /** More of the recorder's options (`aws`: how a SigV4 request is signed again). */
+  record?: Partial<RecordOptions>;
 }
 
 export interface RecordReplayRun<T> {
@@ -169,7 +172,13 @@ async function recordAndReplayIn<T>(dir: string, c: RecordReplayCase<T>): Promis
   let recorded: T;
   try {
     const recorder = await startUnderstudy({
-      record: { dir, upstreams: { [c.provider]: upstream.url }, ...(c.redact && { redact: c.redact }), ...(c.match && { match: c.match }) },
+      record: {
+        dir,
+        upstreams: { [c.provider]: upstream.url },
+        ...(c.redact && { redact: c.redact }),
+        ...(c.match && { match: c.match }),
+        ...c.record,
+      },
     });
     try {
       await recorder.session(c.session);

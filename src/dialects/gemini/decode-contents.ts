@@ -224,6 +224,7 @@ export function decodeContents(raw: unknown): Message[] {
             name: d.name,
             argumentsText,
             arguments: d.args as JsonValue,
+            ...(d.id === undefined && { idMade: true as const }),
           };
           calls.push(call);
           parts.push(call);
@@ -257,7 +258,8 @@ export function decodeContents(raw: unknown): Message[] {
           unanswered.splice(match, 1);
         }
         const { content: text, isError } = resultContent(r.response, r.name);
-        return { type: 'tool_result', callId: id ?? `${r.name}@${i}.${r.index}`, name: r.name, content: text, isError };
+        const made = r.id === undefined && { callIdMade: true as const };
+        return { type: 'tool_result', callId: id ?? `${r.name}@${i}.${r.index}`, name: r.name, content: text, isError, ...made };
       });
       messages.push({ role: 'tool', parts: toolParts });
     }

@@ -58,7 +58,8 @@ function decodeToolCalls(raw: unknown, where: string, m: number, calls: PendingC
   return list.map((item, c): Part => {
     const callAt = `${where}.tool_calls[${c}]`;
     const call = expectObject(item ?? {}, at('Message', 'messages.tool_calls', callAt), 'api.ToolCall');
-    const id = optionalString(call.id, 'ToolCall', 'messages.tool_calls.id', `${callAt}.id`) || `call_${m}_${c}`;
+    const sentId = optionalString(call.id, 'ToolCall', 'messages.tool_calls.id', `${callAt}.id`);
+    const id = sentId || `call_${m}_${c}`;
     const fn = given(call.function)
       ? expectObject(call.function, at('ToolCall', 'messages.tool_calls.function', `${callAt}.function`), 'api.ToolCallFunction')
       : {};
@@ -73,7 +74,7 @@ function decodeToolCalls(raw: unknown, where: string, m: number, calls: PendingC
       args = fn.arguments as Record<string, JsonValue>;
     }
     calls.push({ id, name, answered: false });
-    return { type: 'tool_call', id, name, argumentsText: JSON.stringify(args), arguments: args };
+    return { type: 'tool_call', id, name, argumentsText: JSON.stringify(args), arguments: args, ...(!sentId && { idMade: true as const }) };
   });
 }
 
@@ -106,7 +107,8 @@ export function decodeMessages(raw: unknown): Message[] {
       const call = answeredCall(calls, toolCallId, toolName);
       if (call) call.answered = true;
       const callId = toolCallId ?? call?.id ?? `call_${m}`;
-      return { role, parts: [{ type: 'tool_result', callId, name: toolName ?? call?.name, content, isError: false }] };
+      const made = toolCallId === undefined && { callIdMade: true as const };
+      return { role, parts: [{ type: 'tool_result', callId, name: toolName ?? call?.name, content, isError: false, ...made }] };
     }
     const parts: Part[] = [];
     if (thinking) parts.push({ type: 'reasoning', text: thinking });
