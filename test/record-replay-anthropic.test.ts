@@ -242,3 +242,16 @@ for (const [stream, tag] of [
     ]);
   });
 }
+
+test('recorded with --record-match exact (the whole history in each when), the thinking loop replays the same [record.anthropic-messages.stream +]', async () => {
+  for (const stream of [false, true]) {
+    const { files } = await recordThenReplay({
+      provider: 'anthropic',
+      session: `exact-${stream}`,
+      match: 'exact',
+      loop: (baseUrl) => agentLoop(baseUrl, stream, true),
+      upstream: { reasoning: 'The user wants the weather first.' },
+    });
+    assert.match(files[0].text, /historyExact:/);
+  }
+});

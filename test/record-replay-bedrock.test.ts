@@ -45,8 +45,8 @@ interface Turn {
   usage: unknown;
 }
 
-/** Which HTTP the client speaks. Its default is cleartext HTTP/2, whose requests record mode does
- * not forward yet (the HTTP/2 test below); the evidence runs on its HTTP/1.1 handler. */
+/** Which HTTP the client speaks: its HTTP/1.1 handler, or its default, cleartext HTTP/2 (whose
+ * pseudo-headers record mode must not forward: the HTTP/2 test below). */
 type Http = 'http1' | 'http2';
 
 /** How the application authenticates: a Bedrock API key (forwarded as it is) or SigV4 with its own
@@ -214,12 +214,14 @@ test('record mode refuses a SigV4-signed request with a 501 naming what is missi
   }
 });
 
-test("an agent loop recorded through the client's default HTTP/2 replays the same", async () => {
-  await recordThenReplay({
-    provider: 'bedrock',
-    session: 'converse-h2',
-    loop: (endpoint) => agentLoop(endpoint, false, 'http2'),
-  });
+test("an agent loop recorded through the client's default HTTP/2 replays the same, JSON and stream [record.bedrock-converse.stream +]", async () => {
+  for (const stream of [false, true]) {
+    await recordThenReplay({
+      provider: 'bedrock',
+      session: `converse-h2-${stream}`,
+      loop: (endpoint) => agentLoop(endpoint, stream, 'http2'),
+    });
+  }
 });
 
 /** Bedrock's servers: Converse's body with its metrics, or ConverseStream's event frames, each

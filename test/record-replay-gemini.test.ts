@@ -338,3 +338,16 @@ for (const [stream, tag] of [
     ]);
   });
 }
+
+test('recorded with --record-match exact (the whole history in each when), the idless loop with thoughts replays the same [record.gemini.stream +]', async () => {
+  for (const stream of [false, true]) {
+    const { files } = await recordThenReplay({
+      provider: 'gemini',
+      session: `exact-${stream}`,
+      match: 'exact',
+      loop: (baseUrl) => agentLoop(baseUrl, stream, true),
+      upstream: { callIds: false, reasoning: 'The user wants the weather first.' },
+    });
+    assert.match(files[0].text, /historyExact:/);
+  }
+});

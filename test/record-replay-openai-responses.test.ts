@@ -287,3 +287,16 @@ for (const [stream, tag] of [
     );
   });
 }
+
+test('recorded with --record-match exact (the whole input in each when), the reasoning loop replays the same, item ids and all [record.openai-responses.stream +]', async () => {
+  for (const stream of [false, true]) {
+    const { files } = await recordThenReplay({
+      provider: 'openai',
+      session: `exact-${stream}`,
+      match: 'exact',
+      loop: (baseUrl) => agentLoop(baseUrl, stream, true),
+      upstream: { reasoning: 'The user wants the weather first.' },
+    });
+    assert.match(files[0].text, /historyExact:/);
+  }
+});

@@ -123,6 +123,8 @@ export interface RecordReplayCase<T> {
   calls?: number;
   /** `--redact` rules besides the defaults. */
   redact?: string[];
+  /** `--record-match`: what a recorded step's `when` holds (default `conversation`). */
+  match?: 'conversation' | 'exact';
   /** Texts the application sent that no file may hold (besides the credential). */
   secrets?: string[];
   upstream?: UpstreamOptions;
@@ -170,7 +172,13 @@ async function recordAndReplayIn<T>(dir: string, c: RecordReplayCase<T>): Promis
   let recorded: T;
   try {
     const recorder = await startUnderstudy({
-      record: { dir, upstreams: { [c.provider]: upstream.url }, ...(c.redact && { redact: c.redact }), ...c.record },
+      record: {
+        dir,
+        upstreams: { [c.provider]: upstream.url },
+        ...(c.redact && { redact: c.redact }),
+        ...(c.match && { match: c.match }),
+        ...c.record,
+      },
     });
     try {
       await recorder.session(c.session);
