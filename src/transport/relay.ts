@@ -94,7 +94,15 @@ export function relay(
       return;
     }
     const send = target.protocol === 'https:' ? httpsRequest : httpRequest;
-    const upstream = send(target, { method: req.method ?? 'POST', headers: headers ?? forwardedHeaders(req.headers, target) });
+    let upstream: ReturnType<typeof send>;
+    try {
+      upstream = send(target, { method: req.method ?? 'POST', headers: headers ?? forwardedHeaders(req.headers, target) });
+    } catch (error) {
+      // Node refuses the request before sending it (a header it will not write).
+      outcomes.finishError(exchange, dialect, unreachable(target, error as Error));
+      resolve(undefined);
+      return;
+    }
     const clientLeft = () => {
       if (res.writableFinished) return;
       upstream.destroy();
@@ -107,13 +115,7 @@ export function relay(
       if (res.headersSent) {
         res.destroy();
       } else {
-        const failure: NeutralError = {
-          kind: 'internal',
-          status: 502,
-          code: 'upstream_unreachable',
-          message: `Understudy's record mode could not reach the upstream ${target.origin}: ${error.message}`,
-        };
-        outcomes.finishError(exchange, dialect, failure);
+        outcomes.finishError(exchange, dialect, unreachable(target, error));
       }
       resolve(undefined);
     });
@@ -151,4 +153,13 @@ export function relay(
     });
     upstream.end(body);
   });
+}
+
+function unreachable(target: URL, error: Error): NeutralError {
+  return {
+    kind: 'internal',
+    status: 502,
+    code: 'upstream_unreachable',
+    message: `Understudy's record mode could not reach the upstream ${target.origin}: ${error.message}`,
+  };
 }
