@@ -201,3 +201,21 @@ test(
     assert.equal(out.ok, true);
   },
 );
+
+test(
+  'starting a server from the bundle loads none of the CommonJS packages kept lazy (yaml, ajv): a static import of one shows here',
+  { skip: notBuilt },
+  async () => {
+    const program = [
+      `import { createRequire } from 'node:module';`,
+      `const { startUnderstudy } = await import(${JSON.stringify(pathToFileURL(DIST_INDEX).href)});`,
+      `const mock = await startUnderstudy({ fixtures: [{ scenarios: [{ name: 'hi', replies: [{ text: 'Hi.' }] }] }] });`,
+      `const loaded = Object.keys(createRequire(import.meta.url).cache).filter((f) => /node_modules\\/(yaml|ajv)\\//.test(f));`,
+      `await mock.close();`,
+      `console.log(JSON.stringify(loaded));`,
+    ].join('\n');
+    const result = await run(['--input-type=module', '-e', program]);
+    assert.equal(result.code, 0, result.stderr);
+    assert.deepEqual(JSON.parse(result.stdout), []);
+  },
+);

@@ -4,11 +4,10 @@
 // scenario that carries a `recorded` member (decision 0017: what the recorder kept of the request
 // and the shape of the answer). Files and steps without one are not recordings and are skipped.
 
-import { createRequire } from 'node:module';
 import { readdir, readFile, stat } from 'node:fs/promises';
 import { join } from 'node:path';
-import type * as YamlModule from 'yaml';
 import type { AnswerShape } from '../dialects/wire-kit/answer-shape.js';
+import { yamlLibrary } from '../engine/yaml-library.js';
 
 export interface RecordedRequest {
   /** The --upstream name the request goes to. */
@@ -41,9 +40,7 @@ export interface UnreadableFile {
 /** In file order: each file's recorded steps, or the file that could not be read. */
 export type Recordings = (RecordedStep | UnreadableFile)[];
 
-// yaml is loaded only by the commands that parse YAML (as src/engine/fixture-file.ts does).
-let yamlModule: typeof YamlModule | undefined;
-const yaml = () => (yamlModule ??= createRequire(import.meta.url)('yaml') as typeof YamlModule);
+const yaml = yamlLibrary;
 
 const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 const isStrings = (v: unknown): v is string[] => Array.isArray(v) && v.every((x) => typeof x === 'string');

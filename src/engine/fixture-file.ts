@@ -4,11 +4,10 @@
 // when the text was parsed here, and a message that says what was expected and what was found.
 
 import { readFile } from 'node:fs/promises';
-import { createRequire } from 'node:module';
 import { extname } from 'node:path';
 import type { Document, LineCounter } from 'yaml';
-import type * as YamlModule from 'yaml';
 import { checkFixture } from './fixture-check.js';
+import { yamlLibrary } from './yaml-library.js';
 import { withImageFiles } from './fixture-image-files.js';
 import { jsonSyntaxError } from './fixture-json-syntax.js';
 import { fixtureExpectation } from './fixture-plan.js';
@@ -86,13 +85,9 @@ export function formatProblems(problems: FixtureProblem[]): string {
 
 // ---------------------------------------------------------------- parsing
 
-// yaml (CommonJS) is slow to load, so it is required only when YAML text has to be parsed: a
-// YAML file, or a JSON file with problems to locate. Valid JSON files and fixture objects never load it.
-let yamlModule: typeof YamlModule | undefined;
-
-function yaml(): typeof YamlModule {
-  return (yamlModule ??= createRequire(import.meta.url)('yaml') as typeof YamlModule);
-}
+// yaml is required only when YAML text has to be parsed: a YAML file, or a JSON file with problems
+// to locate. Valid JSON files and fixture objects never load it.
+const yaml = yamlLibrary;
 
 function parseYamlText(text: string, file: string, limits: ReplyLimits): FixtureResult {
   const { LineCounter, parseDocument } = yaml();

@@ -6,9 +6,9 @@
 
 import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { parse, stringify } from 'yaml';
 import type { ChatRequest, JsonValue, Message, Reply } from '../core/model.js';
 import { redactText, type Redaction } from './redaction.js';
+import { yamlLibrary } from './yaml-library.js';
 import type { WhenSpec } from './spec.js';
 
 /** What drift needs to send the request again and to compare the answer (the step's `recorded`). */
@@ -115,7 +115,7 @@ export class RecordingBook {
 
   private text(scenarios: unknown[]): string {
     const fixture = redactText({ scenarios }, this.files.redaction.patterns);
-    return `${HEADER}${stringify(fixture, { lineWidth: 0 })}`;
+    return `${HEADER}${yamlLibrary().stringify(fixture, { lineWidth: 0 })}`;
   }
 }
 
@@ -147,7 +147,7 @@ function keptScenarios(file: string): unknown[] {
   if (!existsSync(file)) return [];
   let parsed: unknown;
   try {
-    parsed = parse(readFileSync(file, 'utf8'));
+    parsed = yamlLibrary().parse(readFileSync(file, 'utf8'));
   } catch (error) {
     throw new Error(`${file}: cannot add recordings to a file that is not YAML: ${(error as Error).message}`);
   }
