@@ -535,8 +535,9 @@ describe('tool rounds', () => {
     const { entries } = await session.journal();
     const results = (entries[1].request?.messages ?? []).flatMap((m) => m.parts).filter((p) => p.type === 'tool_result');
     assert.deepEqual(results, [
-      { type: 'tool_result', callId: 'get_time@1.1', name: 'get_time', content: 'noon', isError: false },
-      { type: 'tool_result', callId: 'get_weather@1.0', name: 'get_weather', content: 'station offline', isError: true },
+      // Sent without ids: the decoder paired them with their calls by name and says so.
+      { type: 'tool_result', callId: 'get_time@1.1', name: 'get_time', content: 'noon', isError: false, callIdMade: true },
+      { type: 'tool_result', callId: 'get_weather@1.0', name: 'get_weather', content: 'station offline', isError: true, callIdMade: true },
     ]);
   });
 });

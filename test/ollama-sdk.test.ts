@@ -291,12 +291,14 @@ describe('chat: a tool round', () => {
         ],
       );
       const result = entries[1].request?.messages.at(-1)?.parts[0];
+      // Found by its tool_name (no tool_call_id was sent), which the decoder says.
       assert.deepEqual(result, {
         type: 'tool_result',
         callId: 'call_paris',
         name: 'get_weather',
         content: '{"sky":"clear"}',
         isError: false,
+        callIdMade: true,
       });
       assert.deepEqual(entries[0].request?.tools[0].parameters, WEATHER.function.parameters);
       await session.verify();

@@ -81,8 +81,8 @@ export interface Served {
 }
 
 /** Starts `serve` and waits for the whole banner (it ends with the control API line). */
-export async function serveCli(cli: Cli, args: string[]): Promise<Served> {
-  const child = spawnCli(cli, ['serve', ...args]);
+export async function serveCli(cli: Cli, args: string[], options: { env?: Record<string, string> } = {}): Promise<Served> {
+  const child = spawnCli(cli, ['serve', ...args], options);
   let stdout = '';
   let stderr = '';
   child.stdout!.setEncoding('utf8').on('data', (d: string) => (stdout += d));
