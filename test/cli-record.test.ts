@@ -118,3 +118,24 @@ test('record mode flags are checked before anything starts', async () => {
   assert.equal(badRedact.code, 1);
   assert.match(badRedact.stderr, /a redaction path must start with "\$": metadata.user/);
 });
+
+test('serve and drift read --upstream alike: a name twice, or a URL that is not http(s), is bad usage', async () => {
+  const dir = recordingDir();
+  for (const command of [
+    ['serve', '--port', '0', '--record', dir],
+    ['drift', dir],
+  ]) {
+    const twice = await runCli(SOURCE, [
+      ...command,
+      '--upstream',
+      'openai=http://127.0.0.1:9/v1',
+      '--upstream',
+      'openai=http://127.0.0.1:8/v1',
+    ]);
+    assert.equal(twice.code, 2, twice.stderr);
+    assert.match(twice.stderr, /--upstream openai is given twice/);
+    const ftp = await runCli(SOURCE, [...command, '--upstream', 'openai=ftp://example.test/v1']);
+    assert.equal(ftp.code, 2, ftp.stderr);
+    assert.match(ftp.stderr, /--upstream must be NAME=URL with an http\(s\) URL/);
+  }
+});

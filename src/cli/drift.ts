@@ -7,6 +7,7 @@ import { stat } from 'node:fs/promises';
 import { checkStep, type Outcome } from './drift-check.js';
 import { readRecordings } from './drift-recordings.js';
 import { UsageError, type Parsed } from './flags.js';
+import { upstreamsOf } from './record-flags.js';
 
 export const DEFAULT_TIMEOUT_MS = 60_000;
 
@@ -15,23 +16,6 @@ interface Row {
   scenario?: string;
   step?: string;
   outcome: Outcome;
-}
-
-function upstreamsOf(values: readonly string[]): Map<string, string> {
-  const out = new Map<string, string>();
-  for (const value of values) {
-    const at = value.indexOf('=');
-    const name = value.slice(0, at);
-    const url = value.slice(at + 1);
-    if (at < 1 || !/^https?:\/\/[^/]/.test(url)) throw new UsageError(`--upstream must be NAME=URL with an http(s) URL, got "${value}"`);
-    try {
-      new URL(url);
-    } catch {
-      throw new UsageError(`--upstream ${name}: "${url}" is not a URL`);
-    }
-    out.set(name, url);
-  }
-  return out;
 }
 
 function headersOf(values: readonly string[]): Map<string, Record<string, string>> {
@@ -78,7 +62,7 @@ function counts(rows: Row[]): Record<Outcome['result'], number> {
 export async function runDrift(parsed: Parsed, out: (line: string) => void, env: NodeJS.ProcessEnv = process.env): Promise<number> {
   const { values, positionals } = parsed;
   if (positionals.length === 0) throw new UsageError('drift needs the directory of recordings: understudy drift DIR --upstream NAME=URL');
-  const upstreams = upstreamsOf((values.upstream as string[] | undefined) ?? []);
+  const upstreams = new Map(Object.entries(upstreamsOf((values.upstream as string[] | undefined) ?? [])));
   const headers = headersOf((values.header as string[] | undefined) ?? []);
   const timeoutMs = timeoutOf(values['timeout-ms']);
   for (const path of positionals) {

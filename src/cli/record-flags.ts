@@ -75,6 +75,27 @@ export const RECORD_FLAGS: Flag[] = [
   },
 ];
 
+/** `--upstream NAME=URL` values (serve's and drift's), each name once, each URL http(s). */
+export function upstreamsOf(values: readonly string[]): Record<string, string> {
+  const upstreams: Record<string, string> = {};
+  for (const value of values) {
+    const at = value.indexOf('=');
+    const name = value.slice(0, at);
+    const url = value.slice(at + 1);
+    if (at < 1 || !/^https?:\/\/[^/]/.test(url)) {
+      throw new UsageError(`--upstream must be NAME=URL with an http(s) URL (e.g. openai=https://api.openai.com/v1), got "${value}"`);
+    }
+    try {
+      new URL(url);
+    } catch {
+      throw new UsageError(`--upstream ${name}: "${url}" is not a URL`);
+    }
+    if (upstreams[name] !== undefined) throw new UsageError(`--upstream ${name} is given twice`);
+    upstreams[name] = url;
+  }
+  return upstreams;
+}
+
 function oneOf<T extends string>(values: Parsed['values'], flag: string, allowed: readonly T[]): T | undefined {
   const raw = values[flag] as string | undefined;
   if (raw === undefined) return undefined;
@@ -94,14 +115,7 @@ export function recordFromFlags(values: Parsed['values'], workers: number): Reco
   }
   if (dir === '') throw new UsageError('--record needs a directory');
   if (workers > 1) throw new UsageError('--record runs in one process: leave out --workers');
-  const upstreams: Record<string, string> = {};
-  for (const flag of upstreamFlags) {
-    const at = flag.indexOf('=');
-    if (at <= 0) throw new UsageError(`--upstream must be NAME=URL (e.g. openai=https://api.openai.com/v1), got "${flag}"`);
-    const name = flag.slice(0, at);
-    if (upstreams[name] !== undefined) throw new UsageError(`--upstream ${name} is given twice`);
-    upstreams[name] = flag.slice(at + 1);
-  }
+  const upstreams = upstreamsOf(upstreamFlags);
   return {
     dir,
     upstreams,

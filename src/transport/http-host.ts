@@ -12,7 +12,6 @@ import { Registry } from '../engine/registry.js';
 import { replyLimits, type ReplyLimits } from '../engine/reply-limits.js';
 import type { Session, SessionOptions } from '../engine/session.js';
 import type { FixtureSpec } from '../engine/spec.js';
-import { sessionRecordings } from '../engine/session-recordings.js';
 import {
   applyCors,
   browserRefusal,
@@ -30,7 +29,7 @@ import { Delivery } from './delivery.js';
 import { answerOutsideRoutes, answerSilentConnection, errorShapeFor, sendControlError, serverTimeouts } from './front-door.js';
 import { Http2Side } from './http2-side.js';
 import { Outcomes } from './outcomes.js';
-import { checkedUpstreams, Recorder, type RecordOptions } from './recorder.js';
+import { Recorder, sessionStart, type RecordOptions } from './recorder.js';
 import { splitProtocols } from './protocol-split.js';
 import { EMPTY_QUERY, ProviderPipeline } from './provider-pipeline.js';
 import { requestLogger, type RequestLogFormat, type RequestLogOptions } from './request-log.js';
@@ -79,12 +78,6 @@ export interface ServerOptions {
   replay?: string;
 }
 
-/** Where sessions' recordings are loaded from, if anywhere. */
-function replayDir(options: ServerOptions): string | undefined {
-  if (options.replay !== undefined) return options.replay;
-  return options.record && (options.record.mode ?? 'missing') === 'missing' ? options.record.dir : undefined;
-}
-
 /** What the assembling server gives the host. */
 export interface HostParts {
   /** Answers a control-API request once its access and token checks passed. */
@@ -122,22 +115,9 @@ export class HttpHost {
     // An edge's sessions draw ids from their own sequence, so ids stay unique across workers.
     const seed = cluster && cluster.index > 0 ? { seed: `${options.defaultSession?.seed ?? 'default'}@${cluster.index}` } : {};
     this.replyLimits = replyLimits({ replyBytes: options.maxReplyBytes, streamChunks: options.maxStreamChunks });
-    const recordings = replayDir(options);
-    const limits = { replyBytes: options.maxReplyBytes, streamChunks: options.maxStreamChunks };
-    const records = options.record !== undefined;
-    const prepare = (session: Session) => {
-      if (session.record) {
-        if (!records)
-          throw new Error(
-            `session "${session.id}" asks to record, but this server does not record: start it with --record DIR (record in process)`,
-          );
-        checkedUpstreams(session.record.upstreams ?? {});
-      }
-      const recorded = recordings && sessionRecordings(recordings, session.id, limits);
-      if (recorded) session.load(recorded);
-    };
-    this.registry = new Registry({ ...options.defaultSession, ...seed }, undefined, prepare);
-    const defaultRecordings = recordings && sessionRecordings(recordings, this.registry.defaultSession.id, limits);
+    const start = sessionStart(options, this.replyLimits);
+    this.registry = new Registry({ ...options.defaultSession, ...seed }, undefined, start.prepare);
+    const defaultRecordings = start.recordingsOf(this.registry.defaultSession.id);
     const startFixture = combinedFixtures([...(options.fixtures ?? []), ...(defaultRecordings ? [defaultRecordings] : [])]);
     if (startFixture) this.registry.defaultSession.load(startFixture);
     this.access = {

@@ -9,13 +9,16 @@ import type { RecordedAnswer } from '../core/recorded-answer.js';
 import { RecordingBook, type RecordedExchange } from '../engine/recording-book.js';
 import { recordedReply, recordedWhen, type RecordMatch } from '../engine/recording.js';
 import { redactionOf, redactPaths, type Redaction } from '../engine/redaction.js';
+import type { ReplyLimits } from '../engine/reply-limits.js';
 import type { Session } from '../engine/session.js';
+import { sessionRecordings } from '../engine/session-recordings.js';
+import type { FixtureSpec } from '../engine/spec.js';
 import { answerShape } from '../dialects/wire-kit/answer-shape.js';
 import type { Outcomes } from './outcomes.js';
 import { encodeContext, type Exchange } from './provider-exchange.js';
 import { BedrockSigner, isSigV4, recordRefusal, type AwsSigning } from './bedrock-resign.js';
 import { forwardedHeaders, joinUrl, relay, upstreamPath, type RelayedAnswer } from './relay.js';
-import { CHAT_PROVIDERS } from './routes.js';
+import { CHAT_PROVIDERS, providerOf } from './routes.js';
 
 export interface RecordOptions {
   /** Where the recordings are written (created when missing). */
@@ -69,8 +72,7 @@ export class Recorder {
   upstreamOf(exchange: Exchange): string | undefined {
     const own = exchange.session.record;
     if (own === false) return undefined;
-    const operation = exchange.wire.operation;
-    const provider = operation.slice(0, operation.indexOf('.'));
+    const provider = providerOf(exchange.wire.operation);
     return own?.upstreams?.[provider] ?? this.upstreams.get(provider);
   }
 
@@ -81,7 +83,7 @@ export class Recorder {
 
   /** Relays the exchange to its upstream and records the answer once delivered. */
   async forward(exchange: Exchange, upstream: string, body: string): Promise<void> {
-    const provider = exchange.wire.operation.slice(0, exchange.wire.operation.indexOf('.'));
+    const provider = providerOf(exchange.wire.operation);
     const path = upstreamPath(provider, exchange.res.req.url ?? '/');
     const target = joinUrl(upstream, path);
     const signed = await this.resigned(provider, exchange, target, body);
@@ -190,6 +192,33 @@ export class Recorder {
       shape: shapeOf(exchange, relayed, read),
     };
   }
+}
+
+/** How each session of a server starts under record and replay options: a session that names
+ * its own upstreams is refused unless the server records (and its upstreams are checked), and
+ * its recordings are loaded (from `replay`, or in mode `missing` from the record directory). */
+export function sessionStart(
+  options: { record?: RecordOptions; replay?: string },
+  limits: Partial<ReplyLimits>,
+): { prepare(session: Session): void; recordingsOf(sessionId: string): FixtureSpec | undefined } {
+  const { record, replay } = options;
+  const dir = replay ?? (record && (record.mode ?? 'missing') === 'missing' ? record.dir : undefined);
+  const recordingsOf = (sessionId: string) => (dir === undefined ? undefined : sessionRecordings(dir, sessionId, limits));
+  return {
+    recordingsOf,
+    prepare(session) {
+      if (session.record) {
+        if (!record) {
+          throw new Error(
+            `session "${session.id}" asks to record, but this server does not record: start it with --record DIR (record in process)`,
+          );
+        }
+        checkedUpstreams(session.record.upstreams ?? {});
+      }
+      const recorded = recordingsOf(session.id);
+      if (recorded) session.load(recorded);
+    },
+  };
 }
 
 /** The upstreams as given, checked: known provider names and http(s) URLs; throws naming the first

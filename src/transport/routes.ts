@@ -273,4 +273,9 @@ export function providerRoutes(): string[] {
 
 /** The providers of the chat operations, as their ids begin (`openai` of `openai.chat.completions`):
  * the names record mode's upstreams are given by. */
-export const CHAT_PROVIDERS: readonly string[] = [...new Set([...operations.keys()].map((id) => id.slice(0, id.indexOf('.'))))].sort();
+export const CHAT_PROVIDERS: readonly string[] = [...new Set([...operations.keys()].map(providerOf))].sort();
+
+/** The provider of an operation id: `openai` of `openai.chat.completions`. */
+export function providerOf(operation: string): string {
+  return operation.slice(0, operation.indexOf('.'));
+}
