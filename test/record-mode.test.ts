@@ -367,3 +367,36 @@ test("an answer the dialect's reader cannot read is relayed as it came, not reco
     await new Promise((resolve) => odd.close(resolve));
   }
 });
+
+test("an upstream whose answer breaks off part-way: the client's answer is cut, journalled as broken off, and nothing is recorded", async () => {
+  const { createServer } = await import('node:http');
+  const breaking = createServer((req, res) => {
+    req.resume();
+    res.writeHead(200, { 'content-type': 'text/event-stream' });
+    res.write('data: {"id":"chatcmpl-1","object":"chat.completion.chunk","choices":[{"index":0,"delta":{"content":"Half"}}]}\n\n');
+    setTimeout(() => res.socket?.destroy(), 50);
+  });
+  await new Promise<void>((resolve) => breaking.listen(0, '127.0.0.1', resolve));
+  const port = (breaking.address() as { port: number }).port;
+  const dir = recordingDir();
+  const recorder = await startUnderstudy({ record: { dir, upstreams: { openai: `http://127.0.0.1:${port}/v1` } } });
+  try {
+    const stream = await client(recorder.url('openai')).chat.completions.create({
+      model: 'gpt-4o',
+      messages: [{ role: 'user', content: 'Tell me a story.' }],
+      stream: true,
+    });
+    let text = '';
+    await assert.rejects(async () => {
+      for await (const chunk of stream) text += chunk.choices[0]?.delta.content ?? '';
+    });
+    assert.equal(text, 'Half', 'what arrived before the break was relayed');
+    const [entry] = (await recorder.defaultSession.journal()).entries;
+    assert.equal(entry.status, 499);
+    assert.match(entry.error?.message ?? '', /the upstream's answer broke off part-way/);
+    assert.deepEqual(recordedFiles(dir), []);
+  } finally {
+    await recorder.close();
+    await new Promise((resolve) => breaking.close(resolve));
+  }
+});

@@ -95,11 +95,11 @@ export class RecordingBook {
   }
 
   private sessionFile(sessionId: string): string {
-    return join(this.files.dir, `${sessionId}.yaml`);
+    return sessionFileOf(this.files.dir, sessionId);
   }
 
   private scenarioFile(sessionId: string, scenario: string): string {
-    return join(this.files.dir, sessionId, `${scenario}.yaml`);
+    return join(sessionFolderOf(this.files.dir, sessionId), `${scenario}.yaml`);
   }
 
   private write(sessionId: string, book: SessionBook, changed: OpenScenario): string {
@@ -128,6 +128,15 @@ function asScenario(scenario: OpenScenario): Record<string, unknown> {
     name: scenario.name,
     steps: scenario.steps.map((s) => ({ id: s.id, when: s.when, reply: s.reply, recorded: s.recorded })),
   };
+}
+
+/** Where a session's recordings are: its file (layout `session`) and its folder (layout `scenario`). */
+export function sessionFileOf(dir: string, sessionId: string): string {
+  return join(dir, `${sessionId}.yaml`);
+}
+
+export function sessionFolderOf(dir: string, sessionId: string): string {
+  return join(dir, sessionId);
 }
 
 /** Session ids are letters, digits, `.`, `_` and `-`: all but `.` and `..` name a file of the directory. */

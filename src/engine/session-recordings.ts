@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { combinedFixtures } from './combined-fixtures.js';
 import { formatProblems, parseFixtureText } from './fixture-file.js';
 import type { ReplyLimits } from './reply-limits.js';
-import { fileSafe } from './recording-book.js';
+import { fileSafe, sessionFileOf, sessionFolderOf } from './recording-book.js';
 import type { FixtureSpec } from './spec.js';
 
 const FIXTURE_FILE = /\.(ya?ml|json)$/i;
@@ -16,9 +16,9 @@ const FIXTURE_FILE = /\.(ya?ml|json)$/i;
 export function recordingFiles(dir: string, sessionId: string): string[] {
   const files: string[] = [];
   if (!fileSafe(sessionId)) return files;
-  const single = join(dir, `${sessionId}.yaml`);
+  const single = sessionFileOf(dir, sessionId);
   if (existsSync(single)) files.push(single);
-  const folder = join(dir, sessionId);
+  const folder = sessionFolderOf(dir, sessionId);
   if (existsSync(folder) && statSync(folder).isDirectory()) files.push(...filesUnder(folder));
   return files;
 }

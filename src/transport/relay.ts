@@ -70,6 +70,8 @@ export function forwardedHeaders(headers: IncomingHttpHeaders, target: URL): Out
   return out;
 }
 
+const BROKE_OFF = "the upstream's answer broke off part-way; the client's was cut there and nothing was recorded";
+
 /** Most bytes of one answer the recorder keeps to read back; a longer answer is still relayed whole. */
 const KEPT_BYTES = 64 * 1024 * 1024;
 
@@ -110,13 +112,17 @@ export function relay(
       resolve(undefined);
     };
     res.once('close', clientLeft);
-    upstream.on('error', (error) => {
+    // The upstream failed once its answer had begun: the client's is cut, and journalled as such.
+    const brokeOff = () => {
       res.off('close', clientLeft);
-      if (res.headersSent) {
-        res.destroy();
-      } else {
-        outcomes.finishError(exchange, dialect, unreachable(target, error));
-      }
+      outcomes.recordAborted(session, entry, BROKE_OFF);
+      res.destroy();
+      resolve(undefined);
+    };
+    upstream.on('error', (error) => {
+      if (res.headersSent) return brokeOff();
+      res.off('close', clientLeft);
+      outcomes.finishError(exchange, dialect, unreachable(target, error));
       resolve(undefined);
     });
     upstream.on('response', (answer) => {
@@ -136,7 +142,7 @@ export function relay(
           res.once('drain', () => answer.resume());
         }
       });
-      answer.on('error', () => res.destroy());
+      answer.on('error', brokeOff);
       answer.on('end', () => {
         res.end(() => {
           res.off('close', clientLeft);
