@@ -165,6 +165,45 @@ export const DRIFT_FLAGS: Flag[] = [
   HELP_FLAG,
 ];
 
+export const JOURNAL_FLAGS: Flag[] = [
+  {
+    name: 'url',
+    type: 'string',
+    value: 'URL',
+    description: 'The running server to read, as serve printed it ("listening on ...").',
+    default: "http://127.0.0.1:8100 (serve's default address)",
+  },
+  {
+    name: 'session',
+    type: 'string',
+    value: 'ID',
+    description: "Only this session's entries; an unknown one is named, with the sessions there are.",
+    default: 'every session',
+  },
+  {
+    name: 'follow',
+    short: 'f',
+    type: 'boolean',
+    description: 'Print the entries kept, then each new request as it is answered, until Ctrl-C (exit 0) or the server goes away (exit 1).',
+    default: 'print what is kept and exit',
+  },
+  {
+    name: 'json',
+    type: 'boolean',
+    description:
+      'One JSON object a line: each entry as the control API gives it, then (without --follow) {session, counters} for each session.',
+    default: 'text',
+  },
+  {
+    name: 'control-token',
+    type: 'string',
+    value: 'TOKEN',
+    description: 'The control token the server was started with, if it was.',
+    default: '$UNDERSTUDY_CONTROL_TOKEN, else none',
+  },
+  HELP_FLAG,
+];
+
 interface Command {
   name: string;
   summary: string;
@@ -206,6 +245,17 @@ export const COMMANDS: readonly Command[] = [
       'Bedrock: AWS_BEARER_TOKEN_BEDROCK is sent as a bearer token; without it each request is signed with SigV4 by the AWS credential chain (AWS_PROFILE, AWS_ACCESS_KEY_ID…), for the region the upstream host names, else AWS_REGION.',
       'Exit code: 0 when nothing drifted (some steps may not have been checked: the summary says), 1 when a step drifted, 2 for bad usage.',
       'Docs: docs/record-replay.md "Checking for drift".',
+    ],
+  },
+  {
+    name: 'journal',
+    summary: "Print a running server's journal as text for CI logs: what answered each request, or why nothing did.",
+    usage: 'understudy journal [--url URL] [--session ID] [--follow] [--json] [--control-token TOKEN]',
+    flags: JOURNAL_FLAGS,
+    more: [
+      "A line per request: time, session, #sequence, route, status, and what answered (scenario and step, zero-config, upstream) or the error code, then the time it took. Under it, indented: the error message, for each near miss the failed predicates with expected and actual, usage, and how the answer was delivered. Then each session's counters.",
+      'Exit code: 0, also when the journal holds failures; 1 when the server cannot be reached, refuses the token or has no such session (or, with --follow, goes away); 2 for bad usage.',
+      'Docs: docs/control-api.md "The journal from the command line".',
     ],
   },
   {

@@ -7,9 +7,10 @@ import { runPrimary } from '../cluster/primary.js';
 import { WORKER_INDEX_ENV } from '../cluster/protocol.js';
 import type { ChaosOptions } from '../core/model.js';
 import { replyLimits } from '../engine/reply-limits.js';
-import { COMMAND_NAMES, commandHelp, DRIFT_FLAGS, generalHelp, SERVE_FLAGS, VALIDATE_FLAGS } from './commands.js';
+import { COMMAND_NAMES, commandHelp, DRIFT_FLAGS, generalHelp, JOURNAL_FLAGS, SERVE_FLAGS, VALIDATE_FLAGS } from './commands.js';
 import { nearest } from './did-you-mean.js';
 import { parseFlags, UsageError, type Parsed } from './flags.js';
+import { DEFAULT_SERVER_URL, runJournal, serverUrlOf } from './journal.js';
 import { printLine, quietOnClosedPipe, whenPipeCloses } from './pipe.js';
 import { recordFromFlags } from './record-flags.js';
 import { runServe } from './serve.js';
@@ -82,6 +83,31 @@ async function drift(args: string[]): Promise<number> {
   // Loaded only for this command.
   const { runDrift } = await import('./drift.js');
   return runDrift(parsed, printLine);
+}
+
+async function journal(args: string[]): Promise<number> {
+  const { values, positionals } = parseFlags(args, JOURNAL_FLAGS, 'journal');
+  if (values.help) {
+    printLine(commandHelp('journal'));
+    return 0;
+  }
+  if (positionals.length)
+    throw new UsageError(`journal takes no arguments besides its flags (found "${positionals[0]}"); a session is --session ID`);
+  const session = values.session as string | undefined;
+  if (session !== undefined && !/^[A-Za-z0-9._-]{1,128}$/.test(session)) {
+    throw new UsageError(`--session must be a session id (1-128 letters, digits, ".", "_", "-"), got "${session}"`);
+  }
+  return runJournal(
+    {
+      url: serverUrlOf((values.url as string | undefined) ?? DEFAULT_SERVER_URL),
+      session,
+      follow: values.follow === true,
+      json: values.json === true,
+      controlToken: (values['control-token'] as string | undefined) ?? process.env.UNDERSTUDY_CONTROL_TOKEN,
+    },
+    printLine,
+    (line) => process.stderr.write(`${line}\n`),
+  );
 }
 
 async function serve(args: string[]): Promise<number> {
@@ -173,6 +199,7 @@ async function main(argv: string[]): Promise<number> {
   if (command === 'validate') return validate(rest);
   if (command === 'serve') return serve(rest);
   if (command === 'drift') return drift(rest);
+  if (command === 'journal') return journal(rest);
   throw new UsageError(unknownCommand(command));
 }
 
