@@ -1,0 +1,330 @@
+// Issue 23 §3: `understudy journal` prints a running server's journal as text for CI logs, run as
+// a user runs it (a `serve` child and a `journal` child, both from source under tsx), with requests
+// from the real openai SDK: the scenario and step that answered, a strict 409 no_match with its
+// failed predicate and the expected and actual values on lines of their own, the counters;
+// `--json` lines; `--follow` prints a request within a second of its answer (measured from the
+// SDK's answer to the line arriving on the follower's stdout), exits 0 on Ctrl-C and 1 when the
+// server goes away; a missing token, an unknown session and an unreachable server are named.
+
+import assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { performance } from 'node:perf_hooks';
+import { after, before, test } from 'node:test';
+import OpenAI from 'openai';
+import { CLIS, killChildren, ROOT, runCli, serveCli, spawnCli, type Cli, type Run } from './support/cli-process.js';
+
+const SOURCE = CLIS[0] as Cli;
+let dir = '';
+let fixture = '';
+
+before(async () => {
+  dir = await mkdtemp(join(tmpdir(), 'understudy-journal-'));
+  fixture = join(dir, 'weather.yaml');
+  await writeFile(
+    fixture,
+    [
+      'scenarios:',
+      '  - name: weather',
+      '    exhausted: repeat_last',
+      '    steps:',
+      '      - id: paris',
+      '        when: { latestUser: { contains: "weather in Paris" } }',
+      '        reply: { text: "Paris is sunny, 21 °C." }',
+      // Never taken, so a request no scenario takes is its near miss (a completed scenario is none).
+      '  - name: forecast',
+      '    steps:',
+      '      - id: tomorrow',
+      '        when: { latestUser: { contains: "forecast for tomorrow" } }',
+      '        reply: { text: "Rain." }',
+      '',
+    ].join('\n'),
+  );
+});
+
+after(async () => {
+  killChildren();
+  await rm(dir, { recursive: true, force: true });
+});
+
+function sdk(url: string): OpenAI {
+  return new OpenAI({ baseURL: `${url}/v1`, apiKey: 'understudy', maxRetries: 0, timeout: 10_000 });
+}
+
+const ask = (openai: OpenAI, content: string) => openai.chat.completions.create({ model: 'gpt-4o', messages: [{ role: 'user', content }] });
+
+/** A request no scenario takes: the strict server answers 409 no_match, which the SDK throws. */
+async function askUnmatched(openai: OpenAI): Promise<void> {
+  await assert.rejects(ask(openai, 'weather in London?'), (error: unknown) => error instanceof OpenAI.APIError && error.status === 409);
+}
+
+const journal = (args: string[]) => runCli(SOURCE, ['journal', ...args]);
+
+/** The lines of an entry's text: its header (found by `#seq` and status) and the indented lines under it. */
+function entryBlock(stdout: string, seq: number, status: number): string[] {
+  const lines = stdout.split('\n');
+  const start = lines.findIndex((line) => new RegExp(`  #${seq}  \\S+ \\S+  ${status}  `).test(line));
+  assert.ok(start >= 0, `no entry #${seq} with status ${status} in:\n${stdout}`);
+  const block = [lines[start] as string];
+  for (const line of lines.slice(start + 1)) {
+    if (!line.startsWith('    ')) break;
+    block.push(line);
+  }
+  return block;
+}
+
+test(
+  'journal prints each entry with what answered, a 409 with its failed predicate, expected and actual, then the counters',
+  { timeout: 60_000 },
+  async () => {
+    const served = await serveCli(SOURCE, ['--port', '0', '--strict', '--quiet', '--fixtures', fixture]);
+    try {
+      const openai = sdk(served.url);
+      assert.equal((await ask(openai, "What's the weather in Paris?")).choices[0]?.message.content, 'Paris is sunny, 21 °C.');
+      await askUnmatched(openai);
+
+      const run = await journal(['--url', served.url]);
+      assert.equal(run.code, 0, run.stderr);
+      assert.equal(run.stderr, '');
+      const [answered] = entryBlock(run.stdout, 1, 200);
+      assert.match(
+        answered as string,
+        /^\d\d:\d\d:\d\d\.\d{3}  default  #1  POST \/v1\/chat\/completions  200  scenario "weather" step "paris"/,
+      );
+      const refused = entryBlock(run.stdout, 2, 409);
+      assert.match(refused[0] as string, /  default  #2  POST \/v1\/chat\/completions  409  no_match/);
+      // The error's message, then the near miss: the predicate, then expected and actual on lines of their own.
+      assert.match(refused[1] as string, /^ {4}no script matched this request/);
+      const at = refused.indexOf('    near miss: scenario "forecast" step "tomorrow"');
+      assert.ok(at > 0, refused.join('\n'));
+      assert.deepEqual(refused.slice(at + 1, at + 4), [
+        '      latestUser',
+        '        expected: contains "forecast for tomorrow"',
+        '        actual:   "weather in London?"',
+      ]);
+      assert.ok(
+        refused.some((line) => /^ {4}usage: \d+ input, 0 output tokens$/.test(line)),
+        refused.join('\n'),
+      );
+      assert.match(
+        run.stdout,
+        /^session default: requests 2, matched 1, unmatched 1, exhausted 0, mismatched 0, invalid 0, errors returned 1, aborted 0/m,
+      );
+
+      // --json (of the one session, its URL given with a slash): one object a line, the entries as
+      // the control API gives them, then the counters.
+      const json = await journal(['--url', `${served.url}/`, '--session', 'default', '--json']);
+      assert.equal(json.code, 0, json.stderr);
+      const lines = json.stdout
+        .trim()
+        .split('\n')
+        .map((line) => JSON.parse(line) as Record<string, unknown>);
+      assert.deepEqual(
+        lines.map((l) => l.seq ?? 'counters'),
+        [1, 2, 'counters'],
+      );
+      assert.equal((lines[0] as { script?: string }).script, 'weather');
+      assert.deepEqual((lines[1] as { nearMisses?: unknown[] }).nearMisses?.length, 1);
+      const counters = ((await (await fetch(`${served.url}/_understudy/sessions/default/journal`)).json()) as { counters: unknown })
+        .counters;
+      assert.deepEqual(lines[2], { session: 'default', counters });
+
+      // An unknown session is named, with the sessions there are (and the nearest).
+      const unknown = await journal(['--url', served.url, '--session', 'defualt']);
+      assert.equal(unknown.code, 1);
+      assert.match(
+        unknown.stderr,
+        /^understudy: session "defualt" does not exist on the server at http:\/\/127\.0\.0\.1:\d+; did you mean "default"\? Its sessions: default\n$/,
+      );
+    } finally {
+      await served.stop();
+    }
+  },
+);
+
+/** Runs `journal` with UNDERSTUDY_CONTROL_TOKEN set (spawnCli keeps it out of every child). */
+function journalWithEnvToken(args: string[], token: string): Promise<Run> {
+  const child = spawn(process.execPath, [...SOURCE.argv, 'journal', ...args], {
+    cwd: ROOT,
+    stdio: ['ignore', 'pipe', 'pipe'],
+    env: { ...process.env, NO_COLOR: '1', UNDERSTUDY_CONTROL_TOKEN: token },
+  });
+  let stdout = '';
+  let stderr = '';
+  child.stdout.setEncoding('utf8').on('data', (d: string) => (stdout += d));
+  child.stderr.setEncoding('utf8').on('data', (d: string) => (stderr += d));
+  const timer = setTimeout(() => child.kill('SIGKILL'), 30_000);
+  return new Promise((resolve) =>
+    child.once('close', (code, signal) => {
+      clearTimeout(timer);
+      resolve({ code, signal, stdout, stderr });
+    }),
+  );
+}
+
+test(
+  'a server with a control token: 401 without it says to pass --control-token; the flag or the environment variable works',
+  { timeout: 60_000 },
+  async () => {
+    const served = await serveCli(SOURCE, ['--port', '0', '--quiet', '--control-token', 's3cret']);
+    try {
+      await ask(sdk(served.url), 'hello');
+      const without = await journal(['--url', served.url]);
+      assert.equal(without.code, 1);
+      assert.match(
+        without.stderr,
+        /^understudy: the server at http:\/\/127\.0\.0\.1:\d+ needs its control token: pass --control-token TOKEN \(or set UNDERSTUDY_CONTROL_TOKEN\)\n$/,
+      );
+      const wrong = await journal(['--url', served.url, '--control-token', 'nope']);
+      assert.equal(wrong.code, 1);
+      assert.match(wrong.stderr, /refused the control token given/);
+      const withFlag = await journal(['--url', served.url, '--control-token', 's3cret']);
+      assert.equal(withFlag.code, 0, withFlag.stderr);
+      assert.match(withFlag.stdout, /  default  #1  POST \/v1\/chat\/completions  200  zero-config/);
+      const withEnv = await journalWithEnvToken(['--url', served.url], 's3cret');
+      assert.equal(withEnv.code, 0, withEnv.stderr);
+      assert.equal(withEnv.stdout, withFlag.stdout);
+      // The live feed needs the token too.
+      const follow = await journal(['--url', served.url, '--follow']);
+      assert.equal(follow.code, 1);
+      assert.match(follow.stderr, /needs its control token: pass --control-token/);
+    } finally {
+      await served.stop();
+    }
+  },
+);
+
+/** A loopback port nothing listens on (one that was free a moment ago). */
+async function freePort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as { port: number };
+  await new Promise((resolve) => server.close(resolve));
+  return port;
+}
+
+test('an unreachable server is named with its URL and `understudy serve`; bad usage exits 2', { timeout: 60_000 }, async () => {
+  const url = `http://127.0.0.1:${await freePort()}`;
+  for (const args of [
+    ['--url', url],
+    ['--url', url, '--follow'],
+  ]) {
+    const run = await journal(args);
+    assert.equal(run.code, 1, run.stdout);
+    assert.equal(run.stdout, '');
+    assert.equal(
+      run.stderr,
+      `understudy: cannot reach Understudy at ${url} (ECONNREFUSED): is it running? Start it with \`understudy serve\`, or point --url at it\n`,
+    );
+  }
+  const mistyped = await journal(['--folow']);
+  assert.equal(mistyped.code, 2);
+  assert.match(mistyped.stderr, /unknown flag "--folow" for "understudy journal"; did you mean --follow\?/);
+  const badUrl = await journal(['--url', 'localhost:8100']);
+  assert.equal(badUrl.code, 2);
+  assert.match(badUrl.stderr, /--url must be an http:\/\/ address/);
+});
+
+/** A `journal --follow` child whose stdout lines are kept with the moment each arrived here. */
+function follower(args: string[]) {
+  const child = spawnCli(SOURCE, ['journal', '--follow', ...args]);
+  const lines: { text: string; at: number }[] = [];
+  let partial = '';
+  let stderr = '';
+  child.stdout!.setEncoding('utf8').on('data', (data: string) => {
+    const at = performance.now();
+    const parts = (partial + data).split('\n');
+    partial = parts.pop() as string;
+    for (const text of parts) lines.push({ text, at });
+  });
+  child.stderr!.setEncoding('utf8').on('data', (d: string) => (stderr += d));
+  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+  const until = async (what: string, ok: () => boolean, ms = 20_000) => {
+    const deadline = performance.now() + ms;
+    while (!ok()) {
+      if (performance.now() > deadline)
+        throw new Error(`follower: no ${what} within ${ms} ms; stdout:\n${lines.map((l) => l.text).join('\n')}\nstderr:\n${stderr}`);
+      await new Promise((resolve) => setTimeout(resolve, 5));
+    }
+  };
+  return {
+    child,
+    lines,
+    stderr: () => stderr,
+    exited,
+    /** Resolves once the backlog is printed and the feed is live. */
+    live: () => until('live marker on stderr', () => stderr.includes('-- following ')),
+    /** The first line matching `pattern`, once it has arrived. */
+    async line(pattern: RegExp, ms?: number) {
+      await until(`line matching ${pattern}`, () => lines.some((l) => pattern.test(l.text)), ms);
+      return lines.find((l) => pattern.test(l.text)) as { text: string; at: number };
+    },
+  };
+}
+
+test('journal --follow: the backlog, then each request within a second of its answer; Ctrl-C exits 0', { timeout: 60_000 }, async () => {
+  const served = await serveCli(SOURCE, ['--port', '0', '--strict', '--quiet', '--fixtures', fixture]);
+  try {
+    const openai = sdk(served.url);
+    await ask(openai, 'weather in Paris, before the follower');
+    const follow = follower(['--url', served.url, '--session', 'default']);
+    await follow.live();
+    // The backlog was printed before the feed went live.
+    assert.match(follow.lines[0]?.text ?? '', /  default  #1  POST \/v1\/chat\/completions  200  scenario "weather" step "paris"/);
+
+    const delays: number[] = [];
+    for (let i = 0; i < 5; i++) {
+      await ask(openai, `weather in Paris, request ${i}`);
+      const answered = performance.now();
+      const line = await follow.line(new RegExp(`  default  #${i + 2}  POST \\S+  200  scenario "weather" step "paris"`), 5_000);
+      delays.push(line.at - answered);
+    }
+    await askUnmatched(openai);
+    const answered = performance.now();
+    const refused = await follow.line(/  default  #7  POST \S+  409  no_match/, 5_000);
+    delays.push(refused.at - answered);
+    // Its explanation follows at once: the failed predicate with expected and actual.
+    await follow.line(/^ {8}actual: {3}"weather in London\?"$/, 5_000);
+    assert.ok(follow.lines.some((l) => l.text === '        expected: contains "forecast for tomorrow"'));
+    assert.ok(
+      Math.max(...delays) < 1000,
+      `from the SDK's answer to the follower's line, ms: ${delays.map((d) => d.toFixed(1)).join(', ')}`,
+    );
+
+    follow.child.kill('SIGINT');
+    assert.equal(await follow.exited, 0, follow.stderr());
+  } finally {
+    await served.stop();
+  }
+});
+
+test(
+  'journal --follow --json prints parseable lines; a server that goes away ends it with exit 1 and says so',
+  { timeout: 60_000 },
+  async () => {
+    const served = await serveCli(SOURCE, ['--port', '0', '--quiet']);
+    const follow = follower(['--url', served.url, '--json']);
+    try {
+      await follow.live();
+      const openai = sdk(served.url);
+      await ask(openai, 'hello');
+      await ask(openai, 'hello again');
+      await follow.line(/"seq":2/, 5_000);
+      const entries = follow.lines.map((l) => JSON.parse(l.text) as { seq: number; session: string; status: number; source?: string });
+      assert.deepEqual(
+        entries.map((e) => [e.session, e.seq, e.status, e.source]),
+        [
+          ['default', 1, 200, 'zero_config'],
+          ['default', 2, 200, 'zero_config'],
+        ],
+      );
+    } finally {
+      await served.stop();
+    }
+    assert.equal(await follow.exited, 1);
+    assert.match(follow.stderr(), /understudy: the (server at|journal feed from) http:\/\/127\.0\.0\.1:\d+ .*(went away|stopped)/);
+  },
+);
