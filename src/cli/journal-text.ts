@@ -102,7 +102,8 @@ function deliveryText(entry: JournalEntryView): string | undefined {
   const parts: string[] = [];
   if (entry.stream) parts.push('stream');
   if (entry.paced) parts.push('paced');
-  if (entry.firstByteMs !== undefined) parts.push(`first byte after ${formatMs(entry.firstByteMs)} ms`);
+  // A JSON answer's first byte is its whole answer; a stream's tells when it began.
+  if (entry.stream && entry.firstByteMs !== undefined) parts.push(`first byte after ${formatMs(entry.firstByteMs)} ms`);
   if (entry.fault) parts.push(`fault: ${entry.fault}`);
   if (entry.worker !== undefined) parts.push(`worker ${entry.worker}`);
   return parts.length ? parts.join(', ') : undefined;
