@@ -113,6 +113,8 @@ export interface UnderstudyChildConfig {
   stats?: boolean;
   /** For `understudy-workers`: the --workers count. */
   workers?: number;
+  /** false: the server's Prometheus metrics off (`metrics: false`, `serve --no-metrics`). */
+  metrics?: boolean;
 }
 
 export function understudyFixture(config: UnderstudyChildConfig): FixtureSpec {

@@ -18,6 +18,7 @@ const fixture = understudyFixture(config);
 const server = new UnderstudyServer({
   fixtures: fixture.scenarios.length ? [fixture] : [],
   ...(config.fallback && { defaultSession: { fallback: config.fallback } }),
+  ...(config.metrics === false && { metrics: false }),
 });
 const { port } = await server.listen();
 

@@ -11,7 +11,7 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import fc from 'fast-check';
-import { DRIFT_FLAGS } from '../src/cli/commands.js';
+import { DRIFT_FLAGS, JOURNAL_FLAGS } from '../src/cli/commands.js';
 import { editDistance, nearest } from '../src/cli/did-you-mean.js';
 import { describeCliHelp, SERVE_FLAGS } from './support/cli-help-cases.js';
 import { CLIS, killChildren, ROOT } from './support/cli-process.js';
@@ -26,9 +26,9 @@ test("the README's command-line section names exactly the flags serve parses, an
   const block = /```sh\n([\s\S]*?)```/.exec(section)?.[1] ?? '';
   const named = new Set([...block.matchAll(/--([a-z-]+)/g)].map((m) => m[1]));
   for (const flag of [...Object.keys(SERVE_FLAGS), 'help', 'version']) assert.ok(named.has(flag), `README names --${flag}`);
-  const drift = new Set(DRIFT_FLAGS.map((f) => f.name));
+  const others = new Set([...DRIFT_FLAGS, ...JOURNAL_FLAGS].map((f) => f.name));
   for (const flag of named) {
-    assert.ok(flag in SERVE_FLAGS || drift.has(flag) || flag === 'help' || flag === 'version', `README's --${flag} exists`);
+    assert.ok(flag in SERVE_FLAGS || others.has(flag) || flag === 'help' || flag === 'version', `README's --${flag} exists`);
   }
 });
 

@@ -14,6 +14,7 @@ import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { after, before, test } from 'node:test';
 import OpenAI from 'openai';
+import { countersLine, entryLines } from '../src/cli/journal-text.js';
 import { CLIS, killChildren, runCli, serveCli, spawnCli, type Cli } from './support/cli-process.js';
 
 const SOURCE = CLIS[0] as Cli;
@@ -245,3 +246,74 @@ test(
     assert.match(follow.stderr(), /understudy: the (server at|journal feed from) http:\/\/127\.0\.0\.1:\d+ .*(went away|stopped)/);
   },
 );
+
+test('the text of entries the server journals less often: zero-config near miss, aborted, paced, faulted, a value of several lines', () => {
+  const base = { session: 's1', route: 'POST /v1/messages', time: '2026-01-01T12:00:01.250Z' };
+  assert.deepEqual(
+    entryLines({
+      ...base,
+      seq: 4,
+      status: 200,
+      source: 'zero_config',
+      ms: 2,
+      nearMisses: [{ scenario: 'plan', step: 'ask', failed: [{ predicate: 'messages', expected: '[\n  "a"\n]', actual: '[]' }] }],
+    }),
+    [
+      '12:00:01.250  s1  #4  POST /v1/messages  200  zero-config (near miss)  2 ms',
+      '    near miss: scenario "plan" step "ask"',
+      '      messages',
+      '        expected: [',
+      '                    "a"',
+      '                  ]',
+      '        actual:   []',
+    ],
+  );
+  assert.deepEqual(
+    entryLines({
+      ...base,
+      seq: 5,
+      status: 499,
+      event: 'request_aborted',
+      error: { code: 'client_closed_request', message: 'the client left' },
+    }),
+    ['12:00:01.250  s1  #5  POST /v1/messages  499  aborted', '    the client left'],
+  );
+  assert.deepEqual(
+    entryLines({
+      ...base,
+      seq: 6,
+      status: 200,
+      source: 'restart',
+      script: 'loop',
+      step: 'one',
+      stream: true,
+      ms: 412.4,
+      firstByteMs: 0.4,
+      pacing: { ttftMs: 200, chunksPerSecond: 20, jitterMs: 5 },
+      fault: 'close after 2 chunks',
+      worker: 1,
+      usage: { inputTokens: 9, outputTokens: 3, cachedInputTokens: 4, reasoningTokens: 2 },
+    }),
+    [
+      '12:00:01.250  s1  #6  POST /v1/messages  200  scenario "loop" step "one" (restart)  412 ms',
+      '    usage: 9 input, 3 output, 4 cached input, 2 reasoning tokens',
+      '    stream, paced (first token after 200 ms, 20 chunks/s, jitter ±5 ms), first byte after 0.4 ms, fault: close after 2 chunks, worker 1',
+    ],
+  );
+  assert.equal(
+    countersLine('s1', {
+      requests: 3,
+      matched: 1,
+      unmatched: 0,
+      exhausted: 0,
+      mismatched: 0,
+      invalid: 0,
+      errorsReturned: 1,
+      aborted: 1,
+      evicted: 0,
+      nearMisses: 1,
+      later: 7,
+    }),
+    'session s1: requests 3, matched 1, unmatched 0, exhausted 0, mismatched 0, invalid 0, errors returned 1, aborted 1, near misses 1, evicted 0, later 7',
+  );
+});

@@ -28,7 +28,8 @@ export interface JournalEntryView {
   ms?: number;
   firstByteMs?: number;
   fault?: string;
-  paced?: boolean;
+  /** The pacing the answer was written with. */
+  pacing?: { ttftMs?: number; chunksPerSecond?: number; jitterMs?: number };
   worker?: number;
   truncated?: boolean;
 }
@@ -101,12 +102,22 @@ function usageText(usage: JournalEntryView['usage']): string | undefined {
 function deliveryText(entry: JournalEntryView): string | undefined {
   const parts: string[] = [];
   if (entry.stream) parts.push('stream');
-  if (entry.paced) parts.push('paced');
+  const pacing = pacingText(entry.pacing);
+  if (pacing) parts.push(pacing);
   // A JSON answer's first byte is its whole answer; a stream's tells when it began.
   if (entry.stream && entry.firstByteMs !== undefined) parts.push(`first byte after ${formatMs(entry.firstByteMs)} ms`);
   if (entry.fault) parts.push(`fault: ${entry.fault}`);
   if (entry.worker !== undefined) parts.push(`worker ${entry.worker}`);
   return parts.length ? parts.join(', ') : undefined;
+}
+
+function pacingText(pacing: JournalEntryView['pacing']): string | undefined {
+  if (!pacing) return undefined;
+  const parts: string[] = [];
+  if (pacing.ttftMs !== undefined) parts.push(`first token after ${pacing.ttftMs} ms`);
+  if (pacing.chunksPerSecond !== undefined) parts.push(`${pacing.chunksPerSecond} chunks/s`);
+  if (pacing.jitterMs) parts.push(`jitter ±${pacing.jitterMs} ms`);
+  return parts.length ? `paced (${parts.join(', ')})` : 'paced';
 }
 
 /** The journal's counters in its own order, each in words. */
