@@ -1,21 +1,26 @@
 // `node --import tsx bench/metrics-ab.ts`: B1 (B1-32's request and repeating script, 32
-// connections) against two Understudy children of the built package, one with Prometheus metrics
-// on (the default) and one with `metrics: false`, in short runs taking turns: pair after pair, the
-// order flipped every pair (off-on, on-off, ...), so a machine whose load drifts charges both
-// alike. While the metrics-on child is measured, its /_understudy/metrics is scraped every
-// `--scrape-every` seconds (a scraper far keener than Prometheus's usual 15 s).
+// connections) against three Understudy children of the built package, started in this order:
+// "off A" with `metrics: false`, "on" with Prometheus metrics on (the default), "off B" with
+// `metrics: false` again. They take turns in short runs, each round in one of the six orders in
+// turn, so a machine whose load drifts charges all of them alike and no child keeps a place. While
+// "on" is measured, its /_understudy/metrics is scraped every `--scrape-every` seconds (a scraper
+// far keener than Prometheus's usual 15 s).
 //
-// Reported: each side's median req/s and server CPU per request, the median over pairs of
-// on ÷ off req/s (the issue's goal: at least 0.95) and of off ÷ on CPU per request; and, measured
-// apart from any server, what counting one request costs (RequestMetrics.observe on a B1-like
-// record) and what one scrape costs, set against the server's CPU per request.
+// Reported per round, then as medians over rounds: on ÷ off, "on" against the mean of the two
+// metrics-off children in that round (the issue's goal: at least 0.95), and the A/A control,
+// off B ÷ off A: two identical children, which says how far this machine lets two runs differ with
+// nothing between them. The same for server CPU per request. And, measured apart from any server,
+// what counting one request costs (RequestMetrics.observe on a B1-like record) and what writing one
+// exposition costs, set against the server's CPU per request.
 //
 // Options:
-//   --pairs=N            pairs of runs (default 16)
+//   --rounds=N           rounds (default 18; a multiple of 6 gives every order equally often)
 //   --duration=S         seconds per run (default 2)
 //   --warmup=S           seconds of warm-up per child (default 2)
 //   --connections=N      (default 32)
 //   --scrape-every=S     seconds between scrapes of the metrics-on child; 0: none (default 1)
+//   --scrape-all         send the same scrapes to the metrics-off children while they are measured
+//                        (they answer 404): equal control traffic, so only the metrics differ
 //   --out=DIR            where metrics-ab.json / metrics-ab.md go (default bench/results)
 //   --no-build           use dist/ as it is instead of running `npm run build` first
 //
@@ -28,28 +33,46 @@ import { join, relative, resolve } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { newRecord } from '../src/engine/journal.js';
 import { RequestMetrics } from '../src/transport/metrics.js';
-import { BENCH_DIR, fmt, log, measure, median, problemsOf, ROOT, startChild, stopChild, type Child, type Measurement } from './harness.js';
+import { metricsText } from '../src/control/metrics-exposition.js';
+import { UnderstudyServer } from '../src/server/understudy-server.js';
+import { pacingStats } from '../src/transport/scheduler.js';
+import {
+  BENCH_DIR,
+  fmt,
+  log,
+  measure,
+  median,
+  percentile,
+  problemsOf,
+  ROOT,
+  startChild,
+  stopChild,
+  type Child,
+  type Measurement,
+} from './harness.js';
 import { BODY_HELLO, type UnderstudyChildConfig } from './scenarios.js';
 
 interface Options {
-  pairs: number;
+  rounds: number;
   durationS: number;
   warmupS: number;
   connections: number;
   scrapeEveryS: number;
   outDir: string;
   build: boolean;
+  scrapeAll: boolean;
 }
 
 function parseOptions(argv: string[]): Options {
   const options: Options = {
-    pairs: 16,
+    rounds: 18,
     durationS: 2,
     warmupS: 2,
     connections: 32,
     scrapeEveryS: 1,
     outDir: join(BENCH_DIR, 'results'),
     build: true,
+    scrapeAll: false,
   };
   const number = (name: string, value: string, least: number) => {
     const n = Number(value);
@@ -58,28 +81,44 @@ function parseOptions(argv: string[]): Options {
   };
   for (const arg of argv) {
     const [name, value = ''] = arg.replace(/^--/, '').split('=', 2) as [string, string?];
-    if (name === 'pairs') options.pairs = Math.round(number(name, value, 1));
+    if (name === 'rounds') options.rounds = Math.round(number(name, value, 1));
     else if (name === 'duration') options.durationS = number(name, value, 0.5);
     else if (name === 'warmup') options.warmupS = number(name, value, 0);
     else if (name === 'connections') options.connections = Math.round(number(name, value, 1));
     else if (name === 'scrape-every') options.scrapeEveryS = number(name, value, 0);
     else if (name === 'out') options.outDir = resolve(value);
     else if (name === 'no-build') options.build = false;
+    else if (name === 'scrape-all') options.scrapeAll = true;
     else throw new Error(`unknown option "${arg}" (see the header of bench/metrics-ab.ts)`);
   }
   return options;
 }
 
-type Side = 'on' | 'off';
+const LABELS = ['off A', 'on', 'off B'] as const;
+type Label = (typeof LABELS)[number];
+
+const CONFIG: Record<Label, UnderstudyChildConfig> = {
+  'off A': { script: 'bench', metrics: false },
+  on: { script: 'bench' },
+  'off B': { script: 'bench', metrics: false },
+};
+
+/** The six orders of the three children, taken in turn round by round. */
+const ORDERS: Label[][] = [
+  ['off A', 'on', 'off B'],
+  ['on', 'off B', 'off A'],
+  ['off B', 'off A', 'on'],
+  ['off B', 'on', 'off A'],
+  ['on', 'off A', 'off B'],
+  ['off A', 'off B', 'on'],
+];
 
 interface Run extends Measurement {
-  pair: number;
-  side: Side;
+  round: number;
+  label: Label;
   /** Scrapes of the metrics-on child during this run. */
   scrapes: number;
 }
-
-const CONFIG: Record<Side, UnderstudyChildConfig> = { on: { script: 'bench' }, off: { script: 'bench', metrics: false } };
 
 async function metricsStatus(child: Child): Promise<{ status: number; bytes: number }> {
   const response = await fetch(`http://127.0.0.1:${child.port}/_understudy/metrics`);
@@ -87,7 +126,7 @@ async function metricsStatus(child: Child): Promise<{ status: number; bytes: num
 }
 
 /** Scrapes `child` every `seconds` until stopped; resolves to how many scrapes it made. */
-function scraper(child: Child, seconds: number): { stop: () => Promise<number> } {
+function scraper(child: Child, seconds: number, expected = 200): { stop: () => Promise<number> } {
   if (seconds <= 0) return { stop: async () => 0 };
   let count = 0;
   let running = true;
@@ -96,7 +135,7 @@ function scraper(child: Child, seconds: number): { stop: () => Promise<number> }
       await new Promise((r) => setTimeout(r, seconds * 1000));
       if (!running) break;
       const { status } = await metricsStatus(child);
-      if (status !== 200) throw new Error(`a scrape of the metrics-on child answered ${status}`);
+      if (status !== expected) throw new Error(`a scrape answered ${status}, not ${expected}`);
       count++;
     }
   })();
@@ -132,6 +171,30 @@ function observeCost(): { nsPerRequest: number; calls: number } {
   return { nsPerRequest: median(times), calls };
 }
 
+/** CPU time to write one exposition of B1's series (one session, one dialect), in process. */
+function expositionCost(): { usPerScrape: number; bytes: number } {
+  const server = new UnderstudyServer({});
+  const metrics = new RequestMetrics();
+  const record = newRecord('req_1', 'default', 'POST /v1/chat/completions', 'openai.chat.completions');
+  record.status = 200;
+  record.source = 'script';
+  for (let i = 0; i < 1000; i++) {
+    record.ms = i & 3;
+    record.firstByteMs = i & 1;
+    metrics.observe(record, undefined);
+  }
+  let bytes = 0;
+  const times: number[] = [];
+  for (let trial = 0; trial < 5; trial++) {
+    const started = performance.now();
+    for (let i = 0; i < 2000; i++) bytes = metricsText(metrics, server.registry, pacingStats()).length;
+    times.push(((performance.now() - started) * 1000) / 2000);
+  }
+  return { usPerScrape: median(times), bytes };
+}
+
+const quartiles = (values: number[]) => [percentile(values, 0.25), percentile(values, 0.75)];
+
 async function main(): Promise<void> {
   const options = parseOptions(process.argv.slice(2));
   const started = performance.now();
@@ -141,78 +204,77 @@ async function main(): Promise<void> {
     execFileSync(process.platform === 'win32' ? 'npm.cmd' : 'npm', ['run', '--silent', 'build'], { cwd: ROOT, stdio: 'inherit' });
   }
   log(
-    `metrics A/B: ${options.pairs} pairs x ${options.durationS} s, ${options.connections} connections, scrape every ${options.scrapeEveryS || 'never'} s; ${cpus().length} CPUs, load ${loadAtStart.map((l) => l.toFixed(2)).join(' ')}`,
+    `metrics A/B: ${options.rounds} rounds x 3 children x ${options.durationS} s, ${options.connections} connections, scrape every ${options.scrapeEveryS || 'never'} s; ${cpus().length} CPUs, load ${loadAtStart.map((l) => l.toFixed(2)).join(' ')}`,
   );
-  const children = {} as Record<Side, Child>;
-  for (const side of ['off', 'on'] as const) {
-    children[side] = await startChild('understudy', [JSON.stringify(CONFIG[side])], { label: `metrics ${side}` });
-  }
+  const children = {} as Record<Label, Child>;
+  for (const label of LABELS)
+    children[label] = await startChild('understudy', [JSON.stringify(CONFIG[label])], { label: `metrics ${label}` });
   const runs: Run[] = [];
-  let exposition = { status: 0, bytes: 0 };
-  let scrapeMs: number[] = [];
   try {
-    // Both children answer as they should, and only one has metrics.
-    const off = await metricsStatus(children.off);
-    if (off.status !== 404) throw new Error(`the metrics-off child answered /_understudy/metrics with ${off.status}, not 404`);
-    for (const side of ['off', 'on'] as const) {
-      const warm = await measure(children[side], { body: BODY_HELLO, connections: options.connections, seconds: options.warmupS || 0.5 });
-      const problem = problemsOf(warm);
-      if (problem) throw new Error(`warm-up of metrics ${side}: ${problem}`);
+    // Only the metrics-on child has metrics.
+    for (const label of LABELS) {
+      const { status } = await metricsStatus(children[label]);
+      if (status !== (label === 'on' ? 200 : 404)) throw new Error(`the ${label} child answered /_understudy/metrics with ${status}`);
     }
-    for (let pair = 1; pair <= options.pairs; pair++) {
-      const order: Side[] = pair % 2 === 1 ? ['off', 'on'] : ['on', 'off'];
-      for (const side of order) {
-        const scraping = side === 'on' ? scraper(children.on, options.scrapeEveryS) : scraper(children.on, 0);
-        const m = await measure(children[side], { body: BODY_HELLO, connections: options.connections, seconds: options.durationS });
+    for (const label of LABELS) {
+      const warm = await measure(children[label], { body: BODY_HELLO, connections: options.connections, seconds: options.warmupS || 0.5 });
+      const problem = problemsOf(warm);
+      if (problem) throw new Error(`warm-up of ${label}: ${problem}`);
+    }
+    for (let round = 1; round <= options.rounds; round++) {
+      for (const label of ORDERS[(round - 1) % ORDERS.length]!) {
+        const scraping =
+          label === 'on'
+            ? scraper(children.on, options.scrapeEveryS)
+            : scraper(children[label], options.scrapeAll ? options.scrapeEveryS : 0, 404);
+        const m = await measure(children[label], { body: BODY_HELLO, connections: options.connections, seconds: options.durationS });
         const scrapes = await scraping.stop();
         const problem = problemsOf(m);
-        if (problem) throw new Error(`pair ${pair}, metrics ${side}: ${problem}`);
-        runs.push({ ...m, pair, side, scrapes });
+        if (problem) throw new Error(`round ${round}, ${label}: ${problem}`);
+        runs.push({ ...m, round, label, scrapes });
         log(
-          `pair ${String(pair).padStart(2)}/${options.pairs} metrics ${side.padEnd(3)} ${fmt(m.reqPerSec).padStart(6)} req/s  p50 ${fmt(m.p50Ms, 2)} ms  p99 ${fmt(m.p99Ms, 2)} ms  server CPU ${fmt(m.cpuUsPerReq, 1)} µs/req (${fmt(m.serverCpuPct)}%)${side === 'on' ? `  ${scrapes} scrapes` : ''}`,
+          `round ${String(round).padStart(2)}/${options.rounds} ${label.padEnd(5)} ${fmt(m.reqPerSec).padStart(6)} req/s  p50 ${fmt(m.p50Ms, 2)} ms  p99 ${fmt(m.p99Ms, 2)} ms  server CPU ${fmt(m.cpuUsPerReq, 1)} µs/req (${fmt(m.serverCpuPct)}%)${label === 'on' ? `  ${scrapes} scrapes` : ''}`,
         );
       }
     }
-    // One scrape's size and time, after the load (the series are all there by now).
-    exposition = await metricsStatus(children.on);
-    scrapeMs = [];
-    for (let i = 0; i < 20; i++) {
-      const t = performance.now();
-      await metricsStatus(children.on);
-      scrapeMs.push(performance.now() - t);
-    }
   } finally {
-    await stopChild(children.on);
-    await stopChild(children.off);
+    for (const label of LABELS) await stopChild(children[label]);
   }
 
-  const of = (side: Side) => runs.filter((r) => r.side === side);
-  const pairs = Array.from({ length: options.pairs }, (_, i) => {
-    const on = runs.find((r) => r.pair === i + 1 && r.side === 'on')!;
-    const off = runs.find((r) => r.pair === i + 1 && r.side === 'off')!;
+  const of = (label: Label) => runs.filter((r) => r.label === label);
+  const rounds = Array.from({ length: options.rounds }, (_, i) => {
+    const run = (label: Label) => runs.find((r) => r.round === i + 1 && r.label === label)!;
+    const [a, on, b] = [run('off A'), run('on'), run('off B')];
+    const cpu = (r: Run) => r.cpuUsPerReq ?? NaN;
     return {
-      pair: i + 1,
-      reqPerSecRatio: on.reqPerSec / off.reqPerSec,
-      cpuRatio: on.cpuUsPerReq !== null && off.cpuUsPerReq !== null ? off.cpuUsPerReq / on.cpuUsPerReq : NaN,
+      round: i + 1,
+      order: ORDERS[i % ORDERS.length]!.join(', '),
+      /** on ÷ the mean of the two metrics-off children in this round. */
+      onOverOff: on.reqPerSec / ((a.reqPerSec + b.reqPerSec) / 2),
+      /** off B ÷ off A: two identical children. */
+      control: b.reqPerSec / a.reqPerSec,
+      /** Server CPU per request, the metrics-off children's mean ÷ on's (1: as cheap). */
+      cpuOffOverOn: (cpu(a) + cpu(b)) / 2 / cpu(on),
+      cpuControl: cpu(a) / cpu(b),
     };
   });
   const observe = observeCost();
+  const exposition = expositionCost();
+  const medianOf = (label: Label, pick: (r: Run) => number | null) => median(of(label).map((r) => pick(r) ?? NaN));
   const summary = {
-    medianReqPerSec: { on: median(of('on').map((r) => r.reqPerSec)), off: median(of('off').map((r) => r.reqPerSec)) },
-    medianCpuUsPerReq: {
-      on: median(of('on').map((r) => r.cpuUsPerReq ?? NaN)),
-      off: median(of('off').map((r) => r.cpuUsPerReq ?? NaN)),
-    },
-    medianP99Ms: { on: median(of('on').map((r) => r.p99Ms)), off: median(of('off').map((r) => r.p99Ms)) },
-    /** Median over pairs of on ÷ off req/s: the issue's measure (goal ≥ 0.95). */
-    ratio: median(pairs.map((p) => p.reqPerSecRatio)),
-    ratioOfMedians: median(of('on').map((r) => r.reqPerSec)) / median(of('off').map((r) => r.reqPerSec)),
-    /** Median over pairs of off ÷ on server CPU per request (1: as cheap). */
-    cpuEfficiency: median(pairs.map((p) => p.cpuRatio)),
-    pairsOnSlower: pairs.filter((p) => p.reqPerSecRatio < 1).length,
+    medianReqPerSec: Object.fromEntries(LABELS.map((l) => [l, medianOf(l, (r) => r.reqPerSec)])),
+    medianCpuUsPerReq: Object.fromEntries(LABELS.map((l) => [l, medianOf(l, (r) => r.cpuUsPerReq)])),
+    medianP99Ms: Object.fromEntries(LABELS.map((l) => [l, medianOf(l, (r) => r.p99Ms)])),
+    /** Median over rounds of on ÷ off req/s: the issue's measure (goal ≥ 0.95). */
+    ratio: median(rounds.map((r) => r.onOverOff)),
+    ratioQuartiles: quartiles(rounds.map((r) => r.onOverOff)),
+    control: median(rounds.map((r) => r.control)),
+    controlQuartiles: quartiles(rounds.map((r) => r.control)),
+    cpuEfficiency: median(rounds.map((r) => r.cpuOffOverOn)),
+    cpuControl: median(rounds.map((r) => r.cpuControl)),
     scrapes: of('on').reduce((n, r) => n + r.scrapes, 0),
     observeNsPerRequest: observe.nsPerRequest,
-    exposition: { bytes: exposition.bytes, medianScrapeMs: median(scrapeMs) },
+    exposition,
   };
   const met = summary.ratio >= 0.95;
   const totalS = (performance.now() - started) / 1000;
@@ -224,33 +286,38 @@ async function main(): Promise<void> {
     cpus: `${cpus().length} × ${cpus()[0]?.model ?? 'unknown'}`,
     loadAverage: { start: loadAtStart, end: loadAtEnd },
     options: { ...options, outDir: relative(ROOT, options.outDir) || '.' },
-    goal: 'B1 with metrics on within 5% of off: median over pairs of on ÷ off req/s ≥ 0.95',
+    goal: 'B1 with metrics on within 5% of off: median over rounds of on ÷ off req/s ≥ 0.95',
     met,
     summary,
-    pairs,
+    rounds,
     runs,
     totalS,
   };
+  const q = (pair: number[]) => `${fmt(pair[0], 3)}–${fmt(pair[1], 3)}`;
   const md = [
     '# Metrics A/B: B1 with Prometheus metrics on vs off',
     '',
     `\`${report.command}\` — ${report.date}, node ${report.node}, ${report.cpus}, load average ${loadAtStart.map((l) => l.toFixed(2)).join(' ')} at start, ${loadAtEnd.map((l) => l.toFixed(2)).join(' ')} at the end, ${fmt(totalS)} s in all.`,
-    `${options.pairs} pairs of ${options.durationS} s runs at ${options.connections} connections, order flipped every pair; the metrics-on child scraped every ${options.scrapeEveryS || 'never'} s while measured (${summary.scrapes} scrapes).`,
+    `${options.rounds} rounds of three ${options.durationS} s runs at ${options.connections} connections (children started off A, on, off B; the order changes every round); the metrics-on child scraped every ${options.scrapeEveryS || 'never'} s while measured (${summary.scrapes} scrapes)${options.scrapeAll ? ', and the metrics-off children likewise (answered 404)' : ''}.`,
     '',
-    '| | metrics off | metrics on | on ÷ off |',
+    '| | off A | on | off B |',
     '| --- | ---: | ---: | ---: |',
-    `| req/s, median of runs | ${fmt(summary.medianReqPerSec.off)} | ${fmt(summary.medianReqPerSec.on)} | ${fmt(summary.ratioOfMedians, 3)} |`,
-    `| req/s, median of per-pair ratios | | | **${fmt(summary.ratio, 3)}** |`,
-    `| server CPU µs/req, median | ${fmt(summary.medianCpuUsPerReq.off, 1)} | ${fmt(summary.medianCpuUsPerReq.on, 1)} | CPU efficiency (off ÷ on, median of pairs) ${fmt(summary.cpuEfficiency, 3)} |`,
-    `| p99 ms, median | ${fmt(summary.medianP99Ms.off, 2)} | ${fmt(summary.medianP99Ms.on, 2)} | |`,
+    `| req/s, median of runs | ${LABELS.map((l) => fmt(summary.medianReqPerSec[l])).join(' | ')} |`,
+    `| server CPU µs/req, median | ${LABELS.map((l) => fmt(summary.medianCpuUsPerReq[l], 1)).join(' | ')} |`,
+    `| p99 ms, median | ${LABELS.map((l) => fmt(summary.medianP99Ms[l], 2)).join(' | ')} |`,
     '',
-    `Goal: ${report.goal} — **${met ? 'met' : 'not met'}** (${summary.pairsOnSlower} of ${options.pairs} pairs had metrics on slower).`,
+    '| median over rounds (interquartile range) | req/s | CPU per request (off ÷ on) |',
+    '| --- | ---: | ---: |',
+    `| on ÷ off (the mean of off A and off B) | **${fmt(summary.ratio, 3)}** (${q(summary.ratioQuartiles)}) | ${fmt(summary.cpuEfficiency, 3)} |`,
+    `| control: off B ÷ off A | ${fmt(summary.control, 3)} (${q(summary.controlQuartiles)}) | ${fmt(summary.cpuControl, 3)} |`,
     '',
-    `Apart from any server: counting one request (RequestMetrics.observe, B1's record) takes ${fmt(summary.observeNsPerRequest, 0)} ns, ${fmt((100 * summary.observeNsPerRequest) / 1000 / summary.medianCpuUsPerReq.off, 2)}% of the server's CPU per request; one scrape of the ${summary.exposition.bytes}-byte exposition took ${fmt(summary.exposition.medianScrapeMs, 2)} ms (median of 20, round trip).`,
+    `Goal: ${report.goal} — **${met ? 'met' : 'not met'}**.`,
     '',
-    '| pair | on ÷ off req/s | off ÷ on CPU/req |',
-    '| ---: | ---: | ---: |',
-    ...pairs.map((p) => `| ${p.pair} | ${fmt(p.reqPerSecRatio, 3)} | ${fmt(p.cpuRatio, 3)} |`),
+    `Apart from any server: counting one request (RequestMetrics.observe, B1's record) takes ${fmt(summary.observeNsPerRequest, 0)} ns, ${fmt((100 * summary.observeNsPerRequest) / 1000 / summary.medianCpuUsPerReq['off A'], 2)}% of the server's CPU per request; writing one exposition of B1's series (${summary.exposition.bytes} bytes) takes ${fmt(summary.exposition.usPerScrape)} µs of CPU.`,
+    '',
+    '| round | order | on ÷ off req/s | off B ÷ off A req/s | CPU off ÷ on |',
+    '| ---: | --- | ---: | ---: | ---: |',
+    ...rounds.map((r) => `| ${r.round} | ${r.order} | ${fmt(r.onOverOff, 3)} | ${fmt(r.control, 3)} | ${fmt(r.cpuOffOverOn, 3)} |`),
     '',
   ].join('\n');
   mkdirSync(options.outDir, { recursive: true });
