@@ -27,6 +27,8 @@ class Exposition {
   }
 
   histogram(name: string, histogram: Histogram): void {
+    // A series is made with both first-byte histograms; one never observed says nothing.
+    if (histogram.count === 0) return;
     let cumulative = 0;
     DURATION_BUCKETS.forEach((bound, i) => {
       cumulative += histogram.counts[i];

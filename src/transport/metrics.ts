@@ -37,6 +37,10 @@ export interface RequestSeries {
   status: number;
   outcome: Outcome;
   count: number;
+  /** The histograms this series' requests are observed in (shared with other series). */
+  duration: Histogram;
+  /** Time to first byte, for a JSON answer and for a stream. */
+  firstByte: [Histogram, Histogram];
 }
 
 export class Histogram {
@@ -114,10 +118,9 @@ export class RequestMetrics {
     series.count++;
     const ms = entry.ms;
     if (ms === undefined) return;
-    histogram(this.durations, series.dialect, outcome, 'outcome').observe(ms / 1000);
+    series.duration.observe(ms / 1000);
     const firstByte = entry.firstByteMs;
-    if (firstByte !== undefined)
-      histogram(this.firstBytes, series.dialect, entry.stream ? 'true' : 'false', 'stream').observe(firstByte / 1000);
+    if (firstByte !== undefined) series.firstByte[entry.stream ? 1 : 0].observe(firstByte / 1000);
   }
 
   private seriesOf(entry: JournalRecord, outcome: Outcome): RequestSeries {
@@ -125,7 +128,17 @@ export class RequestMetrics {
     const key = `${entry.operation}\n${session}\n${entry.status}\n${outcome}`;
     let series = this.requests.get(key);
     if (!series) {
-      series = { dialect: this.dialectOf(entry.operation), operation: entry.operation, session, status: entry.status, outcome, count: 0 };
+      const dialect = this.dialectOf(entry.operation);
+      series = {
+        dialect,
+        operation: entry.operation,
+        session,
+        status: entry.status,
+        outcome,
+        count: 0,
+        duration: histogram(this.durations, dialect, outcome, 'outcome'),
+        firstByte: [histogram(this.firstBytes, dialect, 'false', 'stream'), histogram(this.firstBytes, dialect, 'true', 'stream')],
+      };
       this.requests.set(key, series);
     }
     return series;
