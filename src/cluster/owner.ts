@@ -53,6 +53,15 @@ export class OwnerLink implements OwnerSide, OwnerControl {
     });
     // Without the primary no connection reaches this worker any more: stop.
     process.once('disconnect', () => process.exit(1));
+    // Edges deliver what they answered when asked; while someone watches the live feed, ask often.
+    if (workers > 1) {
+      let syncing = false;
+      setInterval(() => {
+        if (syncing || !registry.feed.listening) return;
+        syncing = true;
+        void this.sync().then(() => (syncing = false));
+      }, FEED_SYNC_MS).unref();
+    }
   }
 
   /** Opens the private port (exclusive: the owner's own, not shared with the workers like the
@@ -136,6 +145,9 @@ export class OwnerLink implements OwnerSide, OwnerControl {
     return { index: this.index, workers: this.workers, role: 'owner' };
   }
 }
+
+/** How often edges are asked for what they answered while the live feed has a listener. */
+const FEED_SYNC_MS = 200;
 
 function send(message: ToPrimary): void {
   process.send?.(message);
