@@ -289,7 +289,6 @@ describe('the live feed and the entry view', { timeout: 60_000 }, () => {
     assert.ok(cut instanceof Error, 'the SDK saw the cut');
     const slow = anthropic.messages.stream({ model: 'claude-sonnet-4-5', max_tokens: 64, messages: [{ role: 'user', content: 'slow' }] });
     assert.equal((await slow.finalMessage()).content[0].type, 'text');
-    session.chaos = undefined;
     await fetch(`${mock.baseUrl}/_understudy/sessions/faults/chaos`, {
       method: 'PUT',
       headers: { 'content-type': 'application/json' },
