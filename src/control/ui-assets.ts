@@ -8,7 +8,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { extname, join } from 'node:path';
 import { packageRoot } from '../core/package-info.js';
 
-export const UI_CONTENT_SECURITY_POLICY = "default-src 'self'; img-src 'self' data:; style-src 'self'";
+export const UI_CONTENT_SECURITY_POLICY = "default-src 'self'; img-src 'self' data:; style-src 'self'; base-uri 'none'; frame-ancestors 'none'";
 
 const CONTENT_TYPES: Record<string, string> = {
   '.html': 'text/html; charset=utf-8',
@@ -25,6 +25,7 @@ const CONTENT_TYPES: Record<string, string> = {
 const SECURITY_HEADERS = {
   'content-security-policy': UI_CONTENT_SECURITY_POLICY,
   'x-content-type-options': 'nosniff',
+  'referrer-policy': 'no-referrer',
   'cache-control': 'no-cache',
 };
 

@@ -25,6 +25,8 @@ const feed = new Feed(byId<HTMLOListElement>('entries'), byId('journal-count'), 
 let sessions: SessionInfo[] = [];
 let selected: string | undefined = new URLSearchParams(location.hash.replace(/^#/, '')).get('session') ?? undefined;
 let stopped = false;
+/** Whether a session's scripts have been shown yet (the first listing picks one). */
+let shown = false;
 
 function setConnection(state: 'connecting' | 'live' | 'retrying' | 'stopped', text: string): void {
   connection.dataset.state = state;
@@ -104,18 +106,19 @@ async function loadSessions(): Promise<void> {
   const body = await getJson<{ sessions: SessionInfo[] }>('/sessions');
   sessions = body.sessions;
   filters.knowSessions(sessions.map((s) => s.id));
-  if (!selected || !sessions.some((s) => s.id === selected)) {
-    const next = sessions.find((s) => s.scripts.length > 0) ?? sessions[0];
-    if (next) {
-      select(next.id);
+  if (!shown || !sessions.some((s) => s.id === selected)) {
+    const wanted = sessions.find((s) => s.id === selected) ?? sessions.find((s) => s.scripts.length > 0) ?? sessions[0];
+    if (wanted) {
+      shown = true;
+      select(wanted.id, true);
       return;
     }
   }
   renderSessions();
 }
 
-function select(id: string): void {
-  const changed = id !== selected;
+function select(id: string, first = false): void {
+  const changed = first || id !== selected;
   selected = id;
   const fragment = new URLSearchParams(location.hash.replace(/^#/, ''));
   fragment.set('session', id);
