@@ -282,7 +282,7 @@ test('scripts: POST adds, PUT replaces, and the SDK is answered by them', async 
   const exhausted = await askError(client, 'more');
   assert.equal(exhausted.status, 409);
   assert.equal(exhausted.code, 'scenario_exhausted');
-  expectControlError(await call('GET', '/sessions/ctl-scripts/scripts'), 405, 'method_not_allowed');
+  expectControlError(await call('DELETE', '/sessions/ctl-scripts/scripts'), 405, 'method_not_allowed');
   expectControlError(await call('POST', '/sessions/nope/scripts', GREETING), 404, 'session_not_found');
 });
 
@@ -516,7 +516,8 @@ test('unknown control paths → 404; malformed JSON → 400', async () => {
   expectControlError(await call('GET', ''), 404, 'not_found');
   expectControlError(await call('GET', '/nope'), 404, 'not_found');
   expectControlError(await call('GET', '/sessions/default/nope'), 404, 'not_found');
-  expectControlError(await call('GET', '/sessions/default/journal/extra'), 404, 'not_found');
+  expectControlError(await call('GET', '/sessions/default/journal/extra'), 400, 'invalid_path', /sequence number/);
+  expectControlError(await call('GET', '/sessions/default/journal/1/more'), 404, 'not_found');
   expectControlError(await call('POST', '/sessions', undefined, '{"id": "x",'), 400, 'invalid_json', /not valid JSON/);
   expectControlError(await call('POST', '/sessions/default/scripts', undefined, 'scenarios: []'), 400, 'invalid_json');
   expectControlError(await call('POST', '/sessions/default/reset', undefined, '{'), 400, 'invalid_json');

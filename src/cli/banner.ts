@@ -22,6 +22,8 @@ export interface BannerFacts {
   record?: { dir: string; mode?: string; upstreams: Record<string, string> };
   /** --replay DIR. */
   replay?: string;
+  /** Whether /_understudy/metrics is served. */
+  metrics?: boolean;
   providerUrl(provider: string): string;
 }
 
@@ -71,6 +73,7 @@ export function bannerLines(facts: BannerFacts): string[] {
     'Or call it:',
     `  curl ${facts.providerUrl('openai')}/chat/completions -H 'Content-Type: application/json' \\`,
     `    -d '{"model":"gpt-4o","messages":[{"role":"user","content":"hello"}]}'`,
+    `Dashboard: ${facts.url}/_understudy/ui/${facts.metrics ? `  Metrics: ${facts.url}/_understudy/metrics` : ''} (docs/dashboard.md)`,
     // Last: tests and scripts wait for this line to know the banner is complete.
     `Control API: ${facts.url}/_understudy/health, ${facts.url}/_understudy/sessions (docs/control-api.md)`,
   );

@@ -128,6 +128,19 @@ export const SERVE_FLAGS: Flag[] = [
     description: 'No request log (the banner is still printed).',
     default: 'off: requests are logged',
   },
+  {
+    name: 'no-metrics',
+    type: 'boolean',
+    description: 'No Prometheus metrics at /_understudy/metrics (docs/dashboard.md#metrics).',
+    default: 'off: metrics are served',
+  },
+  {
+    name: 'journal-bodies',
+    type: 'boolean',
+    description:
+      "Keep each answer's body in the journal, for the dashboard and GET /_understudy/sessions/ID/journal/SEQ (request bodies are always kept).",
+    default: 'off',
+  },
   ...RECORD_FLAGS,
   ...LIMIT_FLAGS,
   HELP_FLAG,

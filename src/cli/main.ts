@@ -122,6 +122,8 @@ async function serve(args: string[]): Promise<number> {
       chaos,
       record,
       replay: values.replay as string | undefined,
+      metrics: values['no-metrics'] !== true,
+      journalBodies: values['journal-bodies'] === true,
       ...limits,
       ...(index !== undefined && { cluster: { index, workers } }),
       // Every worker logs the requests it answered itself.

@@ -27,6 +27,10 @@ export interface ServeOptions {
   record?: ServerOptions['record'];
   /** --replay DIR: each session starts with its recordings. */
   replay?: string;
+  /** Off with --no-metrics. */
+  metrics?: boolean;
+  /** --journal-bodies. */
+  journalBodies?: boolean;
 }
 
 /** Starts the server and prints the banner on `out`; problems go to `err` and give undefined. */
@@ -74,6 +78,8 @@ export async function runServe(
       requestLog: options.requestLog,
       record: options.record,
       replay: options.replay,
+      metrics: options.metrics,
+      journalBodies: options.journalBodies,
     });
   } catch (error) {
     err(`understudy: ${(error as Error).message}`);
@@ -101,6 +107,7 @@ export async function runServe(
     workers: options.cluster?.workers,
     record: options.record,
     replay: options.replay,
+    metrics: options.metrics !== false,
     providerUrl: (provider) => server.providerUrl(provider),
   });
   for (const line of lines) out(line);

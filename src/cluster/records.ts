@@ -41,6 +41,11 @@ export interface PortableRecord {
   /** The request carried tool results (the owner records them against its tool-call ledger). */
   toolResults?: boolean;
   worker: number;
+  ms?: number;
+  firstByteMs?: number;
+  fault?: string;
+  pacing?: JournalRecord['pacing'];
+  responseText?: string;
 }
 
 export interface SessionBatch {
@@ -107,6 +112,11 @@ export function portableRecord(record: JournalRecord, worker: number, request?: 
   if (record.truncated) out.truncated = true;
   if (record.requestPreview !== undefined) out.requestPreview = record.requestPreview;
   if (record.nearMisses) out.nearMisses = record.nearMisses;
+  if (record.ms !== undefined) out.ms = record.ms;
+  if (record.firstByteMs !== undefined) out.firstByteMs = record.firstByteMs;
+  if (record.fault !== undefined) out.fault = record.fault;
+  if (record.pacing !== undefined) out.pacing = record.pacing;
+  if (record.responseText !== undefined) out.responseText = record.responseText;
   if (request?.messages.some((m) => m.parts.some((p) => p.type === 'tool_result'))) out.toolResults = true;
   return out;
 }
@@ -187,6 +197,11 @@ function toRecord(
     truncated: p.truncated,
     requestPreview: p.requestPreview,
     nearMisses: p.nearMisses,
+    ms: p.ms,
+    firstByteMs: p.firstByteMs,
+    fault: p.fault,
+    pacing: p.pacing,
+    responseText: p.responseText,
     bytes: 0,
     worker: p.worker,
     idNumber: undefined,

@@ -14,6 +14,12 @@ import { pacingStats, resetPacingStats } from '../transport/scheduler.js';
 import type { Registry } from '../engine/registry.js';
 import { packageVersion } from '../core/package-info.js';
 import type { LatenessStats } from '../transport/lateness.js';
+import type { RequestMetrics } from '../transport/metrics.js';
+import { entryView } from './entry-view.js';
+import { feedAsk, serveFeed } from './live-feed.js';
+import { EXPOSITION_TYPE, metricsText } from './metrics-exposition.js';
+import { scriptGraph } from './script-graph.js';
+import { serveUiAsset } from './ui-assets.js';
 
 export { CONTROL_PREFIX };
 const CONTROL_BODY_LIMIT = 32 * 1024 * 1024;
@@ -266,7 +272,14 @@ export interface ControlledServer {
   providerUrl(provider: string, session?: string): string;
   /** Under --workers, on the owner worker. */
   readonly owner?: OwnerControl;
+  /** What /metrics reports; undefined when metrics are off. */
+  readonly metrics?: RequestMetrics;
+  /** Whether answers' bodies are kept in the journal (ServerOptions.journalBodies). */
+  readonly journalBodies?: boolean;
 }
+
+/** A control answer written by its handler itself (an event stream, a dashboard file, metrics text). */
+const WRITTEN: ControlResult = { status: 0, value: undefined };
 
 /** Under --workers, what the control API asks of the owner (cluster/owner.ts). */
 export interface OwnerControl {
@@ -277,7 +290,13 @@ export interface OwnerControl {
   describe(): { index: number; workers: number; role: 'owner' };
 }
 
-export async function handleControl(server: ControlledServer, req: IncomingMessage, res: ServerResponse, path: string): Promise<void> {
+export async function handleControl(
+  server: ControlledServer,
+  req: IncomingMessage,
+  res: ServerResponse,
+  path: string,
+  query = '',
+): Promise<void> {
   const owner = server.owner;
   const hooks = owner?.hooks;
   await hooks?.before();
@@ -289,17 +308,23 @@ export async function handleControl(server: ControlledServer, req: IncomingMessa
     return;
   }
   try {
-    result = await controlAnswer(server, req, path);
+    result = await controlAnswer(server, req, res, path, query);
   } catch (error) {
     if (!(error instanceof ControlFailure)) throw error;
     req.resume();
     result = reply(error.detail.status, { error: error.detail });
   }
   await hooks?.after(req.method ?? 'GET');
-  send(res, result);
+  if (result !== WRITTEN) send(res, result);
 }
 
-async function controlAnswer(server: ControlledServer, req: IncomingMessage, path: string): Promise<ControlResult> {
+async function controlAnswer(
+  server: ControlledServer,
+  req: IncomingMessage,
+  res: ServerResponse,
+  path: string,
+  query: string,
+): Promise<ControlResult> {
   const owner = server.owner;
   const method = req.method ?? 'GET';
   const source = `control ${method} ${path}`;
@@ -323,6 +348,33 @@ async function controlAnswer(server: ControlledServer, req: IncomingMessage, pat
       pacing: owner ? owner.pacingStats() : pacingStats(),
       ...(owner && { workers: owner.describe() }),
     });
+  }
+  if (rest[0] === 'ui') {
+    if (rest.length === 1 && !path.endsWith('/')) {
+      if (method !== 'GET' && method !== 'HEAD') fail(405, 'method_not_allowed', `${source}: use GET`);
+      req.resume();
+      res.writeHead(301, { location: `${CONTROL_PREFIX}/ui/` }).end();
+      return WRITTEN;
+    }
+    serveUiAsset(req, res, rest.slice(1));
+    return WRITTEN;
+  }
+  if (rest.length === 1 && rest[0] === 'metrics') {
+    if (method !== 'GET') fail(405, 'method_not_allowed', `${source}: use GET`);
+    if (!server.metrics) fail(404, 'metrics_disabled', `${source}: metrics are off (the server was started with --no-metrics)`);
+    const text = metricsText(server.metrics, server.registry, owner ? owner.pacingStats() : pacingStats());
+    res.writeHead(200, { 'content-type': EXPOSITION_TYPE, 'cache-control': 'no-cache' }).end(text);
+    return WRITTEN;
+  }
+  if (rest.length === 1 && rest[0] === 'events') {
+    if (method !== 'GET') fail(405, 'method_not_allowed', `${source}: use GET`);
+    const ask = feedAsk(new URLSearchParams(query));
+    if (typeof ask === 'string') fail(400, 'invalid_query', `${source}: ${ask}`);
+    if (ask.session !== undefined && !server.registry.get(ask.session)) {
+      fail(404, 'session_not_found', `${source}: session "${ask.session}" does not exist`);
+    }
+    serveFeed(server.registry, req, res, ask);
+    return WRITTEN;
   }
   if (rest.length === 2 && rest[0] === 'pacing' && rest[1] === 'reset') {
     if (method !== 'POST') fail(405, 'method_not_allowed', `${source}: use POST`);
@@ -398,10 +450,21 @@ async function controlAnswer(server: ControlledServer, req: IncomingMessage, pat
   }
 
   const action = rest[2];
+  if (rest.length === 4 && action === 'journal') {
+    if (method !== 'GET') fail(405, 'method_not_allowed', `${source}: use GET`);
+    const seq = /^[1-9]\d{0,15}$/.test(rest[3]) ? Number(rest[3]) : NaN;
+    if (Number.isNaN(seq))
+      fail(400, 'invalid_path', `${source}: expected an entry's sequence number (an integer >= 1), found "${rest[3]}"`);
+    const view = entryView(session.journal, seq, server.journalBodies === true);
+    if (!view) fail(404, 'entry_not_found', `${source}: the journal keeps no entry ${seq} (evicted, reset, or not yet made)`);
+    return reply(200, view);
+  }
   if (rest.length !== 3) fail(404, 'not_found', `${source}: unknown control path`);
   switch (action) {
     case 'scripts': {
-      if (method !== 'POST' && method !== 'PUT') fail(405, 'method_not_allowed', `${source}: use POST (add) or PUT (replace all)`);
+      if (method === 'GET') return reply(200, scriptGraph(session.scripts));
+      if (method !== 'POST' && method !== 'PUT')
+        fail(405, 'method_not_allowed', `${source}: use GET (the graph), POST (add) or PUT (replace all)`);
       const checked = await readFixtureBody(req, source, server.replyLimits);
       if (!checked.ok) fail(400, 'invalid_fixture', `${source}: the fixture is invalid`, checked.problems);
       try {

@@ -2,7 +2,8 @@
 // are evicted first, counters keep counting after eviction, and an entry too large to keep whole
 // is kept truncated and flagged. Snapshots are copies, never live state.
 
-import type { ChatRequest, ResolvedReply, Usage } from '../core/model.js';
+import type { ChatRequest, Pacing, ResolvedReply, Usage } from '../core/model.js';
+import type { JournalFeed } from './journal-feed.js';
 
 export interface JournalEntry {
   seq: number;
@@ -36,6 +37,14 @@ export interface JournalEntry {
   nearMisses?: NearMiss[];
   /** Under `serve --workers`: the worker that answered (0 is the owner of every session's state). */
   worker?: number;
+  /** Milliseconds from arrival to the entry being journalled (the answer written, or refused). */
+  ms?: number;
+  /** Milliseconds from arrival to the first byte of the answer handed to the socket. */
+  firstByteMs?: number;
+  /** The fault the answer played (scripted or injected), in words: `close after 2 chunks`. */
+  fault?: string;
+  /** The pacing the answer was written with. */
+  pacing?: Pacing;
 }
 
 /** The status an aborted request is journalled with (as proxies log a client that closed first). */
@@ -106,6 +115,9 @@ export interface JournalRecord extends Omit<JournalEntry, 'seq' | 'time' | 'requ
   /** When the session made requestId from a number (Session.requestIdOf): that number, which the
    * journal keeps instead of the string. */
   idNumber: number | undefined;
+  /** The answer's body as written, kept only when the server keeps response bodies
+   * (ServerOptions.journalBodies). */
+  responseText: string | undefined;
 }
 
 const ENTRY_OVERHEAD = 512;
@@ -124,6 +136,7 @@ function estimateBytes(record: JournalRecord): number {
     for (const call of reply.toolCalls) bytes += call.argumentsText.length + call.name.length;
   }
   if (record.error) bytes += record.error.message.length;
+  if (record.responseText !== undefined) bytes += record.responseText.length;
   return bytes;
 }
 
@@ -154,11 +167,17 @@ export function newRecord(requestId: string, session: string, route: string, ope
     worker: undefined,
     bytes: 0,
     idNumber: undefined,
+    ms: undefined,
+    firstByteMs: undefined,
+    fault: undefined,
+    pacing: undefined,
+    responseText: undefined,
   };
 }
 // Every record field is either one of the ring's columns or compared by sameShared; a field added
 // to JournalRecord and to neither fails to compile here.
-type ColumnField = 'seq' | 'requestId' | 'idNumber' | 'at' | 'status' | 'stream' | 'requestText' | 'bytes';
+type ColumnField =
+  'seq' | 'requestId' | 'idNumber' | 'at' | 'status' | 'stream' | 'requestText' | 'bytes' | 'ms' | 'firstByteMs' | 'responseText';
 type SharedField =
   | 'session'
   | 'route'
@@ -175,7 +194,9 @@ type SharedField =
   | 'nearMisses'
   | 'worker'
   | 'reply'
-  | 'usage';
+  | 'usage'
+  | 'fault'
+  | 'pacing';
 const everyFieldKept: Exclude<keyof JournalRecord, ColumnField | SharedField> extends never ? true : never = true;
 void everyFieldKept;
 
@@ -198,6 +219,8 @@ function sameShared(a: JournalRecord, b: JournalRecord): boolean {
     a.requestPreview === b.requestPreview &&
     a.nearMisses === b.nearMisses &&
     a.worker === b.worker &&
+    a.fault === b.fault &&
+    a.pacing === b.pacing &&
     sameReply(a.reply, b.reply) &&
     sameUsage(a.usage, b.usage)
   );
@@ -243,6 +266,10 @@ export class Journal {
    * generation nothing to keep. */
   private ids: (string | number)[] = [];
   private texts: (string | undefined)[] = [];
+  /** Milliseconds to the journal and to the first byte; -1 when not known. */
+  private durations: number[] = [];
+  private firstBytes: number[] = [];
+  private responses: (string | undefined)[] = [];
   private lastShared: JournalRecord | undefined;
   private head = 0;
   private size = 0;
@@ -250,6 +277,8 @@ export class Journal {
   private bytes = 0;
   counters: JournalCounters = emptyCounters();
   readonly limits: JournalLimits;
+  /** Where added entries are announced while anyone listens (the control API's live feed). */
+  feed: JournalFeed | undefined;
 
   constructor(
     limits: Partial<JournalLimits> = {},
@@ -273,6 +302,9 @@ export class Journal {
       record.decodeRequest = undefined;
       record.decodeContext = undefined;
     }
+    if (record.responseText !== undefined && record.responseText.length > this.limits.entryBytes) {
+      record.responseText = ownCopy(record.responseText.slice(0, Math.min(this.limits.entryBytes, 4096)));
+    }
     record.bytes = estimateBytes(record);
     if (this.size === capacity) this.evictOldest();
     const slot = (this.head + this.size) % capacity;
@@ -282,6 +314,8 @@ export class Journal {
     this.size++;
     this.bytes += record.bytes;
     while (this.bytes > this.limits.bytes && this.size > 1) this.evictOldest();
+    const feed = this.feed;
+    if (feed !== undefined && feed.listening) feed.added(record);
   }
 
   private put(slot: number, shared: JournalRecord | undefined, record: JournalRecord): void {
@@ -295,6 +329,9 @@ export class Journal {
       this.codes.push(code);
       this.ids.push(id);
       this.texts.push(record.requestText);
+      this.durations.push(record.ms ?? -1);
+      this.firstBytes.push(record.firstByteMs ?? -1);
+      this.responses.push(record.responseText);
       return;
     }
     this.shared[slot] = shared;
@@ -304,6 +341,9 @@ export class Journal {
     this.codes[slot] = code;
     this.ids[slot] = id;
     this.texts[slot] = record.requestText;
+    this.durations[slot] = record.ms ?? -1;
+    this.firstBytes[slot] = record.firstByteMs ?? -1;
+    this.responses[slot] = record.responseText;
   }
 
   private evictOldest(): void {
@@ -312,6 +352,7 @@ export class Journal {
     this.shared[slot] = undefined;
     this.ids[slot] = '';
     this.texts[slot] = undefined;
+    this.responses[slot] = undefined;
     this.head = (slot + 1) % this.limits.entries;
     this.size--;
     this.counters.evicted++;
@@ -321,6 +362,8 @@ export class Journal {
   private recordAt(slot: number): JournalRecord {
     const code = this.codes[slot] as number;
     const id = this.ids[slot] as string | number;
+    const ms = this.durations[slot] as number;
+    const firstByteMs = this.firstBytes[slot] as number;
     return {
       ...(this.shared[slot] as JournalRecord),
       seq: this.seqs[slot] as number,
@@ -331,6 +374,9 @@ export class Journal {
       stream: (code & STREAM_FLAG) !== 0,
       requestText: this.texts[slot],
       bytes: this.sizes[slot] as number,
+      ms: ms < 0 ? undefined : ms,
+      firstByteMs: firstByteMs < 0 ? undefined : firstByteMs,
+      responseText: this.responses[slot],
     };
   }
 
@@ -342,21 +388,29 @@ export class Journal {
   /** A copy of the retained entries (oldest first) and the counters. */
   snapshot(): { entries: JournalEntry[]; counters: JournalCounters } {
     const entries: JournalEntry[] = [];
-    for (let i = 0; i < this.size; i++) {
-      const record = this.recordAt((this.head + i) % this.limits.entries);
-      const { at, decodeRequest, decodeContext, requestText, request, bytes: _bytes, ...rest } = record;
-      const entry: Record<string, unknown> = { seq: record.seq, time: new Date(at).toISOString() };
-      for (const [key, value] of Object.entries(rest)) if (value !== undefined) entry[key] = value;
-      entry.event = record.status === ABORTED_STATUS ? 'request_aborted' : record.error ? 'error_returned' : 'reply_returned';
-      if (record.reply) {
-        const { shape: _shape, ...reply } = record.reply;
-        entry.reply = reply;
-      }
-      const decoded = request ?? (requestText !== undefined ? decodeRequest?.(requestText, decodeContext) : undefined);
-      if (decoded) entry.request = decoded;
-      entries.push(structuredClone(entry) as unknown as JournalEntry);
-    }
+    for (let i = 0; i < this.size; i++) entries.push(entryOf(this.recordAt((this.head + i) % this.limits.entries)));
     return { entries, counters: { ...this.counters } };
+  }
+
+  /** The retained records, oldest first, as kept (not decoded, not copied). */
+  records(): JournalRecord[] {
+    const out: JournalRecord[] = [];
+    for (let i = 0; i < this.size; i++) out.push(this.recordAt((this.head + i) % this.limits.entries));
+    return out;
+  }
+
+  /** One retained entry by its sequence number, with the wire bodies kept for it. */
+  entry(seq: number): { entry: JournalEntry; requestText?: string; requestPreview?: string; responseText?: string } | undefined {
+    if (this.size === 0 || !Number.isSafeInteger(seq)) return undefined;
+    const oldest = this.seqs[this.head] as number;
+    if (seq < oldest || seq >= oldest + this.size) return undefined;
+    const record = this.recordAt((this.head + (seq - oldest)) % this.limits.entries);
+    return {
+      entry: entryOf(record),
+      requestText: record.requestText,
+      requestPreview: record.requestPreview,
+      responseText: record.responseText,
+    };
   }
 
   clear(): void {
@@ -367,6 +421,9 @@ export class Journal {
     this.codes = [];
     this.ids = [];
     this.texts = [];
+    this.durations = [];
+    this.firstBytes = [];
+    this.responses = [];
     this.lastShared = undefined;
     this.head = 0;
     this.size = 0;
@@ -376,3 +433,22 @@ export class Journal {
 }
 
 const STREAM_FLAG = 0x10000;
+
+/** A kept record as the control API shows it: decoded, copied, without the journal's own fields. */
+function entryOf(record: JournalRecord): JournalEntry {
+  const { at, decodeRequest, decodeContext, requestText, request, bytes: _bytes, responseText: _response, ...rest } = record;
+  const entry: Record<string, unknown> = { seq: record.seq, time: new Date(at).toISOString() };
+  for (const [key, value] of Object.entries(rest)) if (value !== undefined) entry[key] = value;
+  entry.event = journalEvent(record);
+  if (record.reply) {
+    const { shape: _shape, ...reply } = record.reply;
+    entry.reply = reply;
+  }
+  const decoded = request ?? (requestText !== undefined ? decodeRequest?.(requestText, decodeContext) : undefined);
+  if (decoded) entry.request = decoded;
+  return structuredClone(entry) as unknown as JournalEntry;
+}
+
+export function journalEvent(record: Pick<JournalRecord, 'status' | 'error'>): JournalEntry['event'] {
+  return record.status === ABORTED_STATUS ? 'request_aborted' : record.error ? 'error_returned' : 'reply_returned';
+}

@@ -1,5 +1,6 @@
 // The sessions of one server, found by id or by the API key a request already carries.
 
+import { JournalFeed } from './journal-feed.js';
 import { Session, type SessionOptions } from './session.js';
 
 export const DEFAULT_SESSION_ID = 'default';
@@ -10,6 +11,8 @@ export class Registry {
   private readonly byKey = new Map<string, Session>();
   private anonymous = 0;
   readonly defaultSession: Session;
+  /** Every session's journal entries and changes, as they happen (journal-feed.ts). */
+  readonly feed = new JournalFeed();
 
   constructor(
     defaultOptions: Omit<SessionOptions, 'id'> = {},
@@ -24,6 +27,7 @@ export class Registry {
   private add(session: Session): void {
     this.byId.set(session.id, session);
     this.byKey.set(session.apiKey, session);
+    session.feed = this.feed;
   }
 
   /** Creates a session; throws with a readable message on a bad or duplicate id or key. */
@@ -37,6 +41,7 @@ export class Registry {
     const session = new Session({ ...options, id });
     this.prepare?.(session);
     this.add(session);
+    this.feed.sessionChanged(id, 'created');
     return session;
   }
 
@@ -54,6 +59,8 @@ export class Registry {
     this.byId.delete(id);
     this.byKey.delete(session.apiKey);
     session.generation++;
+    session.feed = undefined;
+    this.feed.sessionChanged(id, 'deleted');
     return true;
   }
 

@@ -10,6 +10,7 @@ import { flattened, IdSequence, idPrefix } from './ids.js';
 
 const REQUEST_ID_PREFIX = 'req_';
 import { Journal } from './journal.js';
+import type { JournalFeed } from './journal-feed.js';
 import { Script } from './script.js';
 import { NO_SCRIPTED_VECTORS, ScriptedVectors } from './scripted-vectors.js';
 import { NO_SCRIPTED_IMAGES, ScriptedImages } from './scripted-images.js';
@@ -101,6 +102,13 @@ export class Session {
   readonly toolLedger = new ToolLedger();
   /** Bumped by reset and reload: requests in flight from an older generation are superseded. */
   generation = 0;
+  /** Set by the registry the session belongs to: its journal's entries and its changes are told there. */
+  get feed(): JournalFeed | undefined {
+    return this.journal.feed;
+  }
+  set feed(feed: JournalFeed | undefined) {
+    this.journal.feed = feed;
+  }
   private counter = 0;
   /** Stores that dialects keep in this session (e.g. stored responses); cleared by reset. */
   private readonly dialectStores = new Map<string, unknown>();
@@ -182,6 +190,7 @@ export class Session {
     const capacity = fixture.session?.videoCapacity;
     if (capacity) this.videoJobs.configure({ ...this.videoJobs.capacity, ...capacity });
     else if (replace) this.videoJobs.clear();
+    this.feed?.sessionChanged(this.id, 'loaded');
   }
 
   /** Rewinds every cursor, clears the journal and the id counter; `scripts` also removes the scripts. */
@@ -200,6 +209,7 @@ export class Session {
     this.videoJobs.clear();
     this.counter = 0;
     this.generation++;
+    this.feed?.sessionChanged(this.id, 'reset');
   }
 
   // Scripts indexed by the exact latest user message they require (see Script.userKeys).

@@ -15,10 +15,17 @@ export class UnderstudyServer extends HttpHost {
     const worker = options.cluster;
     let owner: OwnerLink | undefined;
     super(options, {
-      control: (host: HttpHost, req: IncomingMessage, res: ServerResponse, path: string) => {
+      control: (host: HttpHost, req: IncomingMessage, res: ServerResponse, path: string, query: string) => {
         if (owner?.isRecordsDelivery(req, path)) return owner.acceptRecords(req, res);
-        const server = { registry: host.registry, replyLimits: host.replyLimits, providerUrl: host.providerUrl.bind(host), owner };
-        return handleControl(server, req, res, path);
+        const server = {
+          registry: host.registry,
+          replyLimits: host.replyLimits,
+          providerUrl: host.providerUrl.bind(host),
+          owner,
+          metrics: host.metrics,
+          journalBodies: options.journalBodies === true,
+        };
+        return handleControl(server, req, res, path, query);
       },
       cluster: worker
         ? (registry) =>

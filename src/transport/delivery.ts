@@ -76,6 +76,10 @@ export class Delivery {
     entry.step = answer.step;
     entry.source = answer.source;
     entry.nearMisses = answer.nearMisses;
+    if (answer.kind === 'reply') {
+      entry.pacing = answer.pacing;
+      if (answer.fault) entry.fault = faultWords(answer.fault);
+    }
 
     if (answer.delayMs > 0) {
       return waitConnected(answer.delayMs, exchange.res).then((connected) => {
@@ -164,7 +168,13 @@ export class Delivery {
       events = arraySource([body]);
     }
     const encoding = request.stream && dialect.binaryStream ? 'latin1' : 'utf8';
-    this.settleWritten(exchange, answer, ctx, await writeStreamed(res, events, this.stalledReaderMs, encoding));
+    entry.firstByteMs = Date.now() - entry.at;
+    if (this.outcomes.keepBodies) entry.responseText = joined(events);
+    const metrics = this.outcomes.metrics;
+    if (metrics) metrics.openStreams++;
+    const delivered = await writeStreamed(res, events, this.stalledReaderMs, encoding);
+    if (metrics) metrics.openStreams--;
+    this.settleWritten(exchange, answer, ctx, delivered);
   }
 
   /** After an answer written over time: consumed and journalled if it was delivered, released
@@ -226,6 +236,9 @@ export class Delivery {
     res.statusCode = 200;
     for (const name in headers) res.setHeader(name, headers[name]);
     res.setHeader('x-request-id', entry.requestId);
+    if (this.outcomes.keepBodies) entry.responseText = joined(pieces);
+    const metrics = this.outcomes.metrics;
+    if (metrics) metrics.openStreams++;
     const delivered = await writePlanned(res, {
       pieces,
       pacing: answer.pacing,
@@ -235,7 +248,9 @@ export class Delivery {
         request.stream && dialect.binaryStream ? { encoding: 'latin1', malformedFrame: dialect.binaryStream.malformedFrame } : undefined,
       seed: seedOf(entry.requestId),
       stalledReaderMs: this.stalledReaderMs,
+      firstWrite: () => (entry.firstByteMs = Date.now() - entry.at),
     });
+    if (metrics) metrics.openStreams--;
     this.settleWritten(exchange, answer, ctx, delivered);
   }
 
@@ -260,6 +275,7 @@ export class Delivery {
     for (const key in headers) flat.push(key, headers[key]);
     if (dialectHeaders) for (const key in dialectHeaders) flat.push(key, dialectHeaders[key]);
     res.writeHead(status, flat);
+    if (this.outcomes.keepBodies) entry.responseText = typeof body === 'string' ? body : body.toString(latin1 ? 'latin1' : 'utf8');
     if (typeof body === 'string') {
       res.end(body, latin1 ? 'latin1' : 'utf8');
     } else if (body.length <= SMALL_BODY) {
@@ -285,6 +301,20 @@ export class Delivery {
 }
 
 const JSON_HEADERS = { 'content-type': 'application/json' };
+
+/** A fault as the journal names it: `close after 2 chunks`. */
+export function faultWords(fault: StreamFault): string {
+  if (fault.afterBytes !== undefined) return `${fault.kind} after ${fault.afterBytes} bytes`;
+  const chunks = fault.afterChunks ?? 1;
+  return `${fault.kind} after ${chunks} ${chunks === 1 ? 'chunk' : 'chunks'}`;
+}
+
+/** Every piece of an answer as one text (kept in the journal when the server keeps bodies). */
+function joined(pieces: EventSource): string {
+  let text = '';
+  for (let i = 0; i < pieces.length; i++) text += pieces.at(i);
+  return text;
+}
 
 // One header object per stream content type, shared by every answer (dialects use one or two).
 const STREAM_HEADERS = new Map<string, Record<string, string>>();

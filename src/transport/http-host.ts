@@ -28,12 +28,13 @@ import type { ClusterSide, EdgeSide } from './cluster-side.js';
 import { Delivery } from './delivery.js';
 import { answerOutsideRoutes, answerSilentConnection, errorShapeFor, sendControlError, serverTimeouts } from './front-door.js';
 import { Http2Side } from './http2-side.js';
+import { RequestMetrics } from './metrics.js';
 import { Outcomes } from './outcomes.js';
 import { Recorder, sessionStart, type RecordOptions } from './recorder.js';
 import { splitProtocols } from './protocol-split.js';
 import { EMPTY_QUERY, ProviderPipeline } from './provider-pipeline.js';
 import { requestLogger, type RequestLogFormat, type RequestLogOptions } from './request-log.js';
-import { dialectOf, isControlPath, matchRoute, PROVIDER_PATHS, type RouteResult } from './routes.js';
+import { CONTROL_PREFIX, dialectOf, isControlPath, matchRoute, PROVIDER_PATHS, type RouteResult } from './routes.js';
 
 export interface ServerOptions {
   host?: string;
@@ -73,6 +74,14 @@ export interface ServerOptions {
    * script (docs/record-replay.md). Not under `cluster`. In mode `missing` each session starts
    * with its recordings, as with `replay`. */
   record?: RecordOptions;
+  /** Prometheus metrics at `/_understudy/metrics` (default true; docs/dashboard.md#metrics). */
+  metrics?: boolean;
+  /** Most distinct session label values the metrics use; further sessions are counted as `_other`
+   * (default 100). */
+  metricsSessions?: number;
+  /** Keep each answer's body in the journal, for the dashboard's and `GET …/journal/SEQ`'s
+   * `wire.response` (default false: only request bodies are kept). */
+  journalBodies?: boolean;
   /** A directory of recordings: each session starts with its own (`DIR/<session>.yaml` and the
    * files under `DIR/<session>/`), the default session with `DIR/default.yaml`. */
   replay?: string;
@@ -103,6 +112,8 @@ export class HttpHost {
   /** Which web pages and Host names may reach the server (access.ts). */
   private readonly access: AccessRules;
   private readonly outcomes: Outcomes;
+  /** What /_understudy/metrics reports; undefined when metrics are off. */
+  readonly metrics: RequestMetrics | undefined;
   private readonly pipeline: ProviderPipeline;
   private readonly edge: EdgeSide | undefined;
   private readonly onRequest: (req: IncomingMessage, res: ServerResponse) => void;
@@ -127,7 +138,8 @@ export class HttpHost {
     };
     this.cluster = parts.cluster?.(this.registry);
     this.edge = this.cluster?.kind === 'edge' ? this.cluster : undefined;
-    this.outcomes = new Outcomes(this.cluster, requestLogger(options.requestLog));
+    this.metrics = options.metrics === false ? undefined : new RequestMetrics(options.metricsSessions);
+    this.outcomes = new Outcomes(this.cluster, requestLogger(options.requestLog), this.metrics, options.journalBodies === true);
     const internalError = (req: IncomingMessage, res: ServerResponse, error: unknown, requestId?: string) =>
       this.internalError(req, res, error, requestId);
     this.pipeline = new ProviderPipeline({
@@ -208,6 +220,7 @@ export class HttpHost {
     if (this.cluster?.kind === 'edge') await this.cluster.close();
     if (this.cluster?.kind === 'owner') this.cluster.closePrivate();
     const closed = new Promise<void>((resolve) => this.http.close(() => resolve()));
+    this.registry.feed.close();
     const deadline = Date.now() + (options.graceMs ?? 0);
     for (const socket of this.undecided) socket.destroy();
     this.http2.closeSessions(deadline <= Date.now());
@@ -283,7 +296,7 @@ export class HttpHost {
       return undefined;
     }
     const token = this.options.controlToken;
-    if (token !== undefined && !tokenMatches(controlTokenFrom(req), token)) {
+    if (token !== undefined && !isDashboardFile(path) && !tokenMatches(controlTokenFrom(req), token)) {
       req.resume();
       res.setHeader('www-authenticate', 'Bearer');
       sendControlError(res, {
@@ -335,6 +348,13 @@ export class HttpHost {
     return (key !== undefined ? this.registry.byApiKey(key) : undefined) ?? this.registry.defaultSession;
   }
 }
+
+/** The dashboard's files carry no data: a browser loads them without the control token, which
+ * the page then sends with each data call. */
+function isDashboardFile(path: string): boolean {
+  return path === DASHBOARD_PATH || path.startsWith(`${DASHBOARD_PATH}/`);
+}
+const DASHBOARD_PATH = `${CONTROL_PREFIX}/ui`;
 
 /** Capped by the kernel (net.core.somaxconn). */
 const LISTEN_BACKLOG = 4096;

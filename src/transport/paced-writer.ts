@@ -23,6 +23,8 @@ export interface WritePlan {
   seed: number;
   /** How long a client may stop reading before it is disconnected (stalled-reader.ts). */
   stalledReaderMs?: number;
+  /** Called as the first piece is handed to the socket. */
+  firstWrite?: () => void;
 }
 
 /** The pieces before a fault after `bytes` bytes (UTF-16 units; close enough for ASCII wire
@@ -103,6 +105,7 @@ export function writePlanned(res: ServerResponse, plan: WritePlan): Promise<bool
     const step = () => {
       if (settled || res.destroyed) return finish(faultPlayed);
       if (index < pieces.length) {
+        if (index === 0) plan.firstWrite?.();
         const { flowing, drains } = writePiece(res, pieces, index++, encoding);
         if (index < pieces.length || fault) {
           at += gap + (jitter ? (random() * 2 - 1) * jitter : 0);

@@ -229,6 +229,7 @@ export class ProviderPipeline {
   private afterChaos(exchange: Exchange, chaos: ChaosOptions, decision: ChaosDecision): Promise<void> | undefined {
     const injected = chaosError(decision, chaos);
     if (injected) {
+      exchange.entry.fault = `injected ${injected.status}${injected.code ? ` ${injected.code}` : ''}`;
       exchange.entry.usage = inputOnly(countInputTokens(exchange.request));
       this.stages.outcomes.finishError(exchange, exchange.dialect, injected);
       return undefined;

@@ -1,0 +1,63 @@
+// GET /_understudy/events: the journal's entries and the sessions' changes as server-sent events,
+// for the dashboard and `understudy journal --follow`. A slow reader is not waited for: past a
+// bound of unsent bytes its connection is closed (it reconnects with backlog=1 and loses nothing
+// the journal still keeps).
+
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { summaryOf, type EntrySummary, type SessionChange } from '../engine/journal-feed.js';
+import type { Registry } from '../engine/registry.js';
+
+const KEEP_ALIVE_MS = 15_000;
+/** Unsent bytes a reader may fall behind by before its feed is closed. */
+const MOST_UNSENT = 8 * 1024 * 1024;
+
+export interface FeedAsk {
+  session: string | undefined;
+  backlog: boolean;
+}
+
+/** What the query asks of the feed, or the reason it is wrong. */
+export function feedAsk(query: URLSearchParams): FeedAsk | string {
+  for (const key of query.keys()) {
+    if (key !== 'session' && key !== 'backlog') return `/${key}: unknown query parameter; expected session or backlog`;
+  }
+  const backlog = query.get('backlog');
+  if (backlog !== null && !['1', 'true', '0', 'false'].includes(backlog))
+    return `backlog: expected 1, true, 0 or false, found "${backlog}"`;
+  return { session: query.get('session') ?? undefined, backlog: backlog === '1' || backlog === 'true' };
+}
+
+export function serveFeed(registry: Registry, req: IncomingMessage, res: ServerResponse, ask: FeedAsk): void {
+  req.resume();
+  res.writeHead(200, {
+    'content-type': 'text/event-stream; charset=utf-8',
+    'cache-control': 'no-cache',
+    'x-accel-buffering': 'no',
+  });
+  const write = (text: string) => {
+    if (res.destroyed) return;
+    res.write(text);
+    if (res.writableLength > MOST_UNSENT) res.destroy();
+  };
+  const entry = (summary: EntrySummary) =>
+    write(`id: ${summary.session}/${summary.seq}\nevent: entry\ndata: ${JSON.stringify(summary)}\n\n`);
+  const changed = (id: string, change: SessionChange) => write(`event: session\ndata: ${JSON.stringify({ id, change })}\n\n`);
+  // Subscribed before the backlog is read: nothing added in between is missed (none can be, as
+  // reading the backlog does not wait, but the order keeps that true if it ever does).
+  const stop = registry.feed.listen({ session: ask.session, entry, changed, end: () => res.end() });
+  if (ask.backlog) {
+    const sessions = ask.session === undefined ? registry.list() : [registry.get(ask.session)].filter((s) => s !== undefined);
+    const records = sessions.flatMap((session) => session.journal.records());
+    if (sessions.length > 1) records.sort((a, b) => a.at - b.at);
+    for (const record of records) entry(summaryOf(record));
+    write('event: live\ndata: {}\n\n');
+  } else {
+    write(': live\n\n');
+  }
+  const keepAlive = setInterval(() => write(': keep-alive\n\n'), KEEP_ALIVE_MS);
+  keepAlive.unref();
+  res.once('close', () => {
+    clearInterval(keepAlive);
+    stop();
+  });
+}
