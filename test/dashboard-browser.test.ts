@@ -180,7 +180,9 @@ test(
 
     for (const path of [
       '/_understudy/ui/..%2Fpackage.json',
-      '/_understudy/ui/..%5Cpackage.json',
+      '/_understudy/ui/..%2F..%2Fpackage.json',
+      '/_understudy/ui/..%5C..%5Cpackage.json',
+      '/_understudy/ui/%2E%2E/%2E%2E/package.json',
       '/_understudy/ui/.hidden',
       '/_understudy/ui/%2E%2E',
       '/_understudy/ui/missing.js',
