@@ -263,6 +263,9 @@ test(
     const row = page.locator('.entry[data-session="greetings"][data-status="409"]');
     await row.waitFor();
     assert.match((await row.textContent()) ?? '', /no_match/);
+    // The overview for the docs, with verify() run again after the first request.
+    await page.locator('#verify-run').click();
+    await page.locator('#verify-result .verify-stale').waitFor({ state: 'detached' });
     await screenshot(page, 'wide');
     const toggle = row.locator('button.entry-toggle');
     await toggle.focus();
@@ -310,6 +313,7 @@ test('verify() of the session reports its unused step, and runs again on demand'
   const result = page.locator('#verify-result');
   await result.locator('.verify-summary').waitFor();
   await page.locator('#verify-run').click();
+  await page.locator('#verify-run:enabled').waitFor();
   await result.locator('.verify-failed').waitFor();
   const unused = result.locator('.problem[data-kind="unused_step"]');
   assert.equal(await unused.count(), 1);

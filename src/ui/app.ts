@@ -147,12 +147,16 @@ async function refreshScripts(): Promise<void> {
 }
 
 let verifyRequest = 0;
+/** Set while verify() runs: whether a request of the session arrived meanwhile, which the answer
+ * may or may not count. */
+let arrivedDuringVerify: boolean | undefined;
+
 async function runVerify(): Promise<void> {
   const id = selected;
   if (id === undefined) return;
   const mine = ++verifyRequest;
   verifyButton.disabled = true;
-  verifyResult.dataset.stale = 'false';
+  arrivedDuringVerify = false;
   try {
     const report = await getJson<VerifyReport>(`/sessions/${encodeURIComponent(id)}/verify`);
     if (mine === verifyRequest) fill(verifyResult, renderVerify(report, id, new Date()));
@@ -160,7 +164,13 @@ async function runVerify(): Promise<void> {
     if (mine === verifyRequest)
       fill(verifyResult, h('p', { className: 'error-message' }, `verify() could not run: ${(e as Error).message}`));
   } finally {
-    if (mine === verifyRequest) verifyButton.disabled = false;
+    if (mine === verifyRequest) {
+      verifyButton.disabled = false;
+      verifyResult.dataset.stale = 'false';
+      const arrived = arrivedDuringVerify;
+      arrivedDuringVerify = undefined;
+      if (arrived) markVerifyStale();
+    }
   }
 }
 
@@ -178,6 +188,10 @@ function sessionsChanged(): void {
 }
 
 function markVerifyStale(): void {
+  if (arrivedDuringVerify !== undefined) {
+    arrivedDuringVerify = true;
+    return;
+  }
   if (verifyResult.dataset.stale === 'true' || !verifyResult.firstChild) return;
   verifyResult.dataset.stale = 'true';
   verifyResult.append(h('p', { className: 'verify-stale' }, 'New requests arrived since: run verify again.'));
@@ -185,6 +199,7 @@ function markVerifyStale(): void {
 
 function onEvent(event: FeedEvent): void {
   if (event.event === 'live') {
+    feed.endBacklog();
     setConnection('live', 'Live');
     return;
   }
@@ -211,6 +226,7 @@ async function follow(): Promise<void> {
   while (!stopped) {
     setConnection('connecting', failures === 0 ? 'Connecting…' : 'Reconnecting…');
     try {
+      feed.beginBacklog();
       await readEvents('/events?backlog=1', new AbortController().signal, (event) => {
         failures = 0;
         onEvent(event);

@@ -49,8 +49,26 @@ export class Feed {
     return `${entry.session}/${entry.seq}`;
   }
 
+  /** Rows the backlog of a new connection has named again; undefined outside a backlog. */
+  private confirmed: Set<string> | undefined;
+
+  /** A (re)connection's backlog begins: rows it does not name again are gone from the journal. */
+  beginBacklog(): void {
+    this.confirmed = new Set();
+  }
+
+  /** The backlog ended: rows it did not name (evicted, or reset while the page was away) leave. */
+  endBacklog(): void {
+    const confirmed = this.confirmed;
+    this.confirmed = undefined;
+    if (!confirmed) return;
+    for (const key of [...this.rows.keys()]) if (!confirmed.has(key)) this.remove(key);
+    this.updateCount();
+  }
+
   add(entry: EntrySummary): void {
     const key = this.key(entry);
+    this.confirmed?.add(key);
     const existing = this.rows.get(key);
     if (existing?.summary.requestId === entry.requestId) return;
     if (existing) this.remove(key);
@@ -93,11 +111,6 @@ export class Feed {
   /** Forgets a session's rows (it was reset or deleted: its sequence numbers start again). */
   dropSession(session: string): void {
     for (const [key, row] of this.rows) if (row.summary.session === session) this.remove(key);
-    this.updateCount();
-  }
-
-  clear(): void {
-    for (const key of [...this.rows.keys()]) this.remove(key);
     this.updateCount();
   }
 
