@@ -4,32 +4,43 @@
 // The control API serves the folder at /_understudy/ui/ (src/control/ui-assets.ts).
 
 import { build } from 'esbuild';
-import { copyFileSync, mkdirSync, rmSync } from 'node:fs';
+import { copyFileSync, mkdirSync, readdirSync, renameSync, rmSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
 const COPIED = ['index.html', 'dashboard.css'];
 
-/** Builds dist/ui/ (or `outdir`) and answers with the folder written. */
+/** Builds dist/ui/ (or `outdir`) and answers with the folder written. Each file is written beside
+ * the folder and renamed into it, so a server reading the folder meanwhile (another test file)
+ * finds every file whole, old or new. */
 export async function buildUi({ outdir = join(ROOT, 'dist', 'ui'), quiet = false } = {}) {
   const started = performance.now();
-  rmSync(outdir, { recursive: true, force: true });
+  const staging = `${outdir}.${process.pid}.tmp`;
+  rmSync(staging, { recursive: true, force: true });
+  mkdirSync(staging, { recursive: true });
   mkdirSync(outdir, { recursive: true });
-  await build({
-    absWorkingDir: ROOT,
-    entryPoints: ['src/ui/app.ts'],
-    outfile: join(outdir, 'app.js'),
-    bundle: true,
-    platform: 'browser',
-    format: 'esm',
-    target: 'es2022',
-    minify: true,
-    sourcemap: false,
-    legalComments: 'none',
-    logLevel: 'warning',
-  });
-  for (const file of COPIED) copyFileSync(join(ROOT, 'src', 'ui', file), join(outdir, file));
+  try {
+    await build({
+      absWorkingDir: ROOT,
+      entryPoints: ['src/ui/app.ts'],
+      outfile: join(staging, 'app.js'),
+      bundle: true,
+      platform: 'browser',
+      format: 'esm',
+      target: 'es2022',
+      minify: true,
+      sourcemap: false,
+      legalComments: 'none',
+      logLevel: 'warning',
+    });
+    for (const file of COPIED) copyFileSync(join(ROOT, 'src', 'ui', file), join(staging, file));
+    const built = readdirSync(staging);
+    for (const file of built) renameSync(join(staging, file), join(outdir, file));
+    for (const file of readdirSync(outdir)) if (!built.includes(file)) rmSync(join(outdir, file), { recursive: true, force: true });
+  } finally {
+    rmSync(staging, { recursive: true, force: true });
+  }
   if (!quiet) console.log(`dist/ui/: app.js, ${COPIED.join(', ')} (${Math.round(performance.now() - started)} ms)`);
   return outdir;
 }

@@ -19,7 +19,7 @@ let graphCount = 0;
 /** A one-line account of what a step answers with. */
 export function replySummary(step: StepNode): string {
   const { reply } = step;
-  if (reply.error) return `error ${reply.error.status} ${reply.error.code}`;
+  if (reply.error) return ['error', reply.error.status, reply.error.code].filter((part) => part !== undefined && part !== null).join(' ');
   const parts: string[] = [];
   if (reply.toolCalls?.length) parts.push(`calls ${reply.toolCalls.join(', ')}`);
   if (reply.text !== undefined) parts.push(`"${reply.text}"`);

@@ -103,7 +103,7 @@ export interface StepNode {
   id: string;
   index: number;
   when: JsonValue | null;
-  reply: { text?: string; toolCalls?: string[]; error?: { status: number; code: string }; chunks?: number };
+  reply: { text?: string; toolCalls?: string[]; error?: { status: number; code?: string | null }; chunks?: number };
   next: string[];
   used: number;
 }
