@@ -137,25 +137,31 @@ function rawGet(
   });
 }
 
-before(async () => {
-  await buildUi({ quiet: true });
-  server = new UnderstudyServer({ journalBodies: true });
-  base = (await server.listen()).url;
-  tokenServer = new UnderstudyServer({ controlToken: TOKEN, defaultSession: { fallback: 'auto' } });
-  tokenBase = (await tokenServer.listen()).url;
-  await createSession('weather', WEATHER);
-  await createSession('greetings', GREETING);
-  if (skip) return;
-  browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS, headless: true, timeout: 30_000 });
-  context = await browser.newContext({ reducedMotion: 'reduce' });
-  context.setDefaultTimeout(10_000);
-});
+before(
+  async () => {
+    await buildUi({ quiet: true });
+    server = new UnderstudyServer({ journalBodies: true });
+    base = (await server.listen()).url;
+    tokenServer = new UnderstudyServer({ controlToken: TOKEN, defaultSession: { fallback: 'auto' } });
+    tokenBase = (await tokenServer.listen()).url;
+    await createSession('weather', WEATHER);
+    await createSession('greetings', GREETING);
+    if (skip) return;
+    browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS, headless: true, timeout: 30_000 });
+    context = await browser.newContext({ reducedMotion: 'reduce' });
+    context.setDefaultTimeout(10_000);
+  },
+  { timeout: 90_000 },
+);
 
-after(async () => {
-  await browser?.close();
-  await server?.close();
-  await tokenServer?.close();
-});
+after(
+  async () => {
+    await browser?.close();
+    await server?.close();
+    await tokenServer?.close();
+  },
+  { timeout: 30_000 },
+);
 
 test(
   'the asset server serves index.html with its CSP, and refuses traversal, hidden files and other methods',
