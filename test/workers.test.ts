@@ -139,6 +139,30 @@ describe('serve --workers 2', { timeout: 60_000 }, () => {
     assert.equal(((await verify.json()) as { ok: boolean }).ok, true);
   });
 
+  test('metrics count the requests every worker answered, once each, as the journal does', async () => {
+    const made = await fetch(`${baseUrl}/_understudy/sessions`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({
+        id: 'metrics-w',
+        apiKey: 'metrics-w-key',
+        fixture: { scenarios: [{ name: 'canned', exhausted: 'repeat_last', steps: [{ reply: { text: CANNED } }] }] },
+      }),
+    });
+    assert.equal(made.status, 201);
+    await Promise.all(Array.from({ length: 30 }, (_, i) => ask(client('metrics-w-key'), `question ${i}`)));
+    const { entries, counters } = await journal('metrics-w');
+    assert.deepEqual(new Set(entries.map((e) => e.worker)), new Set([0, 1]), 'both workers answered');
+    const text = await (await fetch(`${baseUrl}/_understudy/metrics`)).text();
+    const samples = (name: string) =>
+      [...text.matchAll(new RegExp(`^${name}\\{([^}]*)\\} (\\S+)$`, 'gm'))]
+        .filter((m) => m[1].includes('session="metrics-w"'))
+        .reduce((sum, m) => sum + Number(m[2]), 0);
+    assert.equal(samples('understudy_requests_total'), 30, text);
+    assert.equal(samples('understudy_session_requests_total'), counters.requests);
+    assert.equal(counters.requests, 30);
+  });
+
   test('scripted embedding vectors are answered under --workers, each request journalled once', async () => {
     const session = await remote.session('embed-workers');
     // A repeating one-step script makes the session answerable on every worker.

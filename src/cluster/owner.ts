@@ -12,6 +12,7 @@ import { readBody } from '../transport/body.js';
 import type { OwnerSide } from '../transport/cluster-side.js';
 import { listenOn } from '../transport/http-host.js';
 import type { LatenessSnapshot, LatenessStats } from '../transport/lateness.js';
+import type { MetricsSnapshot } from '../transport/metrics.js';
 import { decodeForJournal, stateAsOfArrival } from '../transport/request-decoder.js';
 import { pacingStats, resetPacingStats } from '../transport/scheduler.js';
 import { RECORDS_PATH, type ToPrimary, type ToWorker } from './protocol.js';
@@ -28,6 +29,8 @@ export class OwnerLink implements OwnerSide, OwnerControl {
   private readonly waiting = new Map<number, () => void>();
   /** Every edge's paced-write lateness as of the last sync (one runs before every control request). */
   private edgePacing: LatenessSnapshot[] = [];
+  /** Every edge's metrics as of the last sync. */
+  private edgeCounts: MetricsSnapshot[] = [];
   readonly hooks: ControlHooks = {
     before: () => this.sync(),
     after: (method) => (method === 'GET' ? Promise.resolve() : this.publish()),
@@ -39,7 +42,10 @@ export class OwnerLink implements OwnerSide, OwnerControl {
     private readonly registry: Registry,
   ) {
     process.on('message', (message: ToWorker) => {
-      if (message.type === 'synced') this.edgePacing = message.pacing;
+      if (message.type === 'synced') {
+        this.edgePacing = message.reports.map((r) => r.pacing);
+        this.edgeCounts = message.reports.flatMap((r) => (r.metrics ? [r.metrics] : []));
+      }
       if (message.type === 'synced' || message.type === 'published' || message.type === 'pacing-reset') {
         this.waiting.get(message.id)?.();
         this.waiting.delete(message.id);
@@ -104,6 +110,10 @@ export class OwnerLink implements OwnerSide, OwnerControl {
   /** Paced-write lateness over every worker: the owner's own and the edges' as of the last sync. */
   pacingStats(): LatenessStats {
     return pacingStats(this.edgePacing);
+  }
+
+  edgeMetrics(): MetricsSnapshot[] {
+    return this.edgeCounts;
   }
 
   /** Resets the pacing statistics of every worker; resolves once each has. */
