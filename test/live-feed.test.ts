@@ -176,6 +176,38 @@ describe('the live feed and the entry view', { timeout: 60_000 }, () => {
     );
   });
 
+  test('a backlog over every session holds the newest 1000 entries in arrival order and says how many it left out', async () => {
+    const separate = await startUnderstudy();
+    try {
+      for (const id of ['many-a', 'many-b']) {
+        const session = await separate.session(id, { fallback: 'auto' });
+        const body = JSON.stringify({ model: 'gpt-4o', messages: [{ role: 'user', content: id }] });
+        for (let i = 0; i < 600; i++) {
+          const res = await fetch(`${session.url('openai')}/chat/completions`, {
+            method: 'POST',
+            headers: { 'content-type': 'application/json', authorization: `Bearer ${session.apiKey}` },
+            body,
+          });
+          await res.arrayBuffer();
+        }
+      }
+      const feed = await fetch(`${separate.baseUrl}/_understudy/events?backlog=1`);
+      const events = await readEvents(feed, (seen) => seen.some((e) => e.event === 'live'));
+      const entries = events.filter((e) => e.event === 'entry');
+      assert.equal(entries.length, 1000);
+      assert.deepEqual(events.at(-1), { event: 'live', id: undefined, data: { omitted: 200 } });
+      assert.deepEqual([entries[0].data.session, entries[0].data.seq], ['many-a', 201], 'the oldest 200 are left out');
+      assert.deepEqual([entries.at(-1)!.data.session, entries.at(-1)!.data.seq], ['many-b', 600]);
+      const times = entries.map((e) => Date.parse(e.data.time));
+      assert.ok(
+        times.every((t, i) => i === 0 || t >= times[i - 1]),
+        'in arrival order',
+      );
+    } finally {
+      await separate.close();
+    }
+  });
+
   test('[observe.entry.wire +] one entry whole: the decoded request, the request body with user ids redacted, the answer body as written', async () => {
     const session = await mock.session('entry-wire');
     await session.load(WEATHER);
