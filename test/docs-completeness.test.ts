@@ -109,14 +109,26 @@ async function liveRoutes(): Promise<Set<string>> {
     candidates.add(`/sessions/{id}/${a}`);
     for (const b of words) candidates.add(`/${a}/${b}`);
   }
+  // Paths with a parameter of their own: probed with a value, documented with its name.
+  const parameters: Record<string, string> = { '/sessions/{id}/journal/{seq}': '', '/ui/{file}': 'index.html' };
+  for (const path of Object.keys(parameters)) candidates.add(path);
   const routes = new Set<string>();
   for (const path of candidates) {
     for (const method of METHODS) {
-      // Each probe gets a session to act on (DELETE removes it).
+      // Each probe gets a session to act on (DELETE removes it), and one request in its journal.
       await control('POST', '/sessions', { id: 'probe' });
-      const { status } = await control(method, path.replace('{id}', 'probe'));
+      await fetch(`${mock.baseUrl}/v1/chat/completions`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', 'x-understudy-session': 'probe' },
+        body: JSON.stringify({ model: 'gpt-4o', messages: [{ role: 'user', content: 'probe' }] }),
+      });
+      const newest = String((await control('GET', '/sessions/probe/journal')).body.entries.at(-1).seq);
+      const probe = path.replace('{id}', 'probe').replace('{seq}', newest).replace('{file}', parameters[path] ?? '');
+      // Only the status: an event stream's body never ends, and a redirect is an answer of its own.
+      const res = await fetch(`${mock.baseUrl}/_understudy${probe}`, { method, redirect: 'manual' });
+      await res.body?.cancel();
       // 404: no such path (or, for /sessions/X, no session X: the probe session always exists).
-      const missing = status === 405 || status === 404;
+      const missing = res.status === 405 || res.status === 404;
       if (!missing) routes.add(`${method} /_understudy${path}`);
     }
   }

@@ -139,6 +139,72 @@ describe('serve --workers 2', { timeout: 60_000 }, () => {
     assert.equal(((await verify.json()) as { ok: boolean }).ok, true);
   });
 
+  test('metrics count the requests every worker answered, once each, as the journal does', async () => {
+    const made = await fetch(`${baseUrl}/_understudy/sessions`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({
+        id: 'metrics-w',
+        apiKey: 'metrics-w-key',
+        fixture: { scenarios: [{ name: 'canned', exhausted: 'repeat_last', steps: [{ reply: { text: CANNED } }] }] },
+      }),
+    });
+    assert.equal(made.status, 201);
+    await Promise.all(Array.from({ length: 30 }, (_, i) => ask(client('metrics-w-key'), `question ${i}`)));
+    const { entries, counters } = await journal('metrics-w');
+    assert.deepEqual(new Set(entries.map((e) => e.worker)), new Set([0, 1]), 'both workers answered');
+    const text = await (await fetch(`${baseUrl}/_understudy/metrics`)).text();
+    const samples = (name: string) =>
+      [...text.matchAll(new RegExp(`^${name}\\{([^}]*)\\} (\\S+)$`, 'gm'))]
+        .filter((m) => m[1].includes('session="metrics-w"'))
+        .reduce((sum, m) => sum + Number(m[2]), 0);
+    assert.equal(samples('understudy_requests_total'), 30, text);
+    assert.equal(samples('understudy_session_requests_total'), counters.requests);
+    assert.equal(counters.requests, 30);
+  });
+
+  test('the live feed shows requests either worker answered, within a second of their answers', async () => {
+    const made = await fetch(`${baseUrl}/_understudy/sessions`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({
+        id: 'feed-w',
+        apiKey: 'feed-w-key',
+        fixture: { scenarios: [{ name: 'canned', exhausted: 'repeat_last', steps: [{ reply: { text: CANNED } }] }] },
+      }),
+    });
+    assert.equal(made.status, 201);
+    const feed = await fetch(`${baseUrl}/_understudy/events?session=feed-w`, { signal: AbortSignal.timeout(20_000) });
+    assert.equal(feed.status, 200);
+    const reader = feed.body!.pipeThrough(new TextDecoderStream()).getReader();
+    const seen: { worker?: number; at: number }[] = [];
+    const reading = (async () => {
+      let text = '';
+      while (seen.length < 12) {
+        const { value, done } = await reader.read();
+        if (done) break;
+        text += value;
+        for (let end = text.indexOf('\n\n'); end >= 0; end = text.indexOf('\n\n')) {
+          const event = text.slice(0, end);
+          text = text.slice(end + 2);
+          const data = /^event: entry\ndata: (.*)$/m.exec(event.replace(/^id: .*\n/, ''));
+          if (data) seen.push({ worker: (JSON.parse(data[1]) as { worker?: number }).worker, at: Date.now() });
+        }
+      }
+    })();
+    const answered: number[] = [];
+    await Promise.all(
+      Array.from({ length: 12 }, (_, i) => ask(client('feed-w-key'), `question ${i}`).then(() => answered.push(Date.now()))),
+    );
+    await reading;
+    await reader.cancel();
+    assert.equal(seen.length, 12);
+    assert.deepEqual(new Set(seen.map((e) => e.worker)), new Set([0, 1]), 'entries from both workers');
+    const lastAnswer = Math.max(...answered);
+    const lastSeen = Math.max(...seen.map((e) => e.at));
+    assert.ok(lastSeen - lastAnswer < 1000, `the last entry arrived ${lastSeen - lastAnswer} ms after the last answer`);
+  });
+
   test('scripted embedding vectors are answered under --workers, each request journalled once', async () => {
     const session = await remote.session('embed-workers');
     // A repeating one-step script makes the session answerable on every worker.

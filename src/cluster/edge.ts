@@ -15,6 +15,7 @@ import { NO_SCRIPTED_IMAGES, ScriptedImages } from '../engine/scripted-images.js
 import { NO_SCRIPTED_AUDIO, ScriptedAudio } from '../engine/scripted-audio.js';
 import { countInputTokens } from '../core/tokens.js';
 import { pacingSnapshot, resetPacingStats } from '../transport/scheduler.js';
+import { metricsSnapshot, type RequestMetrics } from '../transport/metrics.js';
 import type { EdgeSide } from '../transport/cluster-side.js';
 import { RECORDS_PATH, type SessionDescriptor, type ToPrimary, type ToWorker } from './protocol.js';
 import { portableRecord, type PortableRecord, type SessionBatch } from './records.js';
@@ -38,6 +39,8 @@ export class EdgeLink implements EdgeSide {
   private readonly local = new WeakMap<Session, number>();
   private readonly pending = new Map<Session, Pending>();
   private flushing: Promise<void> = Promise.resolve();
+  /** What this worker counts for the metrics (set by the server once it made it). */
+  metrics: RequestMetrics | undefined;
   /** Resolves once the primary said where the owner is and what the sessions are. */
   readonly started: Promise<void>;
 
@@ -58,7 +61,10 @@ export class EdgeLink implements EdgeSide {
           begin();
           break;
         case 'flush':
-          void this.flush().then(() => reply({ type: 'flushed', id: message.id, pacing: pacingSnapshot() }));
+          void this.flush().then(() => {
+            const metrics = this.metrics && metricsSnapshot(this.metrics);
+            reply({ type: 'flushed', id: message.id, report: { pacing: pacingSnapshot(), ...(metrics && { metrics }) } });
+          });
           break;
         case 'reset-pacing':
           resetPacingStats();

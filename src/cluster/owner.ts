@@ -12,6 +12,7 @@ import { readBody } from '../transport/body.js';
 import type { OwnerSide } from '../transport/cluster-side.js';
 import { listenOn } from '../transport/http-host.js';
 import type { LatenessSnapshot, LatenessStats } from '../transport/lateness.js';
+import type { MetricsSnapshot } from '../transport/metrics.js';
 import { decodeForJournal, stateAsOfArrival } from '../transport/request-decoder.js';
 import { pacingStats, resetPacingStats } from '../transport/scheduler.js';
 import { RECORDS_PATH, type ToPrimary, type ToWorker } from './protocol.js';
@@ -28,6 +29,8 @@ export class OwnerLink implements OwnerSide, OwnerControl {
   private readonly waiting = new Map<number, () => void>();
   /** Every edge's paced-write lateness as of the last sync (one runs before every control request). */
   private edgePacing: LatenessSnapshot[] = [];
+  /** Every edge's metrics as of the last sync. */
+  private edgeCounts: MetricsSnapshot[] = [];
   readonly hooks: ControlHooks = {
     before: () => this.sync(),
     after: (method) => (method === 'GET' ? Promise.resolve() : this.publish()),
@@ -39,7 +42,10 @@ export class OwnerLink implements OwnerSide, OwnerControl {
     private readonly registry: Registry,
   ) {
     process.on('message', (message: ToWorker) => {
-      if (message.type === 'synced') this.edgePacing = message.pacing;
+      if (message.type === 'synced') {
+        this.edgePacing = message.reports.map((r) => r.pacing);
+        this.edgeCounts = message.reports.flatMap((r) => (r.metrics ? [r.metrics] : []));
+      }
       if (message.type === 'synced' || message.type === 'published' || message.type === 'pacing-reset') {
         this.waiting.get(message.id)?.();
         this.waiting.delete(message.id);
@@ -47,6 +53,15 @@ export class OwnerLink implements OwnerSide, OwnerControl {
     });
     // Without the primary no connection reaches this worker any more: stop.
     process.once('disconnect', () => process.exit(1));
+    // Edges deliver what they answered when asked; while someone watches the live feed, ask often.
+    if (workers > 1) {
+      let syncing = false;
+      setInterval(() => {
+        if (syncing || !registry.feed.listening) return;
+        syncing = true;
+        void this.sync().then(() => (syncing = false));
+      }, FEED_SYNC_MS).unref();
+    }
   }
 
   /** Opens the private port (exclusive: the owner's own, not shared with the workers like the
@@ -106,6 +121,10 @@ export class OwnerLink implements OwnerSide, OwnerControl {
     return pacingStats(this.edgePacing);
   }
 
+  edgeMetrics(): MetricsSnapshot[] {
+    return this.edgeCounts;
+  }
+
   /** Resets the pacing statistics of every worker; resolves once each has. */
   async resetPacing(): Promise<void> {
     if (this.workers > 1) await this.ask((id) => ({ type: 'reset-pacing', id }));
@@ -126,6 +145,9 @@ export class OwnerLink implements OwnerSide, OwnerControl {
     return { index: this.index, workers: this.workers, role: 'owner' };
   }
 }
+
+/** How often edges are asked for what they answered while the live feed has a listener. */
+const FEED_SYNC_MS = 200;
 
 function send(message: ToPrimary): void {
   process.send?.(message);

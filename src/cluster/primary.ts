@@ -3,14 +3,13 @@
 // answers no request itself: it relays the owner's sync, publish and pacing-reset rounds to every edge.
 
 import cluster, { type Worker } from 'node:cluster';
-import type { LatenessSnapshot } from '../transport/lateness.js';
-import { WORKER_COUNT_ENV, WORKER_INDEX_ENV, type SessionDescriptor, type ToPrimary, type ToWorker } from './protocol.js';
+import { WORKER_COUNT_ENV, WORKER_INDEX_ENV, type EdgeReport, type SessionDescriptor, type ToPrimary, type ToWorker } from './protocol.js';
 
 interface Round {
   waiting: Set<Worker>;
-  /** What the edges reported with their answers (their pacing histograms, on a sync). */
-  reported: LatenessSnapshot[];
-  done: (reported: LatenessSnapshot[]) => ToWorker;
+  /** What the edges reported with their answers (on a sync). */
+  reported: EdgeReport[];
+  done: (reported: EdgeReport[]) => ToWorker;
 }
 
 export function runPrimary(count: number, out: (line: string) => void): Promise<number> {
@@ -61,7 +60,7 @@ export function runPrimary(count: number, out: (line: string) => void): Promise<
     });
 
     // A round is finished when every edge answered it; then the owner hears `done`.
-    const finish = (key: string, edge: Worker, report?: LatenessSnapshot) => {
+    const finish = (key: string, edge: Worker, report?: EdgeReport) => {
       const round = rounds.get(key);
       if (!round || !round.waiting.delete(edge)) return;
       if (report) round.reported.push(report);
@@ -69,7 +68,7 @@ export function runPrimary(count: number, out: (line: string) => void): Promise<
       rounds.delete(key);
       owner.send(round.done(round.reported));
     };
-    const startRound = (key: string, ask: ToWorker, done: (reported: LatenessSnapshot[]) => ToWorker) => {
+    const startRound = (key: string, ask: ToWorker, done: (reported: EdgeReport[]) => ToWorker) => {
       const live = edges.filter((e) => greeted.has(e) && !e.isDead());
       if (live.length === 0) {
         owner.send(done([]));
@@ -99,14 +98,14 @@ export function runPrimary(count: number, out: (line: string) => void): Promise<
                 greeted.add(edge);
                 edge.send({ type: 'start', ownerPort, descriptors: [...sessions.values()] });
               }
-              if (m.type === 'flushed') finish(`sync-${m.id}`, edge, m.pacing);
+              if (m.type === 'flushed') finish(`sync-${m.id}`, edge, m.report);
               if (m.type === 'applied') finish(`publish-${m.id}`, edge);
               if (m.type === 'pacing-reset') finish(`reset-pacing-${m.id}`, edge);
             });
           }
           break;
         case 'sync':
-          startRound(`sync-${message.id}`, { type: 'flush', id: message.id }, (pacing) => ({ type: 'synced', id: message.id, pacing }));
+          startRound(`sync-${message.id}`, { type: 'flush', id: message.id }, (reports) => ({ type: 'synced', id: message.id, reports }));
           break;
         case 'reset-pacing':
           startRound(`reset-pacing-${message.id}`, { type: 'reset-pacing', id: message.id }, () => ({

@@ -4,6 +4,7 @@
 import type { Pacing, StreamFlavour } from '../core/model.js';
 import type { PromptCacheOptions } from '../core/prompt-cache.js';
 import type { LatenessSnapshot } from '../transport/lateness.js';
+import type { MetricsSnapshot } from '../transport/metrics.js';
 import type {
   FallbackMode,
   ScenarioSpec,
@@ -42,13 +43,21 @@ export interface SessionDescriptor {
   transcriptions?: readonly ScriptedTranscriptSpec[];
 }
 
+/** What an edge tells the owner on each sync. */
+export interface EdgeReport {
+  pacing: LatenessSnapshot;
+  /** Absent when metrics are off. */
+  metrics?: MetricsSnapshot;
+}
+
 export type ToPrimary =
   | { type: 'owner-ready'; privatePort: number; descriptors: SessionDescriptor[] }
   /** An edge is listening for messages (sent earlier, they would be lost). */
   | { type: 'edge-hello' }
   | { type: 'sync'; id: number }
-  /** An edge delivered what it answered; with its paced-write lateness since its last reset. */
-  | { type: 'flushed'; id: number; pacing: LatenessSnapshot }
+  /** An edge delivered what it answered; with its paced-write lateness since its last reset and
+   * what it counted for the metrics. */
+  | { type: 'flushed'; id: number; report: EdgeReport }
   | { type: 'publish'; id: number; descriptors: SessionDescriptor[] }
   | { type: 'applied'; id: number }
   /** The owner resets pacing statistics: every edge resets its own (answered with `pacing-reset`). */
@@ -58,8 +67,8 @@ export type ToPrimary =
 export type ToWorker =
   | { type: 'start'; ownerPort: number; descriptors: SessionDescriptor[] }
   | { type: 'flush'; id: number }
-  /** Every edge delivered; `pacing` holds each edge's lateness histogram. */
-  | { type: 'synced'; id: number; pacing: LatenessSnapshot[] }
+  /** Every edge delivered; with each edge's report. */
+  | { type: 'synced'; id: number; reports: EdgeReport[] }
   | { type: 'descriptors'; id: number; descriptors: SessionDescriptor[] }
   | { type: 'published'; id: number }
   | { type: 'reset-pacing'; id: number }

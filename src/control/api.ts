@@ -14,7 +14,7 @@ import { pacingStats, resetPacingStats } from '../transport/scheduler.js';
 import type { Registry } from '../engine/registry.js';
 import { packageVersion } from '../core/package-info.js';
 import type { LatenessStats } from '../transport/lateness.js';
-import type { RequestMetrics } from '../transport/metrics.js';
+import type { MetricsSnapshot, RequestMetrics } from '../transport/metrics.js';
 import { entryView } from './entry-view.js';
 import { feedAsk, serveFeed } from './live-feed.js';
 import { EXPOSITION_TYPE, metricsText } from './metrics-exposition.js';
@@ -286,6 +286,8 @@ export interface OwnerControl {
   readonly hooks: ControlHooks;
   /** Paced-write lateness over every worker. */
   pacingStats(): LatenessStats;
+  /** What each edge worker counted for the metrics, as of the last sync. */
+  edgeMetrics(): MetricsSnapshot[];
   resetPacing(): Promise<void>;
   describe(): { index: number; workers: number; role: 'owner' };
 }
@@ -362,7 +364,7 @@ async function controlAnswer(
   if (rest.length === 1 && rest[0] === 'metrics') {
     if (method !== 'GET') fail(405, 'method_not_allowed', `${source}: use GET`);
     if (!server.metrics) fail(404, 'metrics_disabled', `${source}: metrics are off (the server was started with --no-metrics)`);
-    const text = metricsText(server.metrics, server.registry, owner ? owner.pacingStats() : pacingStats());
+    const text = metricsText(server.metrics, owner?.edgeMetrics() ?? [], server.registry, owner ? owner.pacingStats() : pacingStats());
     res.writeHead(200, { 'content-type': EXPOSITION_TYPE, 'cache-control': 'no-cache' }).end(text);
     return WRITTEN;
   }

@@ -8,6 +8,8 @@ import { summaryOf, type EntrySummary, type SessionChange } from '../engine/jour
 import type { Registry } from '../engine/registry.js';
 
 const KEEP_ALIVE_MS = 15_000;
+/** The newest entries a backlog holds, over every session it covers (the dashboard keeps as many). */
+export const MOST_BACKLOG = 1000;
 /** Unsent bytes a reader may fall behind by before its feed is closed. */
 const MOST_UNSENT = 8 * 1024 * 1024;
 
@@ -47,10 +49,12 @@ export function serveFeed(registry: Registry, req: IncomingMessage, res: ServerR
   const stop = registry.feed.listen({ session: ask.session, entry, changed, end: () => res.end() });
   if (ask.backlog) {
     const sessions = ask.session === undefined ? registry.list() : [registry.get(ask.session)].filter((s) => s !== undefined);
-    const records = sessions.flatMap((session) => session.journal.records());
+    let records = sessions.flatMap((session) => session.journal.records(MOST_BACKLOG));
     if (sessions.length > 1) records.sort((a, b) => a.at - b.at);
+    const omitted = Math.max(0, records.length - MOST_BACKLOG);
+    records = records.slice(omitted);
     for (const record of records) entry(summaryOf(record));
-    write('event: live\ndata: {}\n\n');
+    write(`event: live\ndata: ${JSON.stringify(omitted > 0 ? { omitted } : {})}\n\n`);
   } else {
     write(': live\n\n');
   }

@@ -5,7 +5,14 @@
 import type { Registry } from '../engine/registry.js';
 import type { Session } from '../engine/session.js';
 import type { LatenessStats } from '../transport/lateness.js';
-import { DURATION_BUCKETS, type Histogram, type RequestMetrics } from '../transport/metrics.js';
+import {
+  combinedSnapshots,
+  DURATION_BUCKETS,
+  metricsSnapshot,
+  type HistogramData,
+  type MetricsSnapshot,
+  type RequestMetrics,
+} from '../transport/metrics.js';
 
 export const EXPOSITION_TYPE = 'text/plain; version=0.0.4; charset=utf-8';
 
@@ -26,7 +33,9 @@ class Exposition {
     return this;
   }
 
-  histogram(name: string, histogram: Histogram): void {
+  histogram(name: string, histogram: HistogramData): void {
+    // A series is made with both first-byte histograms; one never observed says nothing.
+    if (histogram.count === 0) return;
     let cumulative = 0;
     DURATION_BUCKETS.forEach((bound, i) => {
       cumulative += histogram.counts[i];
@@ -98,14 +107,17 @@ function sessionSums(sessions: readonly Session[], metrics: RequestMetrics): Map
   return sums;
 }
 
-export function metricsText(metrics: RequestMetrics, registry: Registry, pacing: LatenessStats): string {
+/** The exposition of this process's counts and, under `--workers`, the edge workers' as of the
+ * last sync. */
+export function metricsText(metrics: RequestMetrics, edges: readonly MetricsSnapshot[], registry: Registry, pacing: LatenessStats): string {
+  const counted = combinedSnapshots([metricsSnapshot(metrics), ...edges]);
   const out = new Exposition();
   out.family(
     'understudy_requests_total',
     'counter',
     'Requests journalled, by dialect, operation, session, status and outcome (how the request ended).',
   );
-  for (const s of metrics.requests.values()) {
+  for (const s of counted.requests) {
     out.sample(
       'understudy_requests_total',
       { dialect: s.dialect, operation: s.operation, session: s.session, status: s.status, outcome: s.outcome },
@@ -117,9 +129,9 @@ export function metricsText(metrics: RequestMetrics, registry: Registry, pacing:
     'histogram',
     'Time from a request arriving to its journal entry (answer written or refused).',
   );
-  for (const h of metrics.durations.values()) out.histogram('understudy_request_duration_seconds', h);
+  for (const h of counted.durations) out.histogram('understudy_request_duration_seconds', h);
   out.family('understudy_time_to_first_byte_seconds', 'histogram', 'Time from a request arriving to the first byte of its answer.');
-  for (const h of metrics.firstBytes.values()) out.histogram('understudy_time_to_first_byte_seconds', h);
+  for (const h of counted.firstBytes) out.histogram('understudy_time_to_first_byte_seconds', h);
 
   const sessions = registry.list();
   const sums = sessionSums(sessions, metrics);
@@ -145,7 +157,7 @@ export function metricsText(metrics: RequestMetrics, registry: Registry, pacing:
     .sample('understudy_sessions', {}, sessions.length);
   out
     .family('understudy_open_streams', 'gauge', 'Answers being written over time (paced, faulted or large) right now.')
-    .sample('understudy_open_streams', {}, metrics.openStreams);
+    .sample('understudy_open_streams', {}, counted.openStreams);
   out
     .family(
       'understudy_paced_writes_total',

@@ -392,10 +392,10 @@ export class Journal {
     return { entries, counters: { ...this.counters } };
   }
 
-  /** The retained records, oldest first, as kept (not decoded, not copied). */
-  records(): JournalRecord[] {
+  /** The newest `most` retained records (all by default), oldest first, as kept (not decoded, not copied). */
+  records(most = this.size): JournalRecord[] {
     const out: JournalRecord[] = [];
-    for (let i = 0; i < this.size; i++) out.push(this.recordAt((this.head + i) % this.limits.entries));
+    for (let i = Math.max(0, this.size - most); i < this.size; i++) out.push(this.recordAt((this.head + i) % this.limits.entries));
     return out;
   }
 

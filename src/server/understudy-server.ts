@@ -14,6 +14,7 @@ export class UnderstudyServer extends HttpHost {
   constructor(options: ServerOptions = {}) {
     const worker = options.cluster;
     let owner: OwnerLink | undefined;
+    let edge: EdgeLink | undefined;
     super(options, {
       control: (host: HttpHost, req: IncomingMessage, res: ServerResponse, path: string, query: string) => {
         if (owner?.isRecordsDelivery(req, path)) return owner.acceptRecords(req, res);
@@ -31,8 +32,9 @@ export class UnderstudyServer extends HttpHost {
         ? (registry) =>
             worker.index === 0
               ? (owner = new OwnerLink(0, worker.workers, registry))
-              : new EdgeLink(worker.index, worker.workers, registry, options.controlToken)
+              : (edge = new EdgeLink(worker.index, worker.workers, registry, options.controlToken))
         : undefined,
     });
+    if (edge) edge.metrics = this.metrics;
   }
 }

@@ -37,6 +37,10 @@ export interface RequestSeries {
   status: number;
   outcome: Outcome;
   count: number;
+  /** The histograms this series' requests are observed in (shared with other series). */
+  duration: Histogram;
+  /** Time to first byte, for a JSON answer and for a stream. */
+  firstByte: [Histogram, Histogram];
 }
 
 export class Histogram {
@@ -114,10 +118,9 @@ export class RequestMetrics {
     series.count++;
     const ms = entry.ms;
     if (ms === undefined) return;
-    histogram(this.durations, series.dialect, outcome, 'outcome').observe(ms / 1000);
+    series.duration.observe(ms / 1000);
     const firstByte = entry.firstByteMs;
-    if (firstByte !== undefined)
-      histogram(this.firstBytes, series.dialect, entry.stream ? 'true' : 'false', 'stream').observe(firstByte / 1000);
+    if (firstByte !== undefined) series.firstByte[entry.stream ? 1 : 0].observe(firstByte / 1000);
   }
 
   private seriesOf(entry: JournalRecord, outcome: Outcome): RequestSeries {
@@ -125,7 +128,17 @@ export class RequestMetrics {
     const key = `${entry.operation}\n${session}\n${entry.status}\n${outcome}`;
     let series = this.requests.get(key);
     if (!series) {
-      series = { dialect: this.dialectOf(entry.operation), operation: entry.operation, session, status: entry.status, outcome, count: 0 };
+      const dialect = this.dialectOf(entry.operation);
+      series = {
+        dialect,
+        operation: entry.operation,
+        session,
+        status: entry.status,
+        outcome,
+        count: 0,
+        duration: histogram(this.durations, dialect, outcome, 'outcome'),
+        firstByte: [histogram(this.firstBytes, dialect, 'false', 'stream'), histogram(this.firstBytes, dialect, 'true', 'stream')],
+      };
       this.requests.set(key, series);
     }
     return series;
@@ -155,4 +168,74 @@ function histogram(map: Map<string, Histogram>, dialect: string, value: string, 
   let found = map.get(key);
   if (!found) map.set(key, (found = new Histogram({ dialect, [name]: value })));
   return found;
+}
+
+/** A histogram as plain data, to travel between processes (`--workers`) and to be written out. */
+export interface HistogramData {
+  labels: Record<string, string>;
+  /** Per bucket, not cumulative; the last counts what is above every bound. */
+  counts: number[];
+  sum: number;
+  count: number;
+}
+
+/** What one process counted, as plain data: an edge worker sends its own to the owner on each
+ * sync, and the owner writes out the sum of its own and theirs. */
+export interface MetricsSnapshot {
+  requests: Omit<RequestSeries, 'duration' | 'firstByte'>[];
+  durations: HistogramData[];
+  firstBytes: HistogramData[];
+  openStreams: number;
+}
+
+export function metricsSnapshot(metrics: RequestMetrics): MetricsSnapshot {
+  const data = (h: Histogram): HistogramData => ({ labels: h.labels, counts: [...h.counts], sum: h.sum, count: h.count });
+  return {
+    requests: [...metrics.requests.values()].map(({ dialect, operation, session, status, outcome, count }) => ({
+      dialect,
+      operation,
+      session,
+      status,
+      outcome,
+      count,
+    })),
+    durations: [...metrics.durations.values()].map(data),
+    firstBytes: [...metrics.firstBytes.values()].map(data),
+    openStreams: metrics.openStreams,
+  };
+}
+
+/** The sum of several processes' snapshots, series by series. */
+export function combinedSnapshots(snapshots: readonly MetricsSnapshot[]): MetricsSnapshot {
+  const requests = new Map<string, MetricsSnapshot['requests'][number]>();
+  for (const snapshot of snapshots) {
+    for (const s of snapshot.requests) {
+      const key = `${s.operation}\n${s.session}\n${s.status}\n${s.outcome}`;
+      const found = requests.get(key);
+      if (found) found.count += s.count;
+      else requests.set(key, { ...s });
+    }
+  }
+  const histograms = (pick: (s: MetricsSnapshot) => HistogramData[]) => {
+    const out = new Map<string, HistogramData>();
+    for (const snapshot of snapshots) {
+      for (const h of pick(snapshot)) {
+        const key = JSON.stringify(h.labels);
+        const found = out.get(key);
+        if (!found) out.set(key, { labels: h.labels, counts: [...h.counts], sum: h.sum, count: h.count });
+        else {
+          h.counts.forEach((n, i) => (found.counts[i] += n));
+          found.sum += h.sum;
+          found.count += h.count;
+        }
+      }
+    }
+    return [...out.values()];
+  };
+  return {
+    requests: [...requests.values()],
+    durations: histograms((s) => s.durations),
+    firstBytes: histograms((s) => s.firstBytes),
+    openStreams: snapshots.reduce((n, s) => n + s.openStreams, 0),
+  };
 }

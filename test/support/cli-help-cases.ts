@@ -28,6 +28,8 @@ export const SERVE_FLAGS: Record<string, string> = {
   'content-filter': 'none',
   log: 'text',
   quiet: 'off: requests are logged',
+  'no-metrics': 'off: metrics are served',
+  'journal-bodies': 'off',
   record: 'off',
   upstream: 'none',
   'record-mode': 'missing',
