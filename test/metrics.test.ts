@@ -553,7 +553,7 @@ test('label values with quotes, backslashes and newlines are escaped: the parser
     entry.status = 200;
     metrics.observe(entry, undefined);
   }
-  const exposition = readExposition(metricsText(metrics, server.registry, pacingStats()));
+  const exposition = readExposition(metricsText(metrics, [], server.registry, pacingStats()));
   const read = valuesOf(exposition, 'understudy_requests_total');
   assert.deepEqual(
     read.map((s) => s.labels.operation ?? s.labels.route),

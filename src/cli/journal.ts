@@ -234,9 +234,12 @@ async function follow(
       for await (const chunk of response.body as unknown as AsyncIterable<Uint8Array>) {
         for (const { event, data } of reader.push(decoder.decode(chunk, { stream: true }))) {
           if (event === 'entry') await printEntry(client, JSON.parse(data) as JournalEntryView, options.json, out);
-          else if (event === 'live')
-            err(`-- following ${what} at ${client.base}: new requests appear as they are answered (Ctrl-C stops) --`);
-          else if (event === 'session' && !options.json) {
+          else if (event === 'live') {
+            // The backlog holds the newest entries only; the feed says how many older ones it left out.
+            const omitted = (JSON.parse(data) as { omitted?: number }).omitted;
+            const left = omitted ? ` (the backlog left out ${omitted} older entries; without --follow every kept one is printed)` : '';
+            err(`-- following ${what} at ${client.base}: new requests appear as they are answered (Ctrl-C stops)${left} --`);
+          } else if (event === 'session' && !options.json) {
             const change = JSON.parse(data) as { id: string; change: string };
             out(`-- session ${change.id} ${change.change} --`);
           }
