@@ -517,6 +517,43 @@ test(
 );
 
 test(
+  'a deleted session frees its label: its counts join _other and a later session gets a label of its own',
+  { timeout: 60_000 },
+  async () => {
+    const small = await startUnderstudy({ metricsSessions: 2 });
+    try {
+      const base = `${small.baseUrl}/_understudy`;
+      const ask = async (apiKey: string) => {
+        const response = await fetch(`${small.baseUrl}/v1/chat/completions`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json', authorization: `Bearer ${apiKey}` },
+          body: JSON.stringify({ model: 'gpt-4o', messages: [{ role: 'user', content: 'hi' }] }),
+        });
+        assert.equal(response.status, 409);
+        await response.arrayBuffer();
+      };
+      const keys: Record<string, string> = {};
+      for (const id of ['t-1', 't-2', 't-3']) {
+        keys[id] = await createSession(small.baseUrl, id);
+        await ask(keys[id]);
+      }
+      const labelled = (exposition: Exposition) =>
+        Object.fromEntries(valuesOf(exposition, 'understudy_requests_total').map((s) => [s.labels.session, s.value]));
+      assert.deepEqual(labelled(readExposition((await scrape(base)).text)), { 't-1': 1, 't-2': 1, _other: 1 });
+      assert.equal((await fetch(`${base}/sessions/t-1`, { method: 'DELETE' })).status, 204);
+      keys['t-4'] = await createSession(small.baseUrl, 't-4');
+      await ask(keys['t-4']);
+      await ask(keys['t-4']);
+      const after = readExposition((await scrape(base)).text);
+      assert.deepEqual(labelled(after), { 't-2': 1, 't-4': 2, _other: 2 }, 't-1 joined _other, t-4 took its place');
+      assert.equal(sumOf(after, 'understudy_requests_total'), 5, 'nothing lost');
+    } finally {
+      await small.close();
+    }
+  },
+);
+
+test(
   'metrics: false (serve --no-metrics) answers 404 metrics_disabled; a control token guards the metrics',
   { timeout: 60_000 },
   async () => {

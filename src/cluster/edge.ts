@@ -100,7 +100,7 @@ export class EdgeLink implements EdgeSide {
         session.streamFlavour = d.streamFlavour ?? 'plain';
         session.models = d.models;
       } else {
-        if (existing) this.registry.delete(d.id);
+        if (existing) this.registry.delete(d.id, true);
         session = this.registry.create({
           id: d.id,
           apiKey: d.apiKey,

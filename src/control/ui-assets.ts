@@ -70,12 +70,17 @@ export function serveUiAsset(req: IncomingMessage, res: ServerResponse, rest: st
   }
   req.resume();
   const segments = rest.length === 0 || (rest.length === 1 && rest[0] === '') ? ['index.html'] : rest;
+  const name = segments.length === 1 && plainName(segments[0]) ? segments[0] : undefined;
+  // A name the dashboard could never have is a 404 whether or not it is built.
+  if (name === undefined || !(extname(name).toLowerCase() in CONTENT_TYPES)) {
+    sendError(res, 404, 'not_found', `the dashboard has no file ${JSON.stringify(segments.join('/'))}`);
+    return;
+  }
   const folder = uiFolder();
   if (folder === undefined) {
     sendError(res, 503, 'dashboard_not_built', 'the dashboard is not built: run `npm run build` in the package (it writes dist/ui/)');
     return;
   }
-  const name = segments.length === 1 && plainName(segments[0]) ? segments[0] : undefined;
   let files: string[];
   try {
     files = readdirSync(folder, { withFileTypes: true })
@@ -84,7 +89,7 @@ export function serveUiAsset(req: IncomingMessage, res: ServerResponse, rest: st
   } catch {
     files = [];
   }
-  if (name === undefined || !files.includes(name)) {
+  if (!files.includes(name)) {
     sendError(res, 404, 'not_found', `the dashboard has no file ${JSON.stringify(segments.join('/'))}`);
     return;
   }

@@ -13,6 +13,8 @@ export class Registry {
   readonly defaultSession: Session;
   /** Every session's journal entries and changes, as they happen (journal-feed.ts). */
   readonly feed = new JournalFeed();
+  /** Called with the id of each session deleted (the metrics fold its series away). */
+  readonly onDelete: ((id: string) => void)[] = [];
 
   constructor(
     defaultOptions: Omit<SessionOptions, 'id'> = {},
@@ -53,14 +55,18 @@ export class Registry {
     return this.byKey.get(key);
   }
 
-  delete(id: string): boolean {
+  /** Deletes a session; `replaced` when a new one of the same id takes its place at once (a
+   * worker's replica brought in line), which is no deletion to tell anyone of. */
+  delete(id: string, replaced = false): boolean {
     const session = this.byId.get(id);
     if (!session || session === this.defaultSession) return false;
     this.byId.delete(id);
     this.byKey.delete(session.apiKey);
     session.generation++;
     session.feed = undefined;
+    if (replaced) return true;
     this.feed.sessionChanged(id, 'deleted');
+    for (const told of this.onDelete) told(id);
     return true;
   }
 

@@ -139,6 +139,8 @@ export class HttpHost {
     this.cluster = parts.cluster?.(this.registry);
     this.edge = this.cluster?.kind === 'edge' ? this.cluster : undefined;
     this.metrics = options.metrics === false ? undefined : new RequestMetrics(options.metricsSessions);
+    const metrics = this.metrics;
+    if (metrics) this.registry.onDelete.push((id) => metrics.forget(id));
     this.outcomes = new Outcomes(this.cluster, requestLogger(options.requestLog), this.metrics, options.journalBodies === true);
     const internalError = (req: IncomingMessage, res: ServerResponse, error: unknown, requestId?: string) =>
       this.internalError(req, res, error, requestId);

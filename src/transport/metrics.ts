@@ -144,6 +144,21 @@ export class RequestMetrics {
     return series;
   }
 
+  /** A deleted session: its series are added into `_other`'s and its label value is free again,
+   * so a long run that makes a session per test keeps a label for each of its live sessions. */
+  forget(session: string): void {
+    if (!this.sessionLabels.delete(session)) return;
+    for (const [key, series] of this.requests) {
+      if (series.session !== session) continue;
+      this.requests.delete(key);
+      const otherKey = `${series.operation}\n${OTHER_SESSION}\n${series.status}\n${series.outcome}`;
+      const other = this.requests.get(otherKey);
+      if (other) other.count += series.count;
+      else this.requests.set(otherKey, { ...series, session: OTHER_SESSION });
+    }
+    this.last = undefined;
+  }
+
   /** The session's label value: its id, or `_other` once the limit of distinct ids is reached. */
   sessionLabel(session: string): string {
     const known = this.sessionLabels.get(session);
