@@ -182,45 +182,49 @@ function follower(args: string[]) {
   };
 }
 
-test('journal --follow: the backlog, then each request within a second of its answer; Ctrl-C exits 0', { timeout: 60_000 }, async (t) => {
-  const served = await serveCli(SOURCE, ['--port', '0', '--strict', '--quiet', '--fixtures', fixture]);
-  try {
-    const openai = sdk(served.url);
-    await ask(openai, 'weather in Paris, before the follower');
-    const follow = follower(['--url', served.url, '--session', 'default']);
-    await follow.live();
-    // The backlog was printed before the feed went live.
-    assert.match(follow.lines[0]?.text ?? '', /  default  #1  POST \/v1\/chat\/completions  200  scenario "weather" step "paris"/);
+test(
+  '[observe.journal-cli.follow +] journal --follow: the backlog, then each request within a second of its answer; Ctrl-C exits 0',
+  { timeout: 60_000 },
+  async (t) => {
+    const served = await serveCli(SOURCE, ['--port', '0', '--strict', '--quiet', '--fixtures', fixture]);
+    try {
+      const openai = sdk(served.url);
+      await ask(openai, 'weather in Paris, before the follower');
+      const follow = follower(['--url', served.url, '--session', 'default']);
+      await follow.live();
+      // The backlog was printed before the feed went live.
+      assert.match(follow.lines[0]?.text ?? '', /  default  #1  POST \/v1\/chat\/completions  200  scenario "weather" step "paris"/);
 
-    const delays: number[] = [];
-    for (let i = 0; i < 5; i++) {
-      await ask(openai, `weather in Paris, request ${i}`);
+      const delays: number[] = [];
+      for (let i = 0; i < 5; i++) {
+        await ask(openai, `weather in Paris, request ${i}`);
+        const answered = performance.now();
+        const line = await follow.line(new RegExp(`  default  #${i + 2}  POST \\S+  200  scenario "weather" step "paris"`), 5_000);
+        delays.push(line.at - answered);
+      }
+      await askUnmatched(openai);
       const answered = performance.now();
-      const line = await follow.line(new RegExp(`  default  #${i + 2}  POST \\S+  200  scenario "weather" step "paris"`), 5_000);
-      delays.push(line.at - answered);
-    }
-    await askUnmatched(openai);
-    const answered = performance.now();
-    const refused = await follow.line(/  default  #7  POST \S+  409  no_match/, 5_000);
-    delays.push(refused.at - answered);
-    // Its explanation follows at once: the failed predicate with expected and actual.
-    await follow.line(/^ {8}actual: {3}"weather in London\?"$/, 5_000);
-    assert.ok(follow.lines.some((l) => l.text === '        expected: contains "forecast for tomorrow"'));
-    t.diagnostic(`from the SDK's answer to the follower's line, ms: ${delays.map((d) => d.toFixed(1)).join(', ')}`);
-    assert.ok(
-      Math.max(...delays) < 1000,
-      `from the SDK's answer to the follower's line, ms: ${delays.map((d) => d.toFixed(1)).join(', ')}`,
-    );
+      const refused = await follow.line(/  default  #7  POST \S+  409  no_match/, 5_000);
+      delays.push(refused.at - answered);
+      // Its explanation follows at once: the failed predicate with expected and actual.
+      await follow.line(/^ {8}actual: {3}"weather in London\?"$/, 5_000);
+      assert.ok(follow.lines.some((l) => l.text === '        expected: contains "forecast for tomorrow"'));
+      t.diagnostic(`from the SDK's answer to the follower's line, ms: ${delays.map((d) => d.toFixed(1)).join(', ')}`);
+      assert.ok(
+        Math.max(...delays) < 1000,
+        `from the SDK's answer to the follower's line, ms: ${delays.map((d) => d.toFixed(1)).join(', ')}`,
+      );
 
-    follow.child.kill('SIGINT');
-    assert.equal(await follow.exited, 0, follow.stderr());
-  } finally {
-    await served.stop();
-  }
-});
+      follow.child.kill('SIGINT');
+      assert.equal(await follow.exited, 0, follow.stderr());
+    } finally {
+      await served.stop();
+    }
+  },
+);
 
 test(
-  'journal --follow --json prints parseable lines; a server that goes away ends it with exit 1 and says so',
+  '[observe.journal-cli.follow -] journal --follow --json prints parseable lines; a server that goes away ends it with exit 1 and says so',
   { timeout: 60_000 },
   async () => {
     const served = await serveCli(SOURCE, ['--port', '0', '--quiet']);

@@ -223,37 +223,45 @@ test('the page loads and draws the session script as a graph, the cursor on its 
   await screenshot(page, 'loaded');
 });
 
-test('a request made with the openai SDK appears live, without a reload, and moves the cursor', { skip, timeout: TIMEOUT }, async () => {
-  await page.evaluate(() => ((window as unknown as { notReloaded: boolean }).notReloaded = true));
-  const answer = await sdk('weather').chat.completions.create({
-    model: 'gpt-4o',
-    messages: [{ role: 'user', content: 'What is the weather in Paris?' }],
-    tools: [WEATHER_TOOL],
-  });
-  assert.equal(
-    answer.choices[0].message.tool_calls?.[0].type === 'function' && answer.choices[0].message.tool_calls[0].function.name,
-    'weather',
-  );
-  const row = page.locator('.entry[data-session="weather"][data-status="200"]');
-  await row.waitFor();
-  assert.match((await row.textContent()) ?? '', /POST \/v1\/chat\/completions/);
-  assert.match((await row.textContent()) ?? '', /weather › ask-weather/);
-  assert.equal(await page.evaluate(() => (window as unknown as { notReloaded?: boolean }).notReloaded), true, 'the page was not reloaded');
-  const graph = page.locator('.script[data-script="weather"] svg.graph-svg');
-  await graph.locator('.node-candidate[data-step="sunny"]').waitFor();
-  assert.equal(await graph.locator('.node-used[data-step="ask-weather"]').count(), 1);
+test(
+  '[observe.dashboard.live +] a request made with the openai SDK appears live, without a reload, and moves the cursor',
+  { skip, timeout: TIMEOUT },
+  async () => {
+    await page.evaluate(() => ((window as unknown as { notReloaded: boolean }).notReloaded = true));
+    const answer = await sdk('weather').chat.completions.create({
+      model: 'gpt-4o',
+      messages: [{ role: 'user', content: 'What is the weather in Paris?' }],
+      tools: [WEATHER_TOOL],
+    });
+    assert.equal(
+      answer.choices[0].message.tool_calls?.[0].type === 'function' && answer.choices[0].message.tool_calls[0].function.name,
+      'weather',
+    );
+    const row = page.locator('.entry[data-session="weather"][data-status="200"]');
+    await row.waitFor();
+    assert.match((await row.textContent()) ?? '', /POST \/v1\/chat\/completions/);
+    assert.match((await row.textContent()) ?? '', /weather › ask-weather/);
+    assert.equal(
+      await page.evaluate(() => (window as unknown as { notReloaded?: boolean }).notReloaded),
+      true,
+      'the page was not reloaded',
+    );
+    const graph = page.locator('.script[data-script="weather"] svg.graph-svg');
+    await graph.locator('.node-candidate[data-step="sunny"]').waitFor();
+    assert.equal(await graph.locator('.node-used[data-step="ask-weather"]').count(), 1);
 
-  // Opened, the entry shows the decoded request and both bodies (this server keeps them).
-  await row.locator('button.entry-toggle').click();
-  const detail = row.locator('.entry-detail');
-  await detail.locator('.messages').waitFor();
-  assert.match((await detail.locator('.messages').textContent()) ?? '', /What is the weather in Paris\?/);
-  assert.match((await detail.locator('.tools').textContent()) ?? '', /weather/);
-  assert.match((await detail.textContent()) ?? '', /"call_paris"/, 'the response body is shown');
-  assert.match((await detail.textContent()) ?? '', /input tokens/);
-  await row.locator('button.entry-toggle').click();
-  assert.equal(await detail.isHidden(), true);
-});
+    // Opened, the entry shows the decoded request and both bodies (this server keeps them).
+    await row.locator('button.entry-toggle').click();
+    const detail = row.locator('.entry-detail');
+    await detail.locator('.messages').waitFor();
+    assert.match((await detail.locator('.messages').textContent()) ?? '', /What is the weather in Paris\?/);
+    assert.match((await detail.locator('.tools').textContent()) ?? '', /weather/);
+    assert.match((await detail.textContent()) ?? '', /"call_paris"/, 'the response body is shown');
+    assert.match((await detail.textContent()) ?? '', /input tokens/);
+    await row.locator('button.entry-toggle').click();
+    assert.equal(await detail.isHidden(), true);
+  },
+);
 
 test(
   'a 409 entry opens, by keyboard, to the failed predicate with expected and actual side by side',
@@ -396,34 +404,38 @@ test('at 400 px wide the page does not scroll sideways, an open 409 entry includ
   await narrow.close();
 });
 
-test('with a control token, the page without it says what to do, and works with #token=', { skip, timeout: TIMEOUT }, async () => {
-  const without = await openPage(`${tokenBase}/_understudy/ui/`);
-  const notice = without.locator('#notice');
-  await notice.waitFor();
-  assert.match((await notice.textContent()) ?? '', /needs its control token/);
-  assert.match((await notice.textContent()) ?? '', /#token=/);
-  // The token typed into the form works as well.
-  await without.locator('#token-input').fill(TOKEN);
-  await without.locator('#token-input').press('Enter');
-  await without.locator('#connection[data-state="live"]').waitFor();
-  assert.equal(await notice.isHidden(), true);
-  await without.close();
+test(
+  '[observe.dashboard.live -] with a control token, the page without it says what to do, and works with #token=',
+  { skip, timeout: TIMEOUT },
+  async () => {
+    const without = await openPage(`${tokenBase}/_understudy/ui/`);
+    const notice = without.locator('#notice');
+    await notice.waitFor();
+    assert.match((await notice.textContent()) ?? '', /needs its control token/);
+    assert.match((await notice.textContent()) ?? '', /#token=/);
+    // The token typed into the form works as well.
+    await without.locator('#token-input').fill(TOKEN);
+    await without.locator('#token-input').press('Enter');
+    await without.locator('#connection[data-state="live"]').waitFor();
+    assert.equal(await notice.isHidden(), true);
+    await without.close();
 
-  // A fresh tab (its own sessionStorage) with the token in the fragment.
-  const tab = await context.newPage();
-  await tab.goto(`${tokenBase}/_understudy/ui/#token=${TOKEN}`);
-  await tab.locator('#connection[data-state="live"]').waitFor();
-  await tab.locator('.session-button[data-session="default"]').waitFor();
-  assert.doesNotMatch(tab.url(), /token=/, 'the token leaves the address bar');
-  assert.equal(await tab.locator('#notice').isHidden(), true);
-  // The live feed carries the token too.
-  await new OpenAI({ baseURL: `${tokenBase}/v1`, apiKey: 'understudy', maxRetries: 0 }).chat.completions.create({
-    model: 'gpt-4o',
-    messages: [{ role: 'user', content: 'hello' }],
-  });
-  await tab.locator('.entry[data-session="default"][data-status="200"]').waitFor();
-  await tab.close();
-});
+    // A fresh tab (its own sessionStorage) with the token in the fragment.
+    const tab = await context.newPage();
+    await tab.goto(`${tokenBase}/_understudy/ui/#token=${TOKEN}`);
+    await tab.locator('#connection[data-state="live"]').waitFor();
+    await tab.locator('.session-button[data-session="default"]').waitFor();
+    assert.doesNotMatch(tab.url(), /token=/, 'the token leaves the address bar');
+    assert.equal(await tab.locator('#notice').isHidden(), true);
+    // The live feed carries the token too.
+    await new OpenAI({ baseURL: `${tokenBase}/v1`, apiKey: 'understudy', maxRetries: 0 }).chat.completions.create({
+      model: 'gpt-4o',
+      messages: [{ role: 'user', content: 'hello' }],
+    });
+    await tab.locator('.entry[data-session="default"][data-status="200"]').waitFor();
+    await tab.close();
+  },
+);
 
 test('no page broke its Content-Security-Policy or threw', { skip, timeout: TIMEOUT }, () => {
   assert.deepEqual(pageProblems, []);

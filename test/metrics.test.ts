@@ -335,7 +335,7 @@ function assertHistograms(exposition: Exposition, name: string): number {
 }
 
 test(
-  'metrics scraped during and after 300 SDK requests: the text format holds, and the counts equal the journal exactly',
+  '[observe.metrics.prometheus +] metrics scraped during and after 300 SDK requests: the text format holds, and the counts equal the journal exactly',
   { timeout: 60_000 },
   async (t) => {
     const keys = new Map<string, string>();
@@ -554,7 +554,7 @@ test(
 );
 
 test(
-  'metrics: false (serve --no-metrics) answers 404 metrics_disabled; a control token guards the metrics',
+  '[observe.metrics.prometheus -] metrics: false (serve --no-metrics) answers 404 metrics_disabled; a control token guards the metrics',
   { timeout: 60_000 },
   async () => {
     const off = await startUnderstudy({ metrics: false });
