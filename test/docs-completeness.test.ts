@@ -123,7 +123,10 @@ async function liveRoutes(): Promise<Set<string>> {
         body: JSON.stringify({ model: 'gpt-4o', messages: [{ role: 'user', content: 'probe' }] }),
       });
       const newest = String((await control('GET', '/sessions/probe/journal')).body.entries.at(-1).seq);
-      const probe = path.replace('{id}', 'probe').replace('{seq}', newest).replace('{file}', parameters[path] ?? '');
+      const probe = path
+        .replace('{id}', 'probe')
+        .replace('{seq}', newest)
+        .replace('{file}', parameters[path] ?? '');
       // Only the status: an event stream's body never ends, and a redirect is an answer of its own.
       const res = await fetch(`${mock.baseUrl}/_understudy${probe}`, { method, redirect: 'manual' });
       await res.body?.cancel();
