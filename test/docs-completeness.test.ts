@@ -115,14 +115,18 @@ async function liveRoutes(): Promise<Set<string>> {
   const routes = new Set<string>();
   for (const path of candidates) {
     for (const method of METHODS) {
-      // Each probe gets a session to act on (DELETE removes it), and one request in its journal.
+      // Each probe gets a session to act on (DELETE removes it); an entry's route, an entry.
       await control('POST', '/sessions', { id: 'probe' });
-      await fetch(`${mock.baseUrl}/v1/chat/completions`, {
-        method: 'POST',
-        headers: { 'content-type': 'application/json', 'x-understudy-session': 'probe' },
-        body: JSON.stringify({ model: 'gpt-4o', messages: [{ role: 'user', content: 'probe' }] }),
-      });
-      const newest = String((await control('GET', '/sessions/probe/journal')).body.entries.at(-1).seq);
+      let newest = '';
+      if (path.includes('{seq}')) {
+        const res = await fetch(`${mock.baseUrl}/v1/chat/completions`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json', 'x-understudy-session': 'probe' },
+          body: JSON.stringify({ model: 'gpt-4o', messages: [{ role: 'user', content: 'probe' }] }),
+        });
+        await res.arrayBuffer();
+        newest = String((await control('GET', '/sessions/probe/journal')).body.entries.at(-1).seq);
+      }
       const probe = path
         .replace('{id}', 'probe')
         .replace('{seq}', newest)
