@@ -85,6 +85,32 @@ for (const cli of CLIS) {
       }
     });
 
+    test('the banner links the dashboard and the metrics, and says where the control token goes; the dashboard answers there', async () => {
+      const served = await serveCli(cli, ['--port', '0', '--control-token', 'banner-token']);
+      try {
+        const printed = line(served.banner, 'Dashboard:') ?? '';
+        assert.equal(
+          printed,
+          `Dashboard: ${served.url}/_understudy/ui/#token=<the control token>  Metrics: ${served.url}/_understudy/metrics (docs/dashboard.md)`,
+        );
+        const page = await fetch(`${served.url}/_understudy/ui/`);
+        assert.notEqual(page.status, 401, 'the page needs no token; its data calls do');
+        await page.arrayBuffer();
+        const metrics = await fetch(`${served.url}/_understudy/metrics`, { headers: { authorization: 'Bearer banner-token' } });
+        assert.equal(metrics.status, 200);
+        await metrics.arrayBuffer();
+      } finally {
+        await served.stop();
+      }
+      const plain = await serveCli(cli, ['--port', '0', '--no-metrics']);
+      try {
+        assert.equal(line(plain.banner, 'Dashboard:'), `Dashboard: ${plain.url}/_understudy/ui/ (docs/dashboard.md)`);
+        assert.equal((await fetch(`${plain.url}/_understudy/metrics`)).status, 404);
+      } finally {
+        await plain.stop();
+      }
+    });
+
     test("the banner's Bedrock client line works as printed: Converse over the AWS client's default HTTP/2", async () => {
       const served = await serveCli(cli, ['--port', '0']);
       try {

@@ -269,6 +269,24 @@ describe('the live feed and the entry view', { timeout: 60_000 }, () => {
     }
   });
 
+  test('a refused request keeps its body as it came: not JSON, a wrong type, a wrong content type', async () => {
+    const session = await mock.session('refused-bodies', { fallback: 'auto' });
+    const send = (body: string, type = 'application/json') =>
+      fetch(`${session.url('openai')}/chat/completions`, {
+        method: 'POST',
+        headers: { 'content-type': type, authorization: `Bearer ${session.apiKey}` },
+        body,
+      }).then((res) => res.arrayBuffer().then(() => res.status));
+    const notJson = '{"model":"gpt-4o","messages":[';
+    const wrongType = JSON.stringify({ model: 'gpt-4o', messages: [{ role: 'user', content: 'hi' }], temperature: 'hot' });
+    assert.deepEqual([await send(notJson), await send(wrongType), await send('hello', 'text/plain')], [400, 400, 400]);
+    const wire = async (seq: number) => (await (await control(`/sessions/refused-bodies/journal/${seq}`)).json()).wire;
+    assert.equal((await wire(1)).request, notJson);
+    assert.equal(JSON.parse((await wire(2)).request).temperature, 'hot');
+    assert.equal((await wire(3)).request, 'hello');
+    assert.match((await wire(2)).response, /temperature/, 'and the error the client got');
+  });
+
   test('the graph: steps with their conditions and next steps, and the cursor moving as they answer', async () => {
     const session = await mock.session('graph');
     await session.load(WEATHER);

@@ -24,6 +24,8 @@ export interface BannerFacts {
   replay?: string;
   /** Whether /_understudy/metrics is served. */
   metrics?: boolean;
+  /** Whether a control token guards the control API (the dashboard's link then says where it goes). */
+  controlToken?: boolean;
   providerUrl(provider: string): string;
 }
 
@@ -73,7 +75,7 @@ export function bannerLines(facts: BannerFacts): string[] {
     'Or call it:',
     `  curl ${facts.providerUrl('openai')}/chat/completions -H 'Content-Type: application/json' \\`,
     `    -d '{"model":"gpt-4o","messages":[{"role":"user","content":"hello"}]}'`,
-    `Dashboard: ${facts.url}/_understudy/ui/${facts.metrics ? `  Metrics: ${facts.url}/_understudy/metrics` : ''} (docs/dashboard.md)`,
+    `Dashboard: ${facts.url}/_understudy/ui/${facts.controlToken ? '#token=<the control token>' : ''}${facts.metrics ? `  Metrics: ${facts.url}/_understudy/metrics` : ''} (docs/dashboard.md)`,
     // Last: tests and scripts wait for this line to know the banner is complete.
     `Control API: ${facts.url}/_understudy/health, ${facts.url}/_understudy/sessions (docs/control-api.md)`,
   );

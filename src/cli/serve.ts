@@ -108,6 +108,7 @@ export async function runServe(
     record: options.record,
     replay: options.replay,
     metrics: options.metrics !== false,
+    controlToken: options.controlToken !== undefined,
     providerUrl: (provider) => server.providerUrl(provider),
   });
   for (const line of lines) out(line);

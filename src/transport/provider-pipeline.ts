@@ -125,6 +125,8 @@ export class ProviderPipeline {
     }
     const refused = this.refusalOfBody(req);
     if (refused) {
+      // A refused request's body is kept as it came: it is what the person needs to see.
+      entry.requestText = body.text;
       outcomes.finishError(arrival, dialect, refused);
       return;
     }
@@ -176,6 +178,7 @@ export class ProviderPipeline {
     const dialect = arrival.dialect;
     if (parsed instanceof Unparsed) {
       arrival.entry.stream = dialect.requestedStream(undefined, wire);
+      arrival.entry.requestText = text;
       this.stages.outcomes.finishError(arrival, dialect, parsed.error);
       return undefined;
     }
@@ -183,6 +186,7 @@ export class ProviderPipeline {
     if (!isNeutralError(decoded)) return decoded;
     arrival.session.journal.counters.invalid++;
     arrival.entry.stream = dialect.requestedStream(parsed, wire);
+    arrival.entry.requestText = text;
     this.stages.outcomes.finishError(arrival, dialect, decoded);
     return undefined;
   }
