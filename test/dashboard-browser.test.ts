@@ -3,7 +3,10 @@
 // request made with the real openai SDK appears without a reload, a 409 entry opens to the failed
 // predicate with expected and actual, the filters hide what they should, verify() reports an unused
 // step, a control token is taken from #token= (and its absence explained), axe-core finds nothing
-// serious, and a 400 px wide window does not scroll sideways. Screenshots are kept under
+// serious, and a 400 px wide window does not scroll sideways. Times show as the UTC clock (the
+// browser runs in another zone) and durations as whole milliseconds; the feed's backlog does not make
+// verify() out of date; a missing session is said so; after a server restart, and when scripts are
+// loaded or the session deleted, the graph and verify() follow. Screenshots are kept under
 // test/artifacts/; with UNDERSTUDY_DOC_SCREENSHOTS=1 the ones in docs/images/ are written again.
 //
 // The asset server's refusals (traversal, hidden files, other methods) are checked over plain HTTP.
@@ -16,8 +19,9 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { after, before, test } from 'node:test';
 import OpenAI from 'openai';
-import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+import { chromium, type Browser, type BrowserContext, type Locator, type Page } from 'playwright-core';
 import { buildUi } from '../scripts/build-ui.mjs';
+import type { FixtureSpec } from '../src/engine/spec.js';
 import { UnderstudyServer } from '../src/server/understudy-server.js';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
@@ -83,8 +87,8 @@ const keys: Record<string, string> = {};
 /** Content-Security-Policy reports and script errors seen on any page. */
 const pageProblems: string[] = [];
 
-async function createSession(id: string, fixture: unknown): Promise<void> {
-  const response = await fetch(`${base}/_understudy/sessions`, {
+async function createSession(id: string, fixture: unknown, at = base): Promise<void> {
+  const response = await fetch(`${at}/_understudy/sessions`, {
     method: 'POST',
     headers: { 'content-type': 'application/json' },
     body: JSON.stringify({ id, fallback: 'strict', fixture }),
@@ -119,6 +123,14 @@ async function screenshot(target: Page, name: string): Promise<void> {
   }
 }
 
+/** A <time> showing HH:MM:SS.mmm, the UTC clock of the ISO time in its datetime and title. */
+async function assertUtcTime(time: Locator): Promise<void> {
+  const datetime = (await time.getAttribute('datetime')) ?? '';
+  assert.match(datetime, /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/);
+  assert.equal(await time.getAttribute('title'), datetime);
+  assert.equal(await time.textContent(), datetime.slice(11, 23));
+}
+
 function rawGet(
   url: string,
   path: string,
@@ -148,7 +160,8 @@ before(
     await createSession('greetings', GREETING);
     if (skip) return;
     browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS, headless: true, timeout: 30_000 });
-    context = await browser.newContext({ reducedMotion: 'reduce' });
+    // A zone away from UTC, so that a time shown in local time would not pass for UTC.
+    context = await browser.newContext({ reducedMotion: 'reduce', timezoneId: 'Asia/Kolkata' });
     context.setDefaultTimeout(10_000);
   },
   { timeout: 90_000 },
@@ -241,6 +254,10 @@ test(
     await row.waitFor();
     assert.match((await row.textContent()) ?? '', /POST \/v1\/chat\/completions/);
     assert.match((await row.textContent()) ?? '', /weather › ask-weather/);
+    // Times are UTC as `understudy journal` prints them, the ISO time beside; durations whole ms.
+    await assertUtcTime(row.locator('.entry-time time'));
+    assert.match((await row.locator('.entry-time').textContent()) ?? '', /^\d\d:\d\d:\d\d\.\d{3} · \d+ ms$/);
+    assert.match((await page.locator('.journal-utc').textContent()) ?? '', /Times are UTC/);
     assert.equal(
       await page.evaluate(() => (window as unknown as { notReloaded?: boolean }).notReloaded),
       true,
@@ -258,6 +275,9 @@ test(
     assert.match((await detail.locator('.tools').textContent()) ?? '', /weather/);
     assert.match((await detail.textContent()) ?? '', /"call_paris"/, 'the response body is shown');
     assert.match((await detail.textContent()) ?? '', /input tokens/);
+    await assertUtcTime(detail.locator('dd time'));
+    assert.match((await detail.locator('dt:text-is("total") + dd').textContent()) ?? '', /^\d+ ms$/);
+    await assertUtcTime(page.locator('#verify-result .verify-time time'));
     await row.locator('button.entry-toggle').click();
     assert.equal(await detail.isHidden(), true);
   },
@@ -296,6 +316,7 @@ test(
     const actualBox = await failed.locator('td.actual').boundingBox();
     assert.ok(expectedBox && actualBox && actualBox.x > expectedBox.x && Math.abs(actualBox.y - expectedBox.y) < 2);
     assert.match((await row.locator('.entry-detail').textContent()) ?? '', /Response body/);
+    assert.match((await row.locator('pre[aria-label="request body"]').textContent()) ?? '', /goodbye for now/, 'a refused body is kept');
     await row.scrollIntoViewIfNeeded();
     await screenshot(page, '409');
   },
@@ -393,6 +414,9 @@ test('at 400 px wide the page does not scroll sideways, an open 409 entry includ
   await narrow.locator('#connection[data-state="live"]').waitFor();
   await narrow.locator('.script[data-script="weather"] svg').waitFor();
   await narrow.locator('.entry[data-status="409"]').waitFor();
+  // The feed's backlog (the journal as it was) does not make verify() out of date.
+  await narrow.locator('#verify-result .verify-summary').waitFor();
+  assert.equal(await narrow.locator('#verify-result .verify-stale').count(), 0);
   const overflow = () => narrow.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
   assert.equal(await overflow(), 0);
   await screenshot(narrow, 'narrow');
@@ -403,6 +427,84 @@ test('at 400 px wide the page does not scroll sideways, an open 409 entry includ
   await screenshot(narrow, 'narrow-409');
   await narrow.close();
 });
+
+/** A fixture of one scenario with one step, which answers "hello". */
+function oneStep(scenario: string, step: string): FixtureSpec {
+  return { scenarios: [{ name: scenario, steps: [{ id: step, when: { latestUser: { contains: 'hello' } }, reply: { text: 'Hi.' } }] }] };
+}
+
+test(
+  'a missing session is said so; after a restart the page shows the scripts and verify() of the new server, and follows loaded and deleted sessions',
+  { skip, timeout: TIMEOUT },
+  async () => {
+    const first = new UnderstudyServer({ fixtures: [oneStep('old-flow', 'old-step')] });
+    const url = (await first.listen()).url;
+    let second: UnderstudyServer | undefined;
+    const tab = await openPage(`${url}/_understudy/ui/#session=nope`);
+    try {
+      const notice = tab.locator('#session-notice[role="status"]');
+      await notice.filter({ hasText: 'Session "nope" does not exist (any more); showing "default".' }).waitFor();
+      await tab.locator('.session-button[data-session="default"][aria-current="true"]').waitFor();
+      await tab.locator('.script[data-script="old-flow"]').waitFor();
+      await screenshot(tab, 'missing-session');
+      await tab.locator('#verify-result .problem[data-kind="unused_step"]', { hasText: 'old-step' }).waitFor();
+
+      // The server restarts on the same port with other scripts: the feed reconnects, and the graph
+      // and verify() are the new server's.
+      await first.close();
+      await tab.locator('#connection[data-state="retrying"]').waitFor();
+      second = new UnderstudyServer({ port: Number(new URL(url).port), fixtures: [oneStep('new-flow', 'new-step')] });
+      await second.listen();
+      await tab.locator('#connection[data-state="live"]').waitFor();
+      await tab.locator('.script[data-script="new-flow"]').waitFor();
+      assert.equal(await tab.locator('.script[data-script="old-flow"]').count(), 0, 'the old graph is gone');
+      await tab.locator('#verify-result .problem[data-kind="unused_step"]', { hasText: 'new-step' }).waitFor();
+      assert.doesNotMatch((await tab.locator('#verify-result').textContent()) ?? '', /old-step/);
+
+      // Scripts loaded into the selected session: graph and verify() follow, without Run verify.
+      const loaded = await fetch(`${url}/_understudy/sessions/default/scripts`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify(oneStep('extra-flow', 'extra-step')),
+      });
+      assert.equal(loaded.status, 200, await loaded.text());
+      await tab.locator('.script[data-script="extra-flow"]').waitFor();
+      await tab.locator('#verify-result .problem[data-kind="unused_step"]', { hasText: 'extra-step' }).waitFor();
+
+      // An entry whose request body the journal did not keep says why.
+      await new OpenAI({ baseURL: `${url}/v1`, apiKey: 'understudy', maxRetries: 0 }).chat.completions.create({
+        model: 'gpt-4o',
+        messages: [{ role: 'user', content: 'hello' }],
+      });
+      await tab.route('**/_understudy/sessions/default/journal/*', async (route) => {
+        const response = await route.fetch();
+        const entry = (await response.json()) as { wire: { request?: string } };
+        delete entry.wire.request;
+        await route.fulfill({ response, json: entry });
+      });
+      const row = tab.locator('.entry[data-session="default"][data-status="200"]');
+      await row.locator('button.entry-toggle').click();
+      await row
+        .locator('.request-not-kept', {
+          hasText: 'The request body was not kept (it was larger than the journal keeps per entry, or never arrived).',
+        })
+        .waitFor();
+
+      // The selected session deleted: the page says so and shows another.
+      await createSession('doomed', oneStep('doomed-flow', 'doomed-step'), url);
+      await tab.locator('.session-button[data-session="doomed"]').click();
+      await tab.locator('.script[data-script="doomed-flow"]').waitFor();
+      assert.equal(await notice.textContent(), '', 'choosing a session clears the notice');
+      assert.equal((await fetch(`${url}/_understudy/sessions/doomed`, { method: 'DELETE' })).status, 204);
+      await notice.filter({ hasText: 'Session "doomed" does not exist (any more); showing "default".' }).waitFor();
+      await tab.locator('.session-button[data-session="default"][aria-current="true"]').waitFor();
+    } finally {
+      await tab.close();
+      await first.close();
+      await second?.close();
+    }
+  },
+);
 
 test(
   '[observe.dashboard.live -] with a control token, the page without it says what to do, and works with #token=',

@@ -15,6 +15,7 @@ const connection = byId('connection');
 const notice = byId('notice');
 const sessionList = byId<HTMLUListElement>('session-list');
 const sessionHeading = byId('session-heading');
+const sessionNotice = byId('session-notice');
 const scriptsBox = byId('scripts');
 const verifyButton = byId<HTMLButtonElement>('verify-run');
 const verifyResult = byId('verify-result');
@@ -27,6 +28,8 @@ let selected: string | undefined = new URLSearchParams(location.hash.replace(/^#
 let stopped = false;
 /** Whether a session's scripts have been shown yet (the first listing picks one). */
 let shown = false;
+/** Whether the feed's connection has sent its backlog and now sends entries as they come. */
+let live = false;
 
 function setConnection(state: 'connecting' | 'live' | 'retrying' | 'stopped', text: string): void {
   connection.dataset.state = state;
@@ -57,7 +60,7 @@ function showAccessProblem(error: ApiError): void {
     notice.hidden = true;
     fill(notice);
     stopped = false;
-    void start();
+    start();
   });
   fill(
     notice,
@@ -96,25 +99,47 @@ function renderSessions(): void {
           ` · ${session.fallback}`,
         ),
       );
-      button.addEventListener('click', () => select(session.id));
+      button.addEventListener('click', () => {
+        fill(sessionNotice);
+        select(session.id);
+      });
       return h('li', {}, button);
     }),
   );
 }
 
-async function loadSessions(): Promise<void> {
+/** Lists the sessions. The first listing, or one without the selected session, selects one (which
+ * loads its scripts and verify()); the answer says whether it did. A selected session that is gone
+ * is said so, with the session shown instead. */
+async function loadSessions(): Promise<boolean> {
   const body = await getJson<{ sessions: SessionInfo[] }>('/sessions');
   sessions = body.sessions;
   filters.knowSessions(sessions.map((s) => s.id));
-  if (!shown || !sessions.some((s) => s.id === selected)) {
-    const wanted = sessions.find((s) => s.id === selected) ?? sessions.find((s) => s.scripts.length > 0) ?? sessions[0];
-    if (wanted) {
-      shown = true;
-      select(wanted.id, true);
-      return;
-    }
+  const exists = sessions.some((s) => s.id === selected);
+  if (shown && exists) {
+    renderSessions();
+    return false;
   }
-  renderSessions();
+  const wanted = exists ? selected : (sessions.find((s) => s.scripts.length > 0) ?? sessions[0])?.id;
+  if (selected !== undefined && !exists) {
+    fill(
+      sessionNotice,
+      wanted === undefined
+        ? `Session "${selected}" does not exist (any more).`
+        : `Session "${selected}" does not exist (any more); showing "${wanted}".`,
+    );
+  }
+  if (wanted === undefined) {
+    selected = undefined;
+    sessionHeading.textContent = 'Scripts';
+    fill(scriptsBox, h('p', { className: 'empty' }, 'There are no sessions.'));
+    fill(verifyResult);
+    renderSessions();
+    return true;
+  }
+  shown = true;
+  select(wanted, true);
+  return true;
 }
 
 function select(id: string, first = false): void {
@@ -174,6 +199,29 @@ async function runVerify(): Promise<void> {
   }
 }
 
+let syncTimer: ReturnType<typeof setTimeout> | undefined;
+/** Reads again what the page shows of the server: the sessions, and the selected session's scripts
+ * and verify(), or another session's if it is gone. Every (re)connection of the feed runs it, since
+ * the server may have restarted, and so does a change of the selected session. */
+async function resync(): Promise<void> {
+  clearTimeout(syncTimer);
+  clearTimeout(sessionsTimer);
+  clearTimeout(scriptsTimer);
+  try {
+    if (await loadSessions()) return;
+  } catch (e) {
+    if (e instanceof ApiError && (e.status === 401 || e.status === 403)) showAccessProblem(e);
+    return;
+  }
+  void refreshScripts();
+  void runVerify();
+}
+
+function resyncSoon(): void {
+  clearTimeout(syncTimer);
+  syncTimer = setTimeout(() => void resync(), 100);
+}
+
 let scriptsTimer: ReturnType<typeof setTimeout> | undefined;
 /** The graph follows the journal: a burst of requests redraws it once. */
 function scriptsChanged(): void {
@@ -200,19 +248,24 @@ function markVerifyStale(): void {
 function onEvent(event: FeedEvent): void {
   if (event.event === 'live') {
     feed.endBacklog();
+    live = true;
     setConnection('live', 'Live');
+    void resync();
     return;
   }
   if (event.event === 'session') {
     const change = JSON.parse(event.data) as { id: string; change: string };
     if (change.change === 'reset' || change.change === 'deleted') feed.dropSession(change.id);
-    sessionsChanged();
-    if (change.id === selected) scriptsChanged();
+    if (change.id === selected) resyncSoon();
+    else sessionsChanged();
     return;
   }
   if (event.event === 'entry') {
     const entry = JSON.parse(event.data) as EntrySummary;
     feed.add(entry);
+    // The backlog is what the journal held already: the resync at `live` covers it, and it is not
+    // news to a verify() run after it.
+    if (!live) return;
     if (!sessions.some((s) => s.id === entry.session)) sessionsChanged();
     if (entry.session === selected) {
       scriptsChanged();
@@ -226,6 +279,7 @@ async function follow(): Promise<void> {
   while (!stopped) {
     setConnection('connecting', failures === 0 ? 'Connecting…' : 'Reconnecting…');
     try {
+      live = false;
       feed.beginBacklog();
       await readEvents('/events?backlog=1', new AbortController().signal, (event) => {
         failures = 0;
@@ -237,26 +291,19 @@ async function follow(): Promise<void> {
         return;
       }
     }
+    live = false;
+    if (stopped) return;
     const wait = RETRY_MS[Math.min(failures++, RETRY_MS.length - 1)];
     setConnection('retrying', `Disconnected; trying again in ${wait / 1000} s`);
     await new Promise((resolve) => setTimeout(resolve, wait));
-    void loadSessions().catch(() => undefined);
   }
 }
 
-async function start(): Promise<void> {
-  try {
-    await loadSessions();
-  } catch (e) {
-    if (e instanceof ApiError && (e.status === 401 || e.status === 403)) {
-      showAccessProblem(e);
-      return;
-    }
-    setConnection('retrying', `Could not list the sessions: ${(e as Error).message}`);
-  }
+/** Follows the feed; its `live` marker, on each connection, loads the sessions and what they show. */
+function start(): void {
   void follow();
 }
 
 verifyButton.addEventListener('click', () => void runVerify());
 loadToken();
-void start();
+start();

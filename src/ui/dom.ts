@@ -72,3 +72,16 @@ export function compactJson(value: unknown, max = 160): string {
   const text = typeof value === 'string' ? value : (JSON.stringify(value) ?? String(value));
   return text.length > max ? `${text.slice(0, max - 1)}…` : text;
 }
+
+/** A time as `understudy journal` prints it: the clock in UTC, to the millisecond. */
+export function utcClock(iso: string): string {
+  const date = new Date(iso);
+  return Number.isNaN(date.getTime()) ? iso : date.toISOString().slice(11, 23);
+}
+
+/** A <time> showing the UTC clock, the whole ISO time in its datetime and title. */
+export function timeElement(iso: string, className?: string): HTMLTimeElement {
+  const date = new Date(iso);
+  const full = Number.isNaN(date.getTime()) ? iso : date.toISOString();
+  return h('time', { className, datetime: full, title: full }, utcClock(iso));
+}

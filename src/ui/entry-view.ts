@@ -2,7 +2,7 @@
 // near miss's failed predicates, expected beside actual), the decoded request, the reply, usage,
 // timing and faults, and the bodies as they went over the wire.
 
-import { compactJson, h, prettyBody, type Child } from './dom.js';
+import { compactJson, h, prettyBody, timeElement, type Child } from './dom.js';
 import type { ChatRequest, EntrySummary, FullEntry, Message, NearMiss, Part, Usage } from './types.js';
 
 function section(title: string, ...children: Child[]): HTMLElement {
@@ -180,9 +180,9 @@ function timingView(entry: EntrySummary): HTMLElement {
   return section(
     'Timing',
     facts([
-      ['received', entry.time],
-      ['total', entry.ms === undefined ? '' : `${formatMs(entry.ms)}`],
-      ['first byte', entry.firstByteMs === undefined ? '' : `${formatMs(entry.firstByteMs)}`],
+      ['received', timeElement(entry.time)],
+      ['total', entry.ms === undefined ? '' : formatMs(entry.ms)],
+      ['first byte', entry.firstByteMs === undefined ? '' : formatMs(entry.firstByteMs)],
       ['stream', String(entry.stream)],
       ['paced', entry.paced ? 'yes' : ''],
       ['fault', entry.fault ?? ''],
@@ -191,18 +191,28 @@ function timingView(entry: EntrySummary): HTMLElement {
   );
 }
 
+/** The journal counts durations in whole milliseconds: shown as such, with no decimals it lacks. */
 export function formatMs(ms: number): string {
-  return ms < 10 ? `${ms.toFixed(1)} ms` : `${Math.round(ms)} ms`;
+  return `${Math.round(ms)} ms`;
 }
 
 function wireView(entry: FullEntry): HTMLElement {
   const wire = entry.wire;
   const request = wire?.request ?? entry.requestPreview;
+  const truncated = wire?.requestTruncated === true || entry.truncated === true;
   return section(
     'On the wire',
     h('h4', {}, 'Request body (redacted)'),
-    request === undefined ? h('p', {}, 'No request body was kept.') : pre(prettyBody(request), 'request body'),
-    entry.truncated ? h('p', {}, 'The body was larger than the journal keeps whole: this is its beginning.') : null,
+    request === undefined
+      ? h(
+          'p',
+          { className: 'note request-not-kept' },
+          'The request body was not kept (it was larger than the journal keeps per entry, or never arrived).',
+        )
+      : pre(prettyBody(request), 'request body'),
+    request !== undefined && truncated
+      ? h('p', { className: 'note' }, 'The body was larger than the journal keeps whole: this is its beginning.')
+      : null,
     h('h4', {}, 'Response body'),
     wire?.response !== undefined
       ? pre(prettyBody(wire.response), 'response body')

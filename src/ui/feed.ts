@@ -3,7 +3,7 @@
 // changes.
 
 import { ApiError, getJson } from './api.js';
-import { fill, h } from './dom.js';
+import { fill, h, timeElement } from './dom.js';
 import { formatMs, renderEntryDetail } from './entry-view.js';
 import { statusClass, type Filters } from './filters.js';
 import type { EntrySummary, FullEntry } from './types.js';
@@ -20,13 +20,6 @@ interface Row {
 }
 
 let rowCount = 0;
-
-function clock(iso: string): string {
-  const date = new Date(iso);
-  if (Number.isNaN(date.getTime())) return iso;
-  const pad = (n: number, width = 2) => String(n).padStart(width, '0');
-  return `${pad(date.getHours())}:${pad(date.getMinutes())}:${pad(date.getSeconds())}.${pad(date.getMilliseconds(), 3)}`;
-}
 
 /** What answered, or why not, in a few words. */
 export function outcomeText(entry: EntrySummary): string {
@@ -84,7 +77,7 @@ export class Feed {
       h('span', { className: 'entry-route' }, entry.route),
       h('span', { className: 'entry-outcome' }, outcomeText(entry), ...marks),
       h('span', { className: 'entry-session' }, entry.session),
-      h('span', { className: 'entry-time' }, clock(entry.time), entry.ms === undefined ? '' : ` · ${formatMs(entry.ms)}`),
+      h('span', { className: 'entry-time' }, timeElement(entry.time), entry.ms === undefined ? '' : ` · ${formatMs(entry.ms)}`),
     );
     const detail = h('div', { className: 'entry-detail', id: `${id}-detail`, hidden: true });
     const item = h(

@@ -81,6 +81,8 @@ export interface ChatRequest {
 
 export interface WireBodies {
   request?: string;
+  /** The request was larger than the journal keeps whole: `request` is its beginning. */
+  requestTruncated?: boolean;
   response?: string;
   responseKept: boolean;
 }

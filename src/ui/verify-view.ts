@@ -1,7 +1,7 @@
 // verify() of one session: whether it passes, each problem (an unused step, a request no script
 // matched …) and each warning, as GET /_understudy/sessions/ID/verify reports them.
 
-import { h } from './dom.js';
+import { h, timeElement } from './dom.js';
 import type { VerifyProblem, VerifyReport } from './types.js';
 
 function problemItem(problem: VerifyProblem): HTMLLIElement {
@@ -29,7 +29,7 @@ export function renderVerify(report: VerifyReport, session: string, at: Date): D
       'p',
       { className: report.ok ? 'verify-summary verify-ok' : 'verify-summary verify-failed' },
       report.ok ? `verify() passes for ${session}` : `verify() fails for ${session}: ${count} ${count === 1 ? 'problem' : 'problems'}`,
-      h('span', { className: 'verify-time' }, ` (checked ${at.toLocaleTimeString()})`),
+      h('span', { className: 'verify-time' }, ' (checked ', timeElement(at.toISOString()), ' UTC)'),
     ),
   );
   if (count > 0) fragment.append(h('ul', { className: 'problems' }, ...report.problems.map(problemItem)));
