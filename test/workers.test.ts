@@ -70,6 +70,20 @@ async function journal(session = 'default') {
   };
 }
 
+/** A session whose one step answers CANNED every time; its API key is `<id>-key`. */
+async function cannedSession(id: string): Promise<void> {
+  const made = await fetch(`${baseUrl}/_understudy/sessions`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({
+      id,
+      apiKey: `${id}-key`,
+      fixture: { scenarios: [{ name: 'canned', exhausted: 'repeat_last', steps: [{ reply: { text: CANNED } }] }] },
+    }),
+  });
+  assert.equal(made.status, 201);
+}
+
 /** `understudy serve --port 0 --workers 2 …` from source; resolves with its URL once it listens. */
 async function serve(args: string[]): Promise<{ child: ChildProcess; url: string }> {
   const child = spawn(process.execPath, ['--import', 'tsx', 'src/cli/main.ts', 'serve', '--port', '0', '--workers', '2', ...args], {
@@ -140,16 +154,7 @@ describe('serve --workers 2', { timeout: 60_000 }, () => {
   });
 
   test('metrics count the requests every worker answered, once each, as the journal does', async () => {
-    const made = await fetch(`${baseUrl}/_understudy/sessions`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({
-        id: 'metrics-w',
-        apiKey: 'metrics-w-key',
-        fixture: { scenarios: [{ name: 'canned', exhausted: 'repeat_last', steps: [{ reply: { text: CANNED } }] }] },
-      }),
-    });
-    assert.equal(made.status, 201);
+    await cannedSession('metrics-w');
     await Promise.all(Array.from({ length: 30 }, (_, i) => ask(client('metrics-w-key'), `question ${i}`)));
     const { entries, counters } = await journal('metrics-w');
     assert.deepEqual(new Set(entries.map((e) => e.worker)), new Set([0, 1]), 'both workers answered');
@@ -164,16 +169,7 @@ describe('serve --workers 2', { timeout: 60_000 }, () => {
   });
 
   test('the live feed shows requests either worker answered, within a second of their answers', async () => {
-    const made = await fetch(`${baseUrl}/_understudy/sessions`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({
-        id: 'feed-w',
-        apiKey: 'feed-w-key',
-        fixture: { scenarios: [{ name: 'canned', exhausted: 'repeat_last', steps: [{ reply: { text: CANNED } }] }] },
-      }),
-    });
-    assert.equal(made.status, 201);
+    await cannedSession('feed-w');
     const feed = await fetch(`${baseUrl}/_understudy/events?session=feed-w`, { signal: AbortSignal.timeout(20_000) });
     assert.equal(feed.status, 200);
     const reader = feed.body!.pipeThrough(new TextDecoderStream()).getReader();

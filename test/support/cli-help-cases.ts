@@ -70,12 +70,13 @@ function assertUsageError(run: Run, message: RegExp): void {
 
 /** The help cases (`--help`, `--version`) and the usage cases (mistakes, pipes): a file from source
  * runs one part, since spawning the CLI under tsx is slow enough that both would pass a file's minute. */
-export type CliHelpPart = 'help' | 'usage';
+export type CliHelpPart = 'help' | 'usage' | 'pipes';
 
-export function describeCliHelp(cli: Cli, parts: readonly CliHelpPart[] = ['help', 'usage']): void {
+export function describeCliHelp(cli: Cli, parts: readonly CliHelpPart[] = ['help', 'usage', 'pipes']): void {
   describe(`understudy from ${cli.name}: ${parts.join(', ')}`, { skip: cli.skip }, () => {
     if (parts.includes('help')) describeHelp(cli);
     if (parts.includes('usage')) describeUsage(cli);
+    if (parts.includes('pipes')) describePipes(cli);
   });
 }
 
@@ -156,7 +157,9 @@ function describeUsage(cli: Cli): void {
     assertUsageError(await runCli(cli, ['serve', '--workers', '0']), /--workers must be an integer 1-64 or "auto"/);
     assertUsageError(await runCli(cli, ['validate', '--max-reply-bytes', '0', 'x.yaml']), /--max-reply-bytes must be a positive integer/);
   });
+}
 
+function describePipes(cli: Cli): void {
   test('output into a closed pipe: serve stops by itself with exit 0, validate keeps its exit code, no EPIPE', async () => {
     const served = await runCli(cli, ['serve', '--port', '0', '--fixtures', 'examples/weather.yaml'], { closeStdout: true });
     assert.equal(served.signal, null, 'exited by itself, was not killed');
