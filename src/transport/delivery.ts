@@ -169,7 +169,7 @@ export class Delivery {
     }
     const encoding = request.stream && dialect.binaryStream ? 'latin1' : 'utf8';
     entry.firstByteMs = Date.now() - entry.at;
-    if (this.outcomes.keepBodies) entry.responseText = joined(events);
+    if (this.outcomes.keepBodies) entry.responseText = keptBody(events, exchange.session.journal.limits.entryBytes);
     const metrics = this.outcomes.metrics;
     if (metrics) metrics.openStreams++;
     const delivered = await writeStreamed(res, events, this.stalledReaderMs, encoding);
@@ -236,7 +236,7 @@ export class Delivery {
     res.statusCode = 200;
     for (const name in headers) res.setHeader(name, headers[name]);
     res.setHeader('x-request-id', entry.requestId);
-    if (this.outcomes.keepBodies) entry.responseText = joined(pieces);
+    if (this.outcomes.keepBodies) entry.responseText = keptBody(pieces, exchange.session.journal.limits.entryBytes);
     const metrics = this.outcomes.metrics;
     if (metrics) metrics.openStreams++;
     const delivered = await writePlanned(res, {
@@ -309,10 +309,11 @@ export function faultWords(fault: StreamFault): string {
   return `${fault.kind} after ${chunks} ${chunks === 1 ? 'chunk' : 'chunks'}`;
 }
 
-/** Every piece of an answer as one text (kept in the journal when the server keeps bodies). */
-function joined(pieces: EventSource): string {
+/** An answer's pieces as one text for the journal (when the server keeps bodies), made only as far
+ * as the journal keeps of one entry: a large answer is never built whole for it. */
+function keptBody(pieces: EventSource, most: number): string {
   let text = '';
-  for (let i = 0; i < pieces.length; i++) text += pieces.at(i);
+  for (let i = 0; i < pieces.length && text.length <= most; i++) text += pieces.at(i);
   return text;
 }
 
