@@ -1,4 +1,4 @@
-// The closed-pipe cases of test/support/cli-help-cases.ts from source under tsx, in a file of their
+// The closed-pipe cases of test/support/cli-help-cases.ts from the current source, in a file of their
 // own: with the usage cases they came near the suite's minute per file on a loaded machine.
 
 import { after } from 'node:test';

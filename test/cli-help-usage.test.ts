@@ -1,6 +1,5 @@
 // The usage cases of test/support/cli-help-cases.ts (a mistyped command or flag, bad values, output
-// into a closed pipe) from source under tsx; test/cli-help.test.ts runs the help cases, so neither
-// file's many slow tsx spawns come near the suite's minute per file.
+// into a closed pipe) from the current source; test/cli-help.test.ts runs the help cases.
 
 import { after } from 'node:test';
 import { describeCliHelp } from './support/cli-help-cases.js';

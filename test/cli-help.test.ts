@@ -1,4 +1,4 @@
-// The command explains itself, run as a user runs it (from source under tsx here and in
+// The command explains itself, run as a user runs it (from the current source here and in
 // cli-help-usage.test.ts, the built bin in cli-help-dist.test.ts; the cases are
 // test/support/cli-help-cases.ts):
 // `--help`, `help serve`, `serve --help` and `validate --help` describe every flag the command

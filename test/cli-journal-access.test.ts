@@ -1,5 +1,5 @@
 // Issue 23 §3: `understudy journal` against a server it cannot use, run as a user runs it (from
-// source under tsx): a server with a control token answers 401 without it, and the command says to
+// the current source): a server with a control token answers 401 without it, and the command says to
 // pass --control-token (the flag and UNDERSTUDY_CONTROL_TOKEN both work; a wrong token is told
 // apart); an unreachable server is named with its URL and `understudy serve`; bad usage exits 2.
 // (test/cli-journal.test.ts has what it prints; the two files share a minute each.)

@@ -1,5 +1,5 @@
 // Issue 23 §3: `understudy journal` prints a running server's journal as text for CI logs, run as
-// a user runs it (a `serve` child and a `journal` child, both from source under tsx), with requests
+// a user runs it (a `serve` child and a `journal` child, both from the current source), with requests
 // from the real openai SDK: the scenario and step that answered, a strict 409 no_match with its
 // failed predicate and the expected and actual values on lines of their own, the counters;
 // `--json` lines; an unknown session named with the sessions there are; `--follow` prints a

@@ -18,6 +18,7 @@ import { Http2Side } from '../src/transport/http2-side.js';
 import { http2Fetch, type Http2Fetch } from './support/h2-fetch.js';
 import { dataOf, framesOf, h2Request, literal, rawH2 } from './support/h2-raw.js';
 import { rawRequest } from './support/raw-http.js';
+import { freshCli } from './support/fresh-cli.js';
 
 // HPACK static-table entries (RFC 7541 appendix A).
 const GET = Buffer.from([0x82]);
@@ -639,7 +640,7 @@ describe('slow readers and shutdown over HTTP/2', () => {
 
 describe('serve --workers 2 over HTTP/2', { timeout: 60_000 }, () => {
   test('an edge worker forwards HTTP/2 requests to the owner over HTTP/1.1 without their pseudo-headers', async () => {
-    const child = spawn(process.execPath, ['--import', 'tsx', 'src/cli/main.ts', 'serve', '--port', '0', '--workers', '2', '--quiet'], {
+    const child = spawn(process.execPath, [freshCli(), 'serve', '--port', '0', '--workers', '2', '--quiet'], {
       stdio: ['ignore', 'pipe', 'inherit'],
     });
     try {

@@ -10,6 +10,7 @@ import OpenAI from 'openai';
 import { Agent, fetch as undiciFetch } from 'undici';
 
 import { connectUnderstudy } from '../src/index.js';
+import { freshCli } from './support/fresh-cli.js';
 
 const CWD = fileURLToPath(new URL('..', import.meta.url));
 let serverProcess: ChildProcess;
@@ -31,7 +32,7 @@ function client(apiKey: string): OpenAI {
 }
 
 before(async () => {
-  serverProcess = spawn(process.execPath, ['--import', 'tsx', 'src/cli/main.ts', 'serve', '--port', '0', '--workers', '2'], {
+  serverProcess = spawn(process.execPath, [freshCli(), 'serve', '--port', '0', '--workers', '2'], {
     cwd: CWD,
     stdio: ['ignore', 'pipe', 'inherit'],
   });

@@ -15,6 +15,7 @@ import OpenAI, { toFile } from 'openai';
 import { Agent, fetch as undiciFetch } from 'undici';
 
 import { connectUnderstudy } from '../src/index.js';
+import { freshCli } from './support/fresh-cli.js';
 
 const CWD = fileURLToPath(new URL('..', import.meta.url));
 const CANNED = 'Always the same answer.';
@@ -86,7 +87,7 @@ async function cannedSession(id: string): Promise<void> {
 
 /** `understudy serve --port 0 --workers 2 …` from source; resolves with its URL once it listens. */
 async function serve(args: string[]): Promise<{ child: ChildProcess; url: string }> {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/cli/main.ts', 'serve', '--port', '0', '--workers', '2', ...args], {
+  const child = spawn(process.execPath, [freshCli(), 'serve', '--port', '0', '--workers', '2', ...args], {
     cwd: CWD,
     stdio: ['ignore', 'pipe', 'inherit'],
   });
@@ -713,14 +714,10 @@ describe('serve --workers 2', { timeout: 60_000 }, () => {
   test('a bad fixture file under --workers: the problem names the file and path, and every process exits 1', async () => {
     const bad = join(dir, 'bad.json');
     await writeFile(bad, JSON.stringify({ scenarios: [{ name: 'x' }] }));
-    const child = spawn(
-      process.execPath,
-      ['--import', 'tsx', 'src/cli/main.ts', 'serve', '--port', '0', '--workers', '2', '--fixtures', bad],
-      {
-        cwd: CWD,
-        stdio: ['ignore', 'pipe', 'pipe'],
-      },
-    );
+    const child = spawn(process.execPath, [freshCli(), 'serve', '--port', '0', '--workers', '2', '--fixtures', bad], {
+      cwd: CWD,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     let out = '';
     child.stdout!.setEncoding('utf8').on('data', (d: string) => (out += d));
     child.stderr!.setEncoding('utf8').on('data', (d: string) => (out += d));
@@ -730,7 +727,7 @@ describe('serve --workers 2', { timeout: 60_000 }, () => {
   });
 
   test('--workers must be a positive count', async () => {
-    const child = spawn(process.execPath, ['--import', 'tsx', 'src/cli/main.ts', 'serve', '--workers', '0'], {
+    const child = spawn(process.execPath, [freshCli(), 'serve', '--workers', '0'], {
       cwd: CWD,
       stdio: ['ignore', 'pipe', 'pipe'],
     });

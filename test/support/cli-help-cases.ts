@@ -1,7 +1,6 @@
-// The command-line help cases, run once per way the command is run (test/cli-help.test.ts from
-// source under tsx, test/cli-help-dist.test.ts from the built bin): a file each, since spawning the
-// command some thirty times under tsx is slow, and one file for both took most of its time budget
-// on a loaded machine.
+// The command-line help cases, run once per way the command is run (test/cli-help.test.ts and
+// cli-help-usage and -pipes from the current source, test/cli-help-dist.test.ts from the built bin):
+// spread over files, since they spawn the command some thirty times.
 
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -69,7 +68,7 @@ function assertUsageError(run: Run, message: RegExp): void {
 }
 
 /** The help cases (`--help`, `--version`) and the usage cases (mistakes, pipes): a file from source
- * runs one part, since spawning the CLI under tsx is slow enough that both would pass a file's minute. */
+ * runs one part. */
 export type CliHelpPart = 'help' | 'usage' | 'pipes';
 
 export function describeCliHelp(cli: Cli, parts: readonly CliHelpPart[] = ['help', 'usage', 'pipes']): void {

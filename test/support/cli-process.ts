@@ -1,11 +1,12 @@
-// Runs the `understudy` command as a child process, as a user runs it: from source under tsx, or
-// the built bin (dist/cli/main.js, an esbuild bundle) under plain node. Every child is killed at
+// Runs the `understudy` command as a child process, as a user runs it: built from the current
+// source for this test process (fresh-cli.ts), or the built bin (dist/cli/main.js), under plain node. Every child is killed at
 // the end of the file, and every wait has a deadline, so nothing hangs.
 
 import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { freshCli } from './fresh-cli.js';
 
 export const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 
@@ -17,7 +18,14 @@ export interface Cli {
 }
 
 export const CLIS: Cli[] = [
-  { name: 'src (tsx)', argv: ['--import', 'tsx', 'src/cli/main.ts'], skip: false },
+  {
+    name: 'src',
+    // Built on first use, so a file that imports this but spawns only dist/ builds nothing.
+    get argv() {
+      return [freshCli()];
+    },
+    skip: false,
+  },
   {
     name: 'dist (built)',
     argv: ['dist/cli/main.js'],

@@ -23,6 +23,7 @@ import { defaultChunks } from '../../src/engine/resolve.js';
 import { loadFixtureFile } from '../../src/engine/fixture-file.js';
 import { writeStreamed } from '../../src/transport/stream-writer.js';
 import { startMemoryServer, type MemoryServer } from '../support/memory-server.js';
+import { freshCli } from '../support/fresh-cli.js';
 
 const MB = 1024 * 1024;
 
@@ -169,7 +170,7 @@ test('a reply over the per-reply limit is refused at load, naming the file and t
 
   // The CLI says the same, as file:line:col  /path  message; its flags set the limits.
   const validate = async (...args: string[]) => {
-    const cli = spawn(process.execPath, ['--import', 'tsx', 'src/cli/main.ts', 'validate', ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
+    const cli = spawn(process.execPath, [freshCli(), 'validate', ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
     let out = '';
     cli.stdout.setEncoding('utf8').on('data', (d: string) => (out += d));
     cli.stderr.setEncoding('utf8').on('data', (d: string) => (out += d));

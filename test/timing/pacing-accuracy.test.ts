@@ -9,6 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import OpenAI from 'openai';
+import { freshCli } from '../support/fresh-cli.js';
 
 const ask = { model: 'gpt-4o', messages: [{ role: 'user' as const, content: 'go' }] };
 const words = (n: number) => Array.from({ length: n }, (_, i) => `w${i} `);
@@ -38,7 +39,7 @@ test('200 concurrent paced streams keep their timing: p99 lateness under 5 ms', 
       ],
     }),
   );
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/cli/main.ts', 'serve', '--port', '0', '--strict', '--fixtures', fixture], {
+  const child = spawn(process.execPath, [freshCli(), 'serve', '--port', '0', '--strict', '--fixtures', fixture], {
     cwd: join(import.meta.dirname, '..', '..'),
     stdio: ['ignore', 'pipe', 'inherit'],
   });
