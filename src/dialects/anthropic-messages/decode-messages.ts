@@ -38,11 +38,15 @@ const ROLES_2026 = ['user', 'assistant', 'system'] as const;
 const SYSTEM_ROLE =
   'Unexpected role "system". The Messages API accepts a top-level `system` parameter, not "system" as an input message role.';
 const TOOL_USE_ID = /^[a-zA-Z0-9_-]+$/;
+/** Holds something besides whitespace (what `trim() !== ''` asks, without the copy). */
+const NOT_BLANK = /\S/;
 
 interface Turn {
   role: 'user' | 'assistant' | 'system';
-  uses: { id: string; message: number }[];
-  results: { id: string; path: string }[];
+  /** Made on the first tool use or result: most turns have neither, and a long conversation would
+   * otherwise allocate two arrays per turn in the one turn of the event loop its decode runs in. */
+  uses?: { id: string; message: number }[];
+  results?: { id: string; path: string }[];
 }
 
 export interface Scope {
@@ -175,7 +179,7 @@ function decodeBlock(
       const input = expectObject(requiredMember(block, 'input', path), `${path}.input`);
       cacheControl(block.cache_control, `${path}.cache_control`);
       scope.callNames.set(id, name);
-      turn.uses.push({ id, message: index });
+      (turn.uses ??= []).push({ id, message: index });
       return { type: 'tool_call', id, name, argumentsText: JSON.stringify(input), arguments: input as JsonValue };
     }
     case 'tool_result': {
@@ -185,7 +189,7 @@ function decodeBlock(
       const content = toolResultContent(block.content, `${path}.content`);
       const isError = !given(block.is_error) ? false : expectBoolean(block.is_error, `${path}.is_error`);
       cacheControl(block.cache_control, `${path}.cache_control`);
-      turn.results.push({ id, path });
+      (turn.results ??= []).push({ id, path });
       return { type: 'tool_result', callId: id, name: scope.callNames.get(id), content, isError };
     }
     default:
@@ -208,6 +212,17 @@ export function decodeMessages(raw: unknown, scope: Scope): Message[] {
   const turns: Turn[] = [];
 
   wire.forEach((rawMessage, i) => {
+    // The common case, a user or assistant message whose content is text with something besides
+    // whitespace, cannot fail: it is decoded without the paths the checks below would name.
+    if (isObject(rawMessage) && typeof rawMessage.content === 'string' && NOT_BLANK.test(rawMessage.content)) {
+      const role = rawMessage.role;
+      if (role === 'user' || role === 'assistant') {
+        const turn = turns[turns.length - 1];
+        if (!turn || turn.role !== role) turns.push({ role });
+        messages.push({ role, parts: [{ type: 'text', text: rawMessage.content }] });
+        return;
+      }
+    }
     const path = `messages.${i}`;
     const m = expectObject(rawMessage, path);
     const wireRole = requiredMember(m, 'role', path);
@@ -218,7 +233,7 @@ export function decodeMessages(raw: unknown, scope: Scope): Message[] {
 
     // The API combines consecutive user or assistant turns; tool pairing is checked per turn.
     let turn = turns[turns.length - 1];
-    if (!turn || turn.role !== role || role === 'system') turns.push((turn = { role, uses: [], results: [] }));
+    if (!turn || turn.role !== role || role === 'system') turns.push((turn = { role }));
 
     const parts: Part[] = [];
     if (typeof content === 'string') {
@@ -248,9 +263,9 @@ export function decodeMessages(raw: unknown, scope: Scope): Message[] {
 
   for (let t = 0; t < turns.length; t++) {
     const turn = turns[t];
-    if (turn.role === 'user' && turn.results.length > 0) {
+    if (turn.role === 'user' && turn.results) {
       const previous = turns[t - 1];
-      const allowed = new Set(previous?.role === 'assistant' ? previous.uses.map((u) => u.id) : []);
+      const allowed = new Set(previous?.role === 'assistant' ? (previous.uses ?? []).map((u) => u.id) : []);
       for (const result of turn.results) {
         if (!allowed.has(result.id)) {
           fail(
@@ -260,9 +275,9 @@ export function decodeMessages(raw: unknown, scope: Scope): Message[] {
         }
       }
     }
-    if (turn.role === 'assistant' && turn.uses.length > 0) {
+    if (turn.role === 'assistant' && turn.uses) {
       const next = turns[t + 1];
-      const answered = new Set(next?.role === 'user' ? next.results.map((r) => r.id) : []);
+      const answered = new Set(next?.role === 'user' ? (next.results ?? []).map((r) => r.id) : []);
       const missing = turn.uses.filter((u) => !answered.has(u.id));
       if (missing.length > 0) {
         fail(

@@ -7,6 +7,7 @@
 import type { JsonValue, Message, Part, ToolCallPart } from '../../core/model.js';
 import { ENUM, field, onlyKnownFields, snake, unset } from './proto-fields.js';
 import { checkMessage, CODE_EXECUTION_RESULT, EXECUTABLE_CODE } from './proto-members.js';
+import { isObject } from '../wire-kit/values.js';
 import { expectArray, expectBoolean, expectEnum, expectObject, expectString, fieldRule, invalidValue, requestRule } from './wording.js';
 
 const CONTENT_FIELDS = new Set(['role', 'parts']);
@@ -204,6 +205,12 @@ export function decodeContents(raw: unknown): Message[] {
   let previous: { role: 'user' | 'model'; calls: ToolCallPart[] } | undefined;
 
   list.forEach((rawContent, i) => {
+    const textParts = textOnlyTurn(rawContent);
+    if (textParts) {
+      messages.push({ role: textParts.role === 'model' ? 'assistant' : 'user', parts: textParts.parts });
+      previous = { role: textParts.role, calls: [] };
+      return;
+    }
     const at = `contents[${i}]`;
     const content = expectObject(rawContent, at);
     onlyKnownFields(content, CONTENT_FIELDS, at);
@@ -269,6 +276,41 @@ export function decodeContents(raw: unknown): Message[] {
     previous = { role: 'user', calls: [] };
   });
   return messages;
+}
+
+/**
+ * A content of text parts only, by far the most common kind, which cannot fail to decode: its role
+ * and parts, read without the field lookups and paths the general decode makes for each part (a
+ * long conversation is decoded in one turn of the event loop). Undefined for anything else,
+ * which the general decode then reads (and refuses, where it is wrong).
+ */
+function textOnlyTurn(raw: unknown): { role: 'user' | 'model'; parts: Part[] } | undefined {
+  if (!isObject(raw)) return undefined;
+  let list: unknown;
+  for (const key in raw) {
+    if (key === 'parts') list = raw.parts;
+    else if (key !== 'role') return undefined;
+  }
+  const wireRole = raw.role;
+  const role =
+    wireRole === undefined || wireRole === null || wireRole === '' || wireRole === 'user'
+      ? 'user'
+      : wireRole === 'model'
+        ? 'model'
+        : undefined;
+  if (role === undefined || !Array.isArray(list) || list.length === 0) return undefined;
+  const parts: Part[] = [];
+  for (const part of list as unknown[]) {
+    let text: unknown;
+    if (!isObject(part)) return undefined;
+    for (const key in part) {
+      if (key !== 'text') return undefined;
+      text = part.text;
+    }
+    if (typeof text !== 'string' || text === '') return undefined;
+    parts.push({ type: 'text', text });
+  }
+  return { role, parts };
 }
 
 export function decodeSystemInstruction(raw: unknown): Message | undefined {
