@@ -357,6 +357,13 @@ describe('the live feed and the entry view', { timeout: 60_000 }, () => {
         [503, 'injected 503'],
       ],
     );
+    // The kept answer of the cut one is what was written: its first two events, not the rest.
+    const kept = (await (await control('/sessions/faults/journal/1')).json()).wire;
+    assert.equal(kept.responseKept, true);
+    assert.deepEqual(
+      [...(kept.response as string).matchAll(/^event: (\w+)$/gm)].map((m) => m[1]),
+      ['message_start', 'content_block_start'],
+    );
     assert.deepEqual(entries[1].pacing, { ttftMs: 30, chunksPerSecond: 50 });
     assert.ok(entries[1].firstByteMs >= 25, `the first byte of a paced stream waits for its ttft (${entries[1].firstByteMs} ms)`);
     assert.ok(entries[1].ms >= entries[1].firstByteMs);

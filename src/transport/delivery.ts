@@ -8,7 +8,7 @@ import { arraySource, type AnswerBytes, type DialectEncodeContext, type EventSou
 import { answerRequest, type Answer } from '../engine/exchange.js';
 import { jsonAnswer, streamAnswer } from './answer-bytes.js';
 import type { Outcomes } from './outcomes.js';
-import { writePlanned } from './paced-writer.js';
+import { faultEnding, plannedPieces, writePlanned, type WritePlan } from './paced-writer.js';
 import { encodeContext, inputOnly, LEFT_EARLY, seedOf, waitConnected, type Exchange } from './provider-exchange.js';
 import { closedAsStalled, DEFAULT_STALLED_READER_MS } from './stalled-reader.js';
 import { writeStreamed } from './stream-writer.js';
@@ -236,10 +236,7 @@ export class Delivery {
     res.statusCode = 200;
     for (const name in headers) res.setHeader(name, headers[name]);
     res.setHeader('x-request-id', entry.requestId);
-    if (this.outcomes.keepBodies) entry.responseText = keptBody(pieces, exchange.session.journal.limits.entryBytes);
-    const metrics = this.outcomes.metrics;
-    if (metrics) metrics.openStreams++;
-    const delivered = await writePlanned(res, {
+    const plan: WritePlan = {
       pieces,
       pacing: answer.pacing,
       fault,
@@ -249,7 +246,14 @@ export class Delivery {
       seed: seedOf(entry.requestId),
       stalledReaderMs: this.stalledReaderMs,
       firstWrite: () => (entry.firstByteMs = Date.now() - entry.at),
-    });
+    };
+    // What the plan writes: a faulted answer's pieces before the cut, then its ending.
+    if (this.outcomes.keepBodies) {
+      entry.responseText = keptBody(plannedPieces(pieces, fault), exchange.session.journal.limits.entryBytes) + faultEnding(plan);
+    }
+    const metrics = this.outcomes.metrics;
+    if (metrics) metrics.openStreams++;
+    const delivered = await writePlanned(res, plan);
     if (metrics) metrics.openStreams--;
     this.settleWritten(exchange, answer, ctx, delivered);
   }

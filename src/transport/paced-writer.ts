@@ -50,13 +50,25 @@ function firstPieces(pieces: EventSource, count: number): EventSource {
   return { length: Math.min(count, pieces.length), at: (i) => pieces.at(i) };
 }
 
+/** The half event a malformed text stream ends with. */
+const MALFORMED_SSE = 'data: {"choices":[{"delta":{"content":"trunc\n\n';
+
+/** The pieces a plan writes before its fault's ending: all of them without a fault. */
+export function plannedPieces(pieces: EventSource, fault: WritePlan['fault']): EventSource {
+  if (!fault) return pieces;
+  return fault.afterBytes !== undefined ? arraySource(cutAtBytes(pieces, fault.afterBytes)) : firstPieces(pieces, fault.afterChunks ?? 1);
+}
+
+/** What a fault writes after the planned pieces, as the wire text (the journal keeps it). */
+export function faultEnding(plan: Pick<WritePlan, 'fault' | 'errorEvent' | 'binary'>): string {
+  if (plan.fault?.kind === 'error') return plan.errorEvent ?? '';
+  if (plan.fault?.kind === 'malformed') return plan.binary ? plan.binary.malformedFrame : MALFORMED_SSE;
+  return '';
+}
+
 export function writePlanned(res: ServerResponse, plan: WritePlan): Promise<boolean> {
   const { pacing, fault } = plan;
-  let pieces = plan.pieces;
-  if (fault) {
-    pieces =
-      fault.afterBytes !== undefined ? arraySource(cutAtBytes(pieces, fault.afterBytes)) : firstPieces(pieces, fault.afterChunks ?? 1);
-  }
+  const pieces = plannedPieces(plan.pieces, fault);
   const encoding = plan.binary?.encoding ?? 'utf8';
   const random = seededRandom(plan.seed);
   const gap = pacing?.chunksPerSecond ? 1000 / pacing.chunksPerSecond : 0;
@@ -84,7 +96,7 @@ export function writePlanned(res: ServerResponse, plan: WritePlan): Promise<bool
           break;
         case 'malformed':
           if (plan.binary) res.end(plan.binary.malformedFrame, 'latin1');
-          else res.end('data: {"choices":[{"delta":{"content":"trunc\n\n');
+          else res.end(MALFORMED_SSE);
           break;
         case 'truncate':
           res.end();
