@@ -8,8 +8,8 @@ import { test } from 'node:test';
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 
-import { startUnderstudy } from '../src/client/index.js';
-import { IMAGE_URL_LIMITS } from '../src/dialects/images-kit/image-urls.js';
+import { startUnderstudy } from '../../src/client/index.js';
+import { IMAGE_URL_LIMITS } from '../../src/dialects/images-kit/image-urls.js';
 
 const CONCURRENCY = 16;
 

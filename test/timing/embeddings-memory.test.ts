@@ -8,7 +8,7 @@ import { test } from 'node:test';
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 
-import { startUnderstudy } from '../src/client/index.js';
+import { startUnderstudy } from '../../src/client/index.js';
 
 const CONCURRENCY = 16;
 

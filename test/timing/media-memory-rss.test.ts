@@ -11,7 +11,7 @@ import { after, test } from 'node:test';
 
 import { Agent, fetch as undiciFetch } from 'undici';
 
-import { CLIS, killChildren, serveCli } from './support/cli-process.js';
+import { CLIS, killChildren, serveCli } from '../support/cli-process.js';
 
 after(killChildren);
 
