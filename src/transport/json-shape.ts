@@ -123,14 +123,14 @@ export function scanShapeInSlices(text: string, res: ServerResponse): Promise<Js
   });
 }
 
-/** The invalid-request error for a body whose shape is out of bounds, in the neutral form every
- * dialect encodes as its own 400. */
 /** 200000 as "200,000". toLocaleString would do it, but its first call loads the locale data:
  * tens of milliseconds on the event loop, in the very turn that refuses a body for being costly. */
 function withThousands(n: number): string {
   return String(n).replace(/\B(?=(\d{3})+$)/g, ',');
 }
 
+/** The invalid-request error for a body whose shape is out of bounds, in the neutral form every
+ * dialect encodes as its own 400. */
 export function shapeRefusal(shape: Exclude<JsonShape, 'ok'>): NeutralError {
   if (shape === 'too_deep') {
     return invalidRequest(
