@@ -10,6 +10,7 @@ import { request as httpRequest } from 'node:http';
 import { connect } from 'node:net';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { NODE_BUNDLE } from '../scripts/node-bundle.mjs';
 import { OPENAI_CHAT, type Endpoint, type Expected, type ReadyLine, type ServerKind } from './scenarios.js';
 
 export const BENCH_DIR = dirname(fileURLToPath(import.meta.url));
@@ -80,11 +81,7 @@ function childScript(entry: string): string {
     buildSync({
       entryPoints: [entry],
       outfile: script,
-      bundle: true,
-      platform: 'node',
-      format: 'esm',
-      target: 'node20',
-      packages: 'external',
+      ...NODE_BUNDLE,
       logLevel: 'error',
     });
     compiledChildren.set(entry, script);

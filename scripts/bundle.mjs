@@ -28,6 +28,7 @@
 //   package root by its package.json instead of a fixed `../../`.
 
 import { build } from 'esbuild';
+import { NODE_BUNDLE } from './node-bundle.mjs';
 import { chmodSync, readdirSync, rmSync } from 'node:fs';
 import { dirname, join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -84,12 +85,8 @@ const result = await build({
   },
   plugins: [libraryRootExternal],
   outdir: DIST,
-  bundle: true,
+  ...NODE_BUNDLE,
   splitting: false,
-  platform: 'node',
-  format: 'esm',
-  target: 'node20',
-  packages: 'external',
   minify: false,
   sourcemap: false,
   legalComments: 'none',

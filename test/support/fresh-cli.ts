@@ -1,5 +1,5 @@
-// The `understudy` command built from the current source, once per test process, as the release
-// build bundles it (scripts/bundle.mjs): one file, npm packages external. Tests spawn it with plain
+// The `understudy` command built from the current source, once per test process, with the release
+// build's options (scripts/node-bundle.mjs): one file, npm packages external. Tests spawn it with plain
 // node. Under tsx every spawn compiled and loaded the source's modules one by one, several times
 // slower; on a loaded CI machine the files that spawn the CLI many times passed their minute.
 // dist/ is not used for this: it may be older than the source under test.
@@ -11,6 +11,7 @@ import { buildSync } from 'esbuild';
 import { mkdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { NODE_BUNDLE } from '../../scripts/node-bundle.mjs';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 
@@ -26,11 +27,7 @@ export function freshCli(): string {
     absWorkingDir: ROOT,
     entryPoints: ['src/cli/main.ts'],
     outfile: file,
-    bundle: true,
-    platform: 'node',
-    format: 'esm',
-    target: 'node20',
-    packages: 'external',
+    ...NODE_BUNDLE,
     logLevel: 'error',
   });
   process.once('exit', () => rmSync(dir, { recursive: true, force: true }));
